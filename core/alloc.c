@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Checked allocation and the arena (bump allocator).
+ *
+ * The arena hands out 16-byte aligned blocks from chunks of at least 64 KiB;
+ * a request larger than half a chunk gets a chunk of its own so that big
+ * arrays do not waste the tail of the current chunk. Nothing is freed
+ * individually: sp_arena_release() frees every chunk at once.
+ */
+#include "symprof/alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- checked allocation ---- */
+
+_Noreturn void sp_oom(size_t size)
+{
+	fprintf(stderr, "symprof: out of memory (%zu bytes)\n", size);
+	exit(1);
+}
+
+void *sp_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		sp_oom(size);
+	return p;
+}
+
+void *sp_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		sp_oom(n * size);
+	return p;
+}
+
+void *sp_xrealloc(void *old, size_t size)
+{
+	void *p = realloc(old, size ? size : 1);
+
+	if (!p)
+		sp_oom(size);
+	return p;
+}
+
+void *sp_xreallocarray(void *old, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		sp_oom(SIZE_MAX);
+	return sp_xrealloc(old, n * size);
+}
+
+char *sp_xstrdup(const char *s)
+{
+	return sp_xstrndup(s, strlen(s));
+}
+
+char *sp_xstrndup(const char *s, size_t n)
+{
+	char *p = sp_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* ---- arena ---- */
+
+#define ARENA_CHUNK (64 * 1024)
+#define ARENA_ALIGN 16
+
+struct sp_arena_chunk {
+	struct sp_arena_chunk *next;
+	size_t used;
+	size_t cap;
+	/* data follows, aligned */
+	_Alignas(ARENA_ALIGN) unsigned char data[];
+};
+
+void sp_arena_init(struct sp_arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+}
+
+void sp_arena_release(struct sp_arena *a)
+{
+	struct sp_arena_chunk *c = a->head;
+
+	while (c) {
+		struct sp_arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	sp_arena_init(a);
+}
+
+static struct sp_arena_chunk *chunk_new(size_t cap)
+{
+	struct sp_arena_chunk *c;
+
+	if (cap > SIZE_MAX - sizeof(*c))
+		sp_oom(SIZE_MAX);
+	c = sp_xmalloc(sizeof(*c) + cap);
+	c->used = 0;
+	c->cap = cap;
+	return c;
+}
+
+void *sp_arena_alloc(struct sp_arena *a, size_t size)
+{
+	struct sp_arena_chunk *c = a->head;
+	size_t need = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+
+	if (need < size)
+		sp_oom(size);
+	a->total += need;
+	if (c && c->cap - c->used >= need) {
+		void *p = c->data + c->used;
+		c->used += need;
+		return p;
+	}
+	if (need > ARENA_CHUNK / 2) {
+		/* a big block gets its own chunk, placed after the current one */
+		struct sp_arena_chunk *big = chunk_new(need);
+		big->used = need;
+		if (c) {
+			big->next = c->next;
+			c->next = big;
+		} else {
+			big->next = NULL;
+			a->head = big;
+		}
+		return big->data;
+	}
+	c = chunk_new(ARENA_CHUNK);
+	c->next = a->head;
+	a->head = c;
+	c->used = need;
+	return c->data;
+}
+
+void *sp_arena_zalloc(struct sp_arena *a, size_t size)
+{
+	void *p = sp_arena_alloc(a, size);
+
+	memset(p, 0, size);
+	return p;
+}
+
+void *sp_arena_array(struct sp_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		sp_oom(SIZE_MAX);
+	return sp_arena_alloc(a, n * size);
+}
+
+char *sp_arena_strndup(struct sp_arena *a, const char *s, size_t n)
+{
+	char *p = sp_arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *sp_arena_strdup(struct sp_arena *a, const char *s)
+{
+	return sp_arena_strndup(a, s, strlen(s));
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The profile model (profile.h): constructors used by the readers. Records
+ * that a format may repeat (pc arcs, basic blocks, CCT paths) are summed
+ * through hash indexes so readers never need a second pass.
+ */
+#include "symprof/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/hashmap.h"
+
+struct sp_profile *sp_profile_new(enum sp_profile_kind kind)
+{
+	struct sp_profile *p = sp_xcalloc(1, sizeof(*p));
+
+	p->kind = kind;
+	sp_arena_init(&p->arena);
+	sp_strtab_init(&p->strs);
+	memcpy(p->hist_dimen, "seconds", 8);
+	p->hist_dimen_abbrev = 's';
+	return p;
+}
+
+static void free_map(void **slot)
+{
+	if (*slot) {
+		sp_pairmap_release(*slot);
+		free(*slot);
+		*slot = NULL;
+	}
+}
+
+void sp_profile_free(struct sp_profile *p)
+{
+	if (!p)
+		return;
+	free(p->inputs);
+	free(p->objects);
+	free(p->maps);
+	free(p->counters);
+	free(p->hists);
+	free(p->pcarcs);
+	free_map(&p->pcarc_index);
+	free(p->bbs);
+	free_map(&p->bb_index);
+	free(p->frames);
+	free(p->nodes);
+	free(p->values);
+	free(p->leaks);
+	free(p->funcs);
+	free(p->points);
+	sp_strtab_release(&p->strs);
+	sp_arena_release(&p->arena);
+	free(p);
+}
+
+const char *sp_profile_intern(struct sp_profile *p, const char *s)
+{
+	return sp_strtab_intern(&p->strs, s);
+}
+
+struct sp_input *sp_profile_add_input(struct sp_profile *p, const char *path, const char *format)
+{
+	struct sp_input *in;
+
+	SP_ALLOC_GROW(p->inputs, p->ninputs + 1, p->inputs_alloc);
+	in = &p->inputs[p->ninputs++];
+	memset(in, 0, sizeof(*in));
+	in->path = sp_profile_intern(p, path);
+	in->format = format;
+	return in;
+}
+
+uint32_t sp_profile_findnew_object(struct sp_profile *p, const char *path)
+{
+	const char *s = sp_profile_intern(p, path);
+	size_t i;
+
+	for (i = 0; i < p->nobjects; i++)
+		if (p->objects[i].path == s)
+			return (uint32_t)i;
+	SP_ALLOC_GROW(p->objects, p->nobjects + 1, p->objects_alloc);
+	memset(&p->objects[p->nobjects], 0, sizeof(p->objects[0]));
+	p->objects[p->nobjects].path = s;
+	return (uint32_t)p->nobjects++;
+}
+
+uint32_t sp_profile_add_map(struct sp_profile *p, const struct sp_map *m)
+{
+	SP_ALLOC_GROW(p->maps, p->nmaps + 1, p->maps_alloc);
+	p->maps[p->nmaps] = *m;
+	return (uint32_t)p->nmaps++;
+}
+
+uint32_t sp_profile_add_counter(struct sp_profile *p, const struct sp_counter *c)
+{
+	SP_ALLOC_GROW(p->counters, p->ncounters + 1, p->counters_alloc);
+	p->counters[p->ncounters] = *c;
+	return (uint32_t)p->ncounters++;
+}
+
+uint32_t sp_profile_find_counter(const struct sp_profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++)
+		if (!strcmp(p->counters[i].name, name))
+			return (uint32_t)i;
+	return SP_NONE;
+}
+
+struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint64_t high,
+					uint32_t nbins)
+{
+	struct sp_hist *h;
+	size_t i;
+
+	for (i = 0; i < p->nhists; i++)
+		if (p->hists[i].low_pc == low && p->hists[i].high_pc == high)
+			return &p->hists[i];
+	SP_ALLOC_GROW(p->hists, p->nhists + 1, p->hists_alloc);
+	h = &p->hists[p->nhists++];
+	h->low_pc = low;
+	h->high_pc = high;
+	h->nbins = nbins;
+	h->bins = sp_arena_array(&p->arena, nbins ? nbins : 1, sizeof(uint32_t));
+	memset(h->bins, 0, (size_t)nbins * sizeof(uint32_t));
+	return h;
+}
+
+static struct sp_pairmap *index_of(void **slot)
+{
+	if (!*slot) {
+		*slot = sp_xmalloc(sizeof(struct sp_pairmap));
+		sp_pairmap_init(*slot);
+	}
+	return *slot;
+}
+
+void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
+			  uint64_t count)
+{
+	struct sp_pairmap *m = index_of(&p->pcarc_index);
+	uint32_t i = sp_pairmap_put(m, from_pc, self_pc, (uint32_t)p->npcarcs);
+
+	if (i == p->npcarcs) {
+		SP_ALLOC_GROW(p->pcarcs, p->npcarcs + 1, p->pcarcs_alloc);
+		p->pcarcs[i].from_pc = from_pc;
+		p->pcarcs[i].self_pc = self_pc;
+		p->pcarcs[i].count = 0;
+		p->npcarcs++;
+	}
+	p->pcarcs[i].count += count;
+}
+
+void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
+{
+	struct sp_pairmap *m = index_of(&p->bb_index);
+	uint32_t i = sp_pairmap_put(m, addr, 0, (uint32_t)p->nbbs);
+
+	if (i == p->nbbs) {
+		SP_ALLOC_GROW(p->bbs, p->nbbs + 1, p->bbs_alloc);
+		p->bbs[i].addr = addr;
+		p->bbs[i].count = 0;
+		p->nbbs++;
+	}
+	p->bbs[i].count += count;
+}
+
+uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f)
+{
+	SP_ALLOC_GROW(p->frames, p->nframes + 1, p->frames_alloc);
+	p->frames[p->nframes] = *f;
+	return (uint32_t)p->nframes++;
+}
+
+uint32_t sp_profile_cct_root(struct sp_profile *p)
+{
+	if (!p->nnodes) {
+		SP_ALLOC_GROW(p->nodes, 1, p->nodes_alloc);
+		p->nodes[0].parent = SP_NONE;
+		p->nodes[0].frame = SP_NONE;
+		p->nodes[0].first_child = SP_NONE;
+		p->nodes[0].next_sibling = SP_NONE;
+		p->nodes[0].depth = 0;
+		p->nnodes = 1;
+	}
+	return 0;
+}
+
+/*
+ * Children are found by scanning the sibling list; a node with many
+ * children moves the found child to the front so that the stacks of a
+ * sampling profile (which repeat) are found after one or two steps.
+ */
+uint32_t sp_profile_cct_child(struct sp_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint32_t prev = SP_NONE, c;
+	struct sp_cct_node *n;
+
+	sp_profile_cct_root(p);
+	for (c = p->nodes[parent].first_child; c != SP_NONE; prev = c, c = p->nodes[c].next_sibling) {
+		if (p->nodes[c].frame != frame)
+			continue;
+		if (prev != SP_NONE) {
+			p->nodes[prev].next_sibling = p->nodes[c].next_sibling;
+			p->nodes[c].next_sibling = p->nodes[parent].first_child;
+			p->nodes[parent].first_child = c;
+		}
+		return c;
+	}
+	SP_ALLOC_GROW(p->nodes, p->nnodes + 1, p->nodes_alloc);
+	c = (uint32_t)p->nnodes++;
+	n = &p->nodes[c];
+	n->parent = parent;
+	n->frame = frame;
+	n->first_child = SP_NONE;
+	n->next_sibling = p->nodes[parent].first_child;
+	n->depth = p->nodes[parent].depth + 1;
+	p->nodes[parent].first_child = c;
+	return c;
+}
+
+uint32_t sp_profile_cct_insert_leaf_first(struct sp_profile *p, const uint32_t *frames,
+					  size_t depth)
+{
+	uint32_t node = sp_profile_cct_root(p);
+	size_t i;
+
+	for (i = depth; i > 0; i--)
+		node = sp_profile_cct_child(p, node, frames[i - 1]);
+	return node;
+}
+
+void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter, int64_t count,
+			  int64_t value, int64_t peak)
+{
+	struct sp_cct_value *v;
+
+	SP_ALLOC_GROW(p->values, p->nvalues + 1, p->values_alloc);
+	v = &p->values[p->nvalues++];
+	v->node = node;
+	v->counter = counter;
+	v->count = count;
+	v->value = value;
+	v->peak = peak;
+}
+
+void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size)
+{
+	struct sp_leak *l;
+
+	SP_ALLOC_GROW(p->leaks, p->nleaks + 1, p->leaks_alloc);
+	l = &p->leaks[p->nleaks++];
+	l->node = node;
+	l->addr = addr;
+	l->size = size;
+}

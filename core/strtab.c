@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * String interning with open addressing (linear probing). Slots keep the
+ * hash so that growing the table does not rehash the characters.
+ */
+#include "symprof/strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct sp_strtab_slot {
+	const char *str; /* NULL: empty slot */
+	size_t len;
+	uint64_t hash;
+};
+
+uint64_t sp_hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void sp_strtab_init(struct sp_strtab *t)
+{
+	sp_arena_init(&t->arena);
+	t->slots = NULL;
+	t->nslots = 0;
+	t->count = 0;
+}
+
+void sp_strtab_release(struct sp_strtab *t)
+{
+	sp_arena_release(&t->arena);
+	free(t->slots);
+	t->slots = NULL;
+	t->nslots = 0;
+	t->count = 0;
+}
+
+static void strtab_grow(struct sp_strtab *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 256;
+	struct sp_strtab_slot *s = sp_xcalloc(n, sizeof(*s));
+	size_t i;
+
+	for (i = 0; i < t->nslots; i++) {
+		struct sp_strtab_slot *o = &t->slots[i];
+		size_t j;
+
+		if (!o->str)
+			continue;
+		for (j = o->hash & (n - 1); s[j].str; j = (j + 1) & (n - 1))
+			;
+		s[j] = *o;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+}
+
+const char *sp_strtab_find(const struct sp_strtab *t, const char *s, size_t len)
+{
+	uint64_t h;
+	size_t j;
+
+	if (!t->nslots)
+		return NULL;
+	h = sp_hash_bytes(s, len);
+	for (j = h & (t->nslots - 1); t->slots[j].str; j = (j + 1) & (t->nslots - 1)) {
+		const struct sp_strtab_slot *o = &t->slots[j];
+		if (o->hash == h && o->len == len && !memcmp(o->str, s, len))
+			return o->str;
+	}
+	return NULL;
+}
+
+const char *sp_strtab_intern_n(struct sp_strtab *t, const char *s, size_t len)
+{
+	uint64_t h;
+	size_t j;
+
+	if ((t->count + 1) * 4 > t->nslots * 3)
+		strtab_grow(t);
+	h = sp_hash_bytes(s, len);
+	for (j = h & (t->nslots - 1); t->slots[j].str; j = (j + 1) & (t->nslots - 1)) {
+		const struct sp_strtab_slot *o = &t->slots[j];
+		if (o->hash == h && o->len == len && !memcmp(o->str, s, len))
+			return o->str;
+	}
+	t->slots[j].str = sp_arena_strndup(&t->arena, s, len);
+	t->slots[j].len = len;
+	t->slots[j].hash = h;
+	t->count++;
+	return t->slots[j].str;
+}
+
+const char *sp_strtab_intern(struct sp_strtab *t, const char *s)
+{
+	return sp_strtab_intern_n(t, s, strlen(s));
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * sp_buf: a growable string (git's strbuf).
+ *
+ * Invariants: `buf` is never NULL and always NUL-terminated; `len` is the
+ * string length; `alloc` is private. SP_BUF_INIT is a valid empty string.
+ * sp_buf_detach() is the only way to take ownership of the characters.
+ */
+#ifndef SYMPROF_BUF_H
+#define SYMPROF_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+extern char sp_buf_empty_[];
+
+struct sp_buf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+#define SP_BUF_INIT {0, 0, sp_buf_empty_}
+
+void sp_buf_init(struct sp_buf *sb, size_t hint);
+void sp_buf_release(struct sp_buf *sb);
+/* Returns the malloc'ed string; `sb` is empty afterwards. */
+char *sp_buf_detach(struct sp_buf *sb, size_t *len);
+/* Ensures room for `extra` more bytes plus the NUL. */
+void sp_buf_grow(struct sp_buf *sb, size_t extra);
+void sp_buf_setlen(struct sp_buf *sb, size_t len);
+static inline void sp_buf_reset(struct sp_buf *sb)
+{
+	sp_buf_setlen(sb, 0);
+}
+void sp_buf_add(struct sp_buf *sb, const void *data, size_t len);
+void sp_buf_addstr(struct sp_buf *sb, const char *s);
+void sp_buf_addch(struct sp_buf *sb, int c);
+void sp_buf_addchars(struct sp_buf *sb, int c, size_t n);
+void sp_buf_addf(struct sp_buf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sp_buf_vaddf(struct sp_buf *sb, const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Errors: one table defines every code and its default message (the
+ * DWFL_ERRORS pattern of elfutils). Library functions return 0 on success
+ * and a negative -SP_E_* code on failure; they take a `struct sp_error *`
+ * last and fill it with a message that names the file and the offset or
+ * line. There is no thread-local "last error".
+ */
+#ifndef SYMPROF_ERROR_H
+#define SYMPROF_ERROR_H
+
+#include <stddef.h>
+
+#define SP_ERRORS(X)                                                                               \
+	X(OK, "success")                                                                           \
+	X(NOMEM, "out of memory")                                                                  \
+	X(IO, "input/output error")                                                               \
+	X(OPEN, "cannot open file")                                                                \
+	X(TRUNCATED, "file is truncated")                                                          \
+	X(CORRUPT, "file is corrupt")                                                              \
+	X(FORMAT, "unrecognized file format")                                                      \
+	X(MISMATCH, "profile does not match the executable")                                       \
+	X(INCOMPAT, "incompatible profiles")                                                       \
+	X(NOSYMS, "no symbols")                                                                    \
+	X(NODATA, "no profile data")                                                               \
+	X(LIBELF, "libelf error")                                                                  \
+	X(LIBDW, "libdw error")                                                                    \
+	X(BFD, "libbfd error")                                                                     \
+	X(USAGE, "invalid usage")                                                                  \
+	X(UNSUPPORTED, "unsupported")
+
+#define SP_ERROR_ENUM_(name, msg) SP_E_##name,
+enum sp_error_code { SP_ERRORS(SP_ERROR_ENUM_) SP_E_COUNT_ };
+#undef SP_ERROR_ENUM_
+
+#define SP_ERROR_MSG_MAX 512
+
+/* Filled by a failing function. `msg` is the complete one-line message. */
+struct sp_error {
+	int code;      /* enum sp_error_code, positive */
+	int saved_errno;
+	char msg[SP_ERROR_MSG_MAX];
+};
+
+#define SP_ERROR_INIT {0, 0, {0}}
+
+/*
+ * Fill `err` (may be NULL) with `code` and a printf-formatted message, and
+ * return -code, so that `return sp_error_set(err, SP_E_TRUNCATED, ...);`
+ * fits on one line. Messages follow git's rules: lowercase, no final period,
+ * the problem first, the subject quoted. Overlong messages are truncated.
+ */
+int sp_error_set(struct sp_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Like sp_error_set() but appends ": strerror(errno)" and keeps errno. */
+int sp_error_errno(struct sp_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The default message of a code ("file is truncated"); never NULL. */
+const char *sp_error_str(int code);
+
+#endif

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The profile model: the contract between readers (formats/) and everything
+ * after them (symbolize/, cg/, annotate/, report/).
+ *
+ * A reader turns one or more files of one profiler into one struct
+ * sp_profile holding only what the files say, in the address space the
+ * files use; nothing here is symbolized or analysed. What each profiler
+ * records maps onto these parts:
+ *
+ *   part                 gmon.out   gperftools   IgProf          aprof
+ *   objects + maps       1 (exe)    /proc maps   F entries       r objects
+ *   histograms           yes        -            -               -
+ *   pc arcs              yes        -            -               -
+ *   basic-block counts   yes        -            -               -
+ *   frames + CCT         -          stacks       call tree       CCT (x/q)
+ *   counters             time       samples      PERF_TICKS,     cost metric
+ *                                                MEM_*, ...
+ *   leaks                -          -            LK entries      -
+ *   input points         -          -            -               p/q tuples
+ *
+ * Stacks are stored as a calling-context tree (CCT): a node is one frame
+ * reached through one exact path from a root, and carries the values of the
+ * samples whose stack is exactly that path. Identical stacks (gperftools
+ * evictions, IgProf threads that restart at depth 1) fall onto the same
+ * node, so a stack costs one node per distinct path prefix, and the exact
+ * stacks can always be recovered (a node with a value is one stack).
+ *
+ * Address spaces (see docs/architecture.md): `abs` is an address recorded
+ * at run time, `vaddr` an ELF virtual address, `off` an offset in a file.
+ * gmon.out holds vaddrs of the executable (glibc removes the PIE load
+ * bias), so its reader adds one identity map.
+ *
+ * Ownership: the profile owns an arena and a string table; every pointer
+ * inside it (names, paths, bins, node arrays) is valid until
+ * sp_profile_free(). Growable arrays are plain malloc'ed vectors owned by
+ * the profile as well.
+ */
+#ifndef SYMPROF_PROFILE_H
+#define SYMPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symprof/alloc.h"
+#include "symprof/strtab.h"
+
+#define SP_NONE UINT32_MAX
+
+enum sp_profile_kind {
+	SP_PROFILE_NONE = 0,
+	SP_PROFILE_GMON,
+	SP_PROFILE_GPERF,
+	SP_PROFILE_IGPROF,
+	SP_PROFILE_APROF,
+};
+
+/* ---- objects and runtime mappings ---- */
+
+/* A file on disk (executable or shared library) that code came from. */
+struct sp_object {
+	const char *path;          /* as recorded in the profile; interned */
+	const uint8_t *build_id;   /* NULL if not recorded */
+	size_t build_id_len;
+	unsigned is_main : 1;      /* the program itself */
+};
+
+/* A runtime mapping: abs [start, end) shows `object` from file offset pgoff. */
+struct sp_map {
+	uint64_t start, end, pgoff;
+	uint32_t object;           /* index into objects */
+	unsigned executable : 1;
+	unsigned identity : 1;     /* abs == vaddr (gmon.out) */
+};
+
+/* ---- gmon.out: histograms, pc arcs, basic-block counts ---- */
+
+/* One histogram: nbins counters over vaddr [low_pc, high_pc). */
+struct sp_hist {
+	uint64_t low_pc, high_pc;
+	uint32_t nbins;
+	uint32_t *bins;            /* summed counts, nbins entries (arena) */
+};
+
+/* A call-graph record: the caller's return address, the callee's mcount
+ * site and the number of traversals. Records are kept in file order with
+ * equal (from_pc, self_pc) pairs summed onto the first occurrence. */
+struct sp_pcarc {
+	uint64_t from_pc, self_pc;
+	uint64_t count;
+};
+
+/* A basic-block execution count (tag 2 of the GNU format). */
+struct sp_bbcount {
+	uint64_t addr;
+	uint64_t count;
+};
+
+/* Per input file, what it contained (gprof's -i / --file-info). */
+struct sp_input {
+	const char *path;
+	const char *format;        /* "gmon", "bsd", "4.4bsd", "gperftools", ... */
+	int version;               /* GNU gmon version; 0 for BSD formats */
+	uint32_t nhist, narcs, nbbs;
+};
+
+/* ---- counters (what a value measures) ---- */
+
+enum sp_counter_kind {
+	SP_COUNTER_SUM = 0,        /* values add up (ticks, bytes allocated, cost) */
+	SP_COUNTER_MAX,            /* a high-water mark: combine with max */
+};
+
+struct sp_counter {
+	const char *name;          /* "time", "samples", "PERF_TICKS", "MEM_LIVE" ... */
+	const char *unit;          /* "seconds", "bytes", "bb" ... */
+	double unit_per_count;     /* seconds per tick, 1 for bytes ... */
+	enum sp_counter_kind kind;
+};
+
+/* ---- frames and the calling-context tree ---- */
+
+enum sp_frame_flags {
+	SP_FRAME_RETURN_ADDR = 1 << 0, /* a return address: look up addr - 1 */
+	SP_FRAME_NAMED = 1 << 1,       /* the profiler named it (name != NULL) */
+};
+
+/* One distinct code location. */
+struct sp_frame {
+	uint64_t addr;             /* abs, or off inside `object` (IgProf) */
+	uint32_t map;              /* index into maps, SP_NONE if unmapped */
+	uint32_t object;           /* index into objects, SP_NONE if unknown */
+	const char *name;          /* as named by the profiler, else NULL */
+	uint64_t symoff;           /* offset of addr from the named symbol */
+	uint32_t flags;            /* enum sp_frame_flags */
+};
+
+/* A CCT node; node 0 is the invisible root (frame SP_NONE). */
+struct sp_cct_node {
+	uint32_t parent;           /* SP_NONE for the root */
+	uint32_t frame;            /* index into frames */
+	uint32_t first_child;
+	uint32_t next_sibling;
+	uint32_t depth;            /* root = 0 */
+};
+
+/* A value attached to a node: `count` events amounting to `value`, with
+ * `peak` the largest amount seen (IgProf's triple; other formats set
+ * count == value or leave peak 0). */
+struct sp_cct_value {
+	uint32_t node;
+	uint32_t counter;
+	int64_t count, value, peak;
+};
+
+/* A resource still held at the end (IgProf LK entries). */
+struct sp_leak {
+	uint32_t node;
+	uint64_t addr;
+	uint64_t size;
+};
+
+/* ---- aprof: cost as a function of input size ---- */
+
+/* One p/q tuple: activations of a routine (or context) with one input size. */
+struct sp_input_point {
+	uint32_t func;             /* index into funcs */
+	uint32_t node;             /* CCT node for q lines, SP_NONE for p lines */
+	uint64_t size;             /* RMS or DRMS */
+	uint64_t calls;
+	uint64_t min, max, sum;    /* cumulative cost */
+	double sum_sq;
+	uint64_t real;             /* cumulative, recursion counted once */
+	uint64_t self_sum, self_min, self_max;
+	double self_sq;
+	uint64_t extra[4];         /* DRMS: cumul syscall/thread, self syscall/thread */
+};
+
+/* A function named by the profiler itself (aprof routines). */
+struct sp_func {
+	const char *name;          /* demangled */
+	const char *mangled;       /* NULL if same as name */
+	uint32_t object;
+	int64_t id;                /* the profiler's id */
+};
+
+/* Damaged but recoverable input, counted per kind; cli prints each once. */
+enum sp_diag_kind {
+	SP_DIAG_EMPTY_STACK,
+	SP_DIAG_BAD_MAP_LINE,
+	SP_DIAG_BB_IGNORED,
+	SP_DIAG_COUNT_
+};
+
+struct sp_profile {
+	enum sp_profile_kind kind;
+	struct sp_arena arena;
+	struct sp_strtab strs;
+
+	struct sp_input *inputs;
+	size_t ninputs, inputs_alloc;
+
+	struct sp_object *objects;
+	size_t nobjects, objects_alloc;
+	struct sp_map *maps;
+	size_t nmaps, maps_alloc;
+
+	struct sp_counter *counters;
+	size_t ncounters, counters_alloc;
+
+	/* gmon.out */
+	struct sp_hist *hists;
+	size_t nhists, hists_alloc;
+	uint32_t hist_rate;        /* profiling rate (Hz), from the first histogram */
+	char hist_dimen[16];       /* "seconds" */
+	char hist_dimen_abbrev;    /* 's' */
+	struct sp_pcarc *pcarcs;
+	size_t npcarcs, pcarcs_alloc;
+	void *pcarc_index;         /* private: (from,self) -> pcarcs index */
+	struct sp_bbcount *bbs;
+	size_t nbbs, bbs_alloc;
+	void *bb_index;            /* private: addr -> bbs index */
+
+	/* stack formats */
+	struct sp_frame *frames;
+	size_t nframes, frames_alloc;
+	struct sp_cct_node *nodes;
+	size_t nnodes, nodes_alloc;
+	struct sp_cct_value *values;
+	size_t nvalues, values_alloc;
+	struct sp_leak *leaks;
+	size_t nleaks, leaks_alloc;
+	uint64_t period_ns;        /* sampling period (gperftools) */
+
+	/* aprof */
+	struct sp_func *funcs;
+	size_t nfuncs, funcs_alloc;
+	struct sp_input_point *points;
+	size_t npoints, points_alloc;
+
+	uint64_t diag[SP_DIAG_COUNT_];
+};
+
+/* Allocates an empty profile of the given kind. Never NULL. */
+struct sp_profile *sp_profile_new(enum sp_profile_kind kind);
+/* Frees the profile and everything it owns; NULL is fine. */
+void sp_profile_free(struct sp_profile *p);
+
+/* Interns a string in the profile (valid until sp_profile_free()). */
+const char *sp_profile_intern(struct sp_profile *p, const char *s);
+
+/* Appends and returns a zeroed input record. */
+struct sp_input *sp_profile_add_input(struct sp_profile *p, const char *path, const char *format);
+/* Finds an object by recorded path, adding it if absent; returns its index. */
+uint32_t sp_profile_findnew_object(struct sp_profile *p, const char *path);
+uint32_t sp_profile_add_map(struct sp_profile *p, const struct sp_map *m);
+uint32_t sp_profile_add_counter(struct sp_profile *p, const struct sp_counter *c);
+/* Index of the counter named `name`, SP_NONE if absent. */
+uint32_t sp_profile_find_counter(const struct sp_profile *p, const char *name);
+
+/* gmon: a histogram record [low,high) with nbins bins; returns the existing
+ * one if a record with the same range exists (counts then add up), else a
+ * new zeroed one. The caller checks overlaps first. */
+struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint64_t high,
+					uint32_t nbins);
+/* gmon: adds `count` traversals of (from_pc, self_pc), summing equal pairs. */
+void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
+			  uint64_t count);
+/* gmon: adds a basic-block count, summing equal addresses. */
+void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count);
+
+/* stacks: adds a frame (no dedup; readers dedup with their own keys). */
+uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f);
+/* The root node (0), created on first use. */
+uint32_t sp_profile_cct_root(struct sp_profile *p);
+/* The child of `parent` for `frame`, created if absent. */
+uint32_t sp_profile_cct_child(struct sp_profile *p, uint32_t parent, uint32_t frame);
+/* Inserts a stack given leaf first (frames[0] = leaf); returns its node. */
+uint32_t sp_profile_cct_insert_leaf_first(struct sp_profile *p, const uint32_t *frames,
+					  size_t depth);
+void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter, int64_t count,
+			  int64_t value, int64_t peak);
+void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * String interning: equal strings get equal pointers. The characters live
+ * in the table's own arena; pointers stay valid until sp_strtab_release().
+ */
+#ifndef SYMPROF_STRTAB_H
+#define SYMPROF_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symprof/alloc.h"
+
+struct sp_strtab_slot;
+
+struct sp_strtab {
+	struct sp_arena arena;
+	struct sp_strtab_slot *slots;
+	size_t nslots; /* power of two or 0 */
+	size_t count;
+};
+
+#define SP_STRTAB_INIT {SP_ARENA_INIT, NULL, 0, 0}
+
+void sp_strtab_init(struct sp_strtab *t);
+void sp_strtab_release(struct sp_strtab *t);
+
+/* The interned copy of s[0..len) (NUL-terminated). */
+const char *sp_strtab_intern_n(struct sp_strtab *t, const char *s, size_t len);
+const char *sp_strtab_intern(struct sp_strtab *t, const char *s);
+/* The interned copy if present, else NULL. */
+const char *sp_strtab_find(const struct sp_strtab *t, const char *s, size_t len);
+
+/* 64-bit FNV-1a; exported for the other hash tables of the project. */
+uint64_t sp_hash_bytes(const void *p, size_t len);
+static inline uint64_t sp_hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+#endif

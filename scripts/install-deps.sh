@@ -1,0 +1,33 @@
+#!/bin/sh
+# Installs the Debian 12 packages symprof needs to build and test.
+# Idempotent and quiet when everything is already installed.
+#
+#   scripts/install-deps.sh          build + test dependencies
+#
+# Runs apt-get through sudo when not root.
+set -eu
+
+PKGS="cmake make gcc g++ pkg-config binutils
+libelf-dev libdw-dev binutils-dev libiberty-dev libcapstone-dev libcunit1-dev
+zlib1g-dev libbz2-dev libdeflate-dev
+libc6-dbg bzip2 gzip python3"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+fi
+echo "install-deps: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
+	$SUDO apt-get update -q >/dev/null
+	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Runs one golden case: tests/golden/run.sh SYMPROF CASE.cmd
+#
+# CASE.cmd holds the arguments that follow the program name (shell words;
+# run with the .cmd file's directory as cwd). The case passes when symprof's
+# stdout equals CASE.out byte for byte and its exit status equals CASE.rc
+# (0 when there is no .rc file). When CASE.err exists, stderr must equal it
+# too. With SP_GOLDEN_UPDATE=1 the expected files are rewritten instead
+# (only for cases whose .out does not come from an anchor tool: see the
+# regen.sh of each fixture for those).
+set -u
+symprof=$1
+case_cmd=$2
+dir=$(dirname "$case_cmd")
+base=${case_cmd%.cmd}
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+cd "$dir" || exit 2
+eval "set -- $(cat "$case_cmd")"
+"$symprof" "$@" >"$out" 2>"$err"
+rc=$?
+want_rc=0
+[ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
+
+if [ "${SP_GOLDEN_UPDATE:-0}" = 1 ]; then
+	cp "$out" "$base.out"
+	[ "$rc" != 0 ] && echo "$rc" >"$base.rc"
+	[ -f "$base.err" ] && cp "$err" "$base.err"
+	exit 0
+fi
+
+fail=0
+if ! cmp -s "$out" "$base.out"; then
+	echo "FAIL: stdout differs from $base.out" >&2
+	diff -u "$base.out" "$out" | head -60 >&2
+	fail=1
+fi
+if [ "$rc" != "$want_rc" ]; then
+	echo "FAIL: exit status $rc, expected $want_rc" >&2
+	fail=1
+fi
+if [ -f "$base.err" ] && ! cmp -s "$err" "$base.err"; then
+	echo "FAIL: stderr differs from $base.err" >&2
+	diff -u "$base.err" "$err" | head -20 >&2
+	fail=1
+fi
+if [ $fail = 0 ] && [ "$want_rc" = 0 ] && [ ! -f "$base.err" ] && [ -s "$err" ]; then
+	echo "note: stderr was:" >&2
+	head -5 "$err" >&2
+fi
+exit $fail

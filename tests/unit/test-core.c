@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests for core/: arena, strtab, buf, sort, pairmap, profile, error. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+
+#include "suites.h"
+#include "symprof/alloc.h"
+#include "symprof/buf.h"
+#include "symprof/error.h"
+#include "symprof/hashmap.h"
+#include "symprof/mfile.h"
+#include "symprof/profile.h"
+#include "symprof/sort.h"
+#include "symprof/strtab.h"
+
+static void test_arena(void)
+{
+	struct sp_arena a = SP_ARENA_INIT;
+	char *big, *s;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		uint64_t *p = sp_arena_alloc(&a, 24);
+		CU_ASSERT_EQUAL((uintptr_t)p % 16, 0);
+		*p = (uint64_t)i;
+	}
+	big = sp_arena_alloc(&a, 1 << 20);
+	memset(big, 1, 1 << 20);
+	s = sp_arena_strdup(&a, "hello");
+	CU_ASSERT_STRING_EQUAL(s, "hello");
+	CU_ASSERT(a.total >= 10000 * 32 + (1 << 20));
+	sp_arena_release(&a);
+	CU_ASSERT_PTR_NULL(a.head);
+}
+
+static void test_strtab(void)
+{
+	struct sp_strtab t = SP_STRTAB_INIT;
+	const char *a = sp_strtab_intern(&t, "main");
+	const char *b;
+	char name[32];
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		sp_strtab_intern(&t, name);
+	}
+	b = sp_strtab_intern_n(&t, "mainly", 4);
+	CU_ASSERT_PTR_EQUAL(a, b);
+	CU_ASSERT_PTR_NOT_NULL(sp_strtab_find(&t, "f4999", 5));
+	CU_ASSERT_PTR_NULL(sp_strtab_find(&t, "f5000", 5));
+	CU_ASSERT_EQUAL(t.count, 5001);
+	sp_strtab_release(&t);
+}
+
+static void test_buf(void)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	char *s;
+	size_t len;
+
+	CU_ASSERT_STRING_EQUAL(b.buf, "");
+	sp_buf_addstr(&b, "abc");
+	sp_buf_addf(&b, "%05d|%s", 42, "x");
+	sp_buf_addchars(&b, '-', 3);
+	CU_ASSERT_STRING_EQUAL(b.buf, "abc00042|x---");
+	sp_buf_setlen(&b, 2);
+	CU_ASSERT_STRING_EQUAL(b.buf, "ab");
+	s = sp_buf_detach(&b, &len);
+	CU_ASSERT_EQUAL(len, 2);
+	CU_ASSERT_STRING_EQUAL(b.buf, "");
+	free(s);
+	sp_buf_release(&b);
+}
+
+struct kv {
+	int key, seq;
+};
+
+static int cmp_kv(const void *a, const void *b, void *ctx)
+{
+	const struct kv *x = a, *y = b;
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static void test_sort_stable(void)
+{
+	struct kv v[1000];
+	int i, ok = 1;
+
+	srand(7);
+	for (i = 0; i < 1000; i++) {
+		v[i].key = rand() % 17;
+		v[i].seq = i;
+	}
+	sp_sort(v, 1000, sizeof(v[0]), cmp_kv, NULL);
+	for (i = 1; i < 1000; i++)
+		if (v[i - 1].key > v[i].key ||
+		    (v[i - 1].key == v[i].key && v[i - 1].seq > v[i].seq))
+			ok = 0;
+	CU_ASSERT(ok);
+}
+
+static void test_pairmap(void)
+{
+	struct sp_pairmap m = SP_PAIRMAP_INIT;
+	uint32_t i;
+
+	for (i = 0; i < 3000; i++)
+		CU_ASSERT_EQUAL(sp_pairmap_put(&m, i, i * 7, i), i);
+	CU_ASSERT_EQUAL(sp_pairmap_put(&m, 5, 35, 99), 5);
+	CU_ASSERT_EQUAL(sp_pairmap_get(&m, 2999, 2999 * 7), 2999);
+	CU_ASSERT_EQUAL(sp_pairmap_get(&m, 1, 1), UINT32_MAX);
+	sp_pairmap_release(&m);
+}
+
+static void test_profile_sums(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	uint32_t st[3] = {30, 20, 10}, st2[2] = {21, 10}, n1, n2, n3;
+
+	sp_profile_add_pcarc(p, 0x10, 0x20, 5);
+	sp_profile_add_pcarc(p, 0x11, 0x20, 1);
+	sp_profile_add_pcarc(p, 0x10, 0x20, 7);
+	CU_ASSERT_EQUAL(p->npcarcs, 2);
+	CU_ASSERT_EQUAL(p->pcarcs[0].count, 12);
+	sp_profile_add_bbcount(p, 0x40, 3);
+	sp_profile_add_bbcount(p, 0x40, 4);
+	CU_ASSERT_EQUAL(p->nbbs, 1);
+	CU_ASSERT_EQUAL(p->bbs[0].count, 7);
+	CU_ASSERT_PTR_EQUAL(sp_profile_findnew_hist(p, 0, 100, 25),
+			    sp_profile_findnew_hist(p, 0, 100, 25));
+	n1 = sp_profile_cct_insert_leaf_first(p, st, 3);
+	n2 = sp_profile_cct_insert_leaf_first(p, st, 3);
+	n3 = sp_profile_cct_insert_leaf_first(p, st2, 2);
+	CU_ASSERT_EQUAL(n1, n2);
+	CU_ASSERT_NOT_EQUAL(n1, n3);
+	CU_ASSERT_EQUAL(p->nodes[n1].depth, 3);
+	CU_ASSERT_EQUAL(p->nodes[p->nodes[n3].parent].frame, 10);
+	CU_ASSERT_EQUAL(p->nnodes, 5); /* root, 10, 20, 30, 21 */
+	sp_profile_free(p);
+}
+
+static void test_error(void)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	int r = sp_error_set(&err, SP_E_TRUNCATED, "cannot read '%s': histogram truncated at offset %#x",
+			     "gmon.out", 0x14);
+
+	CU_ASSERT_EQUAL(r, -SP_E_TRUNCATED);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "cannot read 'gmon.out': histogram truncated at offset 0x14");
+	CU_ASSERT_STRING_EQUAL(sp_error_str(SP_E_TRUNCATED), "file is truncated");
+}
+
+static void test_cursor(void)
+{
+	const uint8_t data[] = {1, 2, 3, 4, 5};
+	struct sp_cursor c;
+	uint64_t v;
+
+	sp_cursor_init(&c, data, sizeof(data), 0);
+	CU_ASSERT_EQUAL(sp_cursor_uint(&c, 4, &v), 0);
+	CU_ASSERT_EQUAL(v, 0x04030201);
+	CU_ASSERT_EQUAL(sp_cursor_uint(&c, 2, &v), -1);
+	CU_ASSERT_EQUAL(sp_cursor_off(&c), 4);
+	sp_cursor_init(&c, data, sizeof(data), 1);
+	CU_ASSERT_EQUAL(sp_cursor_uint(&c, 2, &v), 0);
+	CU_ASSERT_EQUAL(v, 0x0102);
+}
+
+int sp_test_register_core(void)
+{
+	CU_pSuite s = CU_add_suite("core", NULL, NULL);
+
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
+	    !CU_add_test(s, "buf", test_buf) || !CU_add_test(s, "sort is stable", test_sort_stable) ||
+	    !CU_add_test(s, "pairmap", test_pairmap) ||
+	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
+	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
+		return -1;
+	return 0;
+}
