@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Stable merge sort (bottom-up runs of insertion sort, then merging through
- * one scratch buffer). See sort.h for why it must be stable.
+ * Stable merge sort, merging exactly as glibc's qsort (msort) does: split
+ * in halves (the first half has n/2 elements), sort both, merge taking the
+ * left element on ties. With a comparator that is not a consistent order
+ * (gprof has a few), the result then still equals glibc's.
  */
 #include "symprof/sort.h"
 
@@ -10,64 +12,54 @@
 
 #include "symprof/alloc.h"
 
-#define RUN 16
+struct msort {
+	size_t size;
+	sp_cmp_fn cmp;
+	void *ctx;
+	char *tmp;
+};
 
-static void insertion(char *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx, char *tmp)
+static void msort_rec(const struct msort *m, char *b, size_t n)
 {
-	size_t i, j;
+	size_t n1, n2, size = m->size;
+	char *b1, *b2, *out;
 
-	for (i = 1; i < n; i++) {
-		char *x = base + i * size;
-		for (j = i; j > 0 && cmp(base + (j - 1) * size, x, ctx) > 0; j--)
-			;
-		if (j == i)
-			continue;
-		memcpy(tmp, x, size);
-		memmove(base + (j + 1) * size, base + j * size, (i - j) * size);
-		memcpy(base + j * size, tmp, size);
+	if (n <= 1)
+		return;
+	n1 = n / 2;
+	n2 = n - n1;
+	b1 = b;
+	b2 = b + n1 * size;
+	msort_rec(m, b1, n1);
+	msort_rec(m, b2, n2);
+	out = m->tmp;
+	while (n1 > 0 && n2 > 0) {
+		if (m->cmp(b1, b2, m->ctx) <= 0) {
+			memcpy(out, b1, size);
+			b1 += size;
+			n1--;
+		} else {
+			memcpy(out, b2, size);
+			b2 += size;
+			n2--;
+		}
+		out += size;
 	}
+	if (n1 > 0)
+		memcpy(out, b1, n1 * size);
+	memcpy(b, m->tmp, (n - n2) * size);
 }
 
-void sp_sort(void *vbase, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
+void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
 {
-	char *base = vbase, *buf, *src, *dst;
-	size_t i, w;
+	struct msort m;
 
 	if (n < 2)
 		return;
-	buf = sp_xreallocarray(NULL, n + 1, size);
-	for (i = 0; i < n; i += RUN)
-		insertion(base + i * size, n - i < RUN ? n - i : RUN, size, cmp, ctx,
-			  buf + n * size);
-	src = base;
-	dst = buf;
-	for (w = RUN; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, lend = i + w < n ? i + w : n;
-			size_t r = lend, rend = i + 2 * w < n ? i + 2 * w : n;
-			char *out = dst + i * size;
-
-			while (l < lend && r < rend) {
-				if (cmp(src + r * size, src + l * size, ctx) < 0) {
-					memcpy(out, src + r * size, size);
-					r++;
-				} else {
-					memcpy(out, src + l * size, size);
-					l++;
-				}
-				out += size;
-			}
-			memcpy(out, src + l * size, (lend - l) * size);
-			out += (lend - l) * size;
-			memcpy(out, src + r * size, (rend - r) * size);
-		}
-		{
-			char *t = src;
-			src = dst;
-			dst = t;
-		}
-	}
-	if (src != base)
-		memcpy(base, src, n * size);
-	free(buf);
+	m.size = size;
+	m.cmp = cmp;
+	m.ctx = ctx;
+	m.tmp = sp_xreallocarray(NULL, n, size);
+	msort_rec(&m, base, n);
+	free(m.tmp);
 }

@@ -189,6 +189,8 @@ enum sp_diag_kind {
 	SP_DIAG_EMPTY_STACK,
 	SP_DIAG_BAD_MAP_LINE,
 	SP_DIAG_BB_IGNORED,
+	SP_DIAG_TRAILING_BYTES,    /* bytes after the last whole record */
+	SP_DIAG_TIME_IN_TICKS,     /* old BSD file and no system rate */
 	SP_DIAG_COUNT_
 };
 

@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Assembling the call graph (gprof's cg_assemble, cg_dfn, cycle_link,
+ * propagate_flags, propagate_time; gprof.md 4.5):
+ *
+ *  - self-recursive calls are taken out of each node's call count;
+ *  - a depth-first numbering (callees get smaller numbers than their
+ *    callers) finds cycles: reaching a node that is still on the stack
+ *    gloms every node above it onto the cycle of the outermost one. gprof
+ *    recurses; this walk keeps an explicit stack, so a call chain of any
+ *    depth is fine, and visits nodes in exactly gprof's order;
+ *  - each cycle gets a node of its own ("<cycle N as a whole>");
+ *  - from the top of the topological order down, a node inherits its print
+ *    flag (OR of its callers') and its propagation fraction (the callers'
+ *    fractions weighted by their share of its calls); -f/-e/-F/-E/-n/-N
+ *    adjust them;
+ *  - from the bottom up, each arc receives the callee's self and child
+ *    time in proportion to its share of the callee's calls;
+ *  - nodes and cycles are ranked by propagated time (cmp_total).
+ */
+#include "symprof/cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/sort.h"
+#include "symprof/symbolize.h"
+
+#define DFN_NAN 0
+#define DFN_BUSY -1
+
+void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
+
+struct dfn {
+	struct sp_cg *cg;
+	uint32_t *stack;  /* 1-based, like gprof's dfn_stack */
+	uint32_t *cursor; /* next arc to visit for each stack slot */
+	size_t depth, alloc;
+	int counter;
+	FILE *dbg;
+};
+
+static const char *nname(const struct sp_cg *cg, uint32_t n)
+{
+	const struct sp_symbol *s = cg->nodes[n].sym;
+
+	return s ? s->name : "<cycle>";
+}
+
+/* gprof's find_cycle(): `child` is busy, i.e. on the stack. */
+static void find_cycle(struct dfn *d, uint32_t child)
+{
+	struct sp_cg_node *N = d->cg->nodes;
+	uint32_t head = SP_CG_NONE, tail;
+	size_t top, k;
+
+	for (top = d->depth; top > 0; --top) {
+		head = d->stack[top];
+		if (child == head)
+			break;
+		if (N[child].cyc_head != child && N[child].cyc_head == head)
+			break;
+	}
+	if (top == 0) {
+		/* cannot happen for a node marked busy; keep going like gprof cannot */
+		return;
+	}
+	if (d->dbg)
+		fprintf(d->dbg, "[find_cycle] dfn_depth %zu cycle_top %zu %s\n", d->depth, top,
+			nname(d->cg, head));
+	if (top == d->depth)
+		return; /* a self call; those are handled elsewhere */
+	for (tail = head; N[tail].cyc_next != SP_CG_NONE; tail = N[tail].cyc_next)
+		;
+	if (N[head].cyc_head != head)
+		head = N[head].cyc_head;
+	for (k = top + 1; k <= d->depth; ++k) {
+		uint32_t c = d->stack[k];
+
+		if (N[c].cyc_head == c) {
+			N[tail].cyc_next = c;
+			N[c].cyc_head = head;
+			if (d->dbg)
+				fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n", nname(d->cg, c),
+					nname(d->cg, head));
+			for (tail = c; N[tail].cyc_next != SP_CG_NONE; tail = N[tail].cyc_next)
+				N[N[tail].cyc_next].cyc_head = head;
+		}
+	}
+}
+
+static void pre_visit(struct dfn *d, uint32_t n)
+{
+	++d->depth;
+	if (d->depth >= d->alloc) {
+		d->alloc = d->alloc ? d->alloc * 2 : 128;
+		d->stack = sp_xreallocarray(d->stack, d->alloc, sizeof(*d->stack));
+		d->cursor = sp_xreallocarray(d->cursor, d->alloc, sizeof(*d->cursor));
+	}
+	d->stack[d->depth] = n;
+	d->cursor[d->depth] = d->cg->nodes[n].children;
+	d->cg->nodes[n].top_order = DFN_BUSY;
+}
+
+static void post_visit(struct dfn *d, uint32_t n)
+{
+	struct sp_cg_node *N = d->cg->nodes;
+	uint32_t m;
+
+	if (N[n].cyc_head == n) {
+		++d->counter;
+		for (m = n; m != SP_CG_NONE; m = N[m].cyc_next) {
+			N[m].top_order = d->counter;
+			if (d->dbg)
+				fprintf(d->dbg, "[post_visit] %s -> cg.top_order = %d\n",
+					nname(d->cg, m), d->counter);
+		}
+	}
+	--d->depth;
+}
+
+/* Visits `n`; returns 1 if it was pushed (its children are to be walked). */
+static int visit(struct dfn *d, uint32_t n)
+{
+	int order = d->cg->nodes[n].top_order;
+
+	if (order != DFN_NAN && order != DFN_BUSY)
+		return 0;
+	if (order == DFN_BUSY) {
+		find_cycle(d, n);
+		return 0;
+	}
+	pre_visit(d, n);
+	return 1;
+}
+
+/* gprof's recursive cg_dfn(), as a loop over an explicit stack. */
+static void dfn_from(struct dfn *d, uint32_t root)
+{
+	size_t base = d->depth;
+
+	if (!visit(d, root))
+		return;
+	while (d->depth > base) {
+		uint32_t a = d->cursor[d->depth];
+
+		if (a == SP_CG_NONE) {
+			post_visit(d, d->stack[d->depth]);
+			continue;
+		}
+		d->cursor[d->depth] = d->cg->arcs[a].next_child;
+		visit(d, d->cg->arcs[a].child);
+	}
+}
+
+/* gprof's cycle_link(): one node per cycle, with its outside/inside calls. */
+static void cycle_link(struct sp_cg *cg, FILE *dbg)
+{
+	size_t i, n = 0;
+	uint32_t m, a;
+
+	for (i = 0; i < cg->nsyms; i++)
+		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE)
+			n++;
+	cg->ncycles = n;
+	cg->nnodes = cg->nsyms + n;
+	cg->nodes = sp_xreallocarray(cg->nodes, cg->nnodes + 1, sizeof(*cg->nodes));
+	n = 0;
+	for (i = 0; i < cg->nsyms; i++) {
+		uint32_t c;
+		struct sp_cg_node *cyc;
+
+		if (!(cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE))
+			continue;
+		c = (uint32_t)(cg->nsyms + n++);
+		cyc = &cg->nodes[c];
+		memset(cyc, 0, sizeof(*cyc));
+		cyc->print_flag = 1;
+		cyc->top_order = DFN_NAN;
+		cyc->cycle = (int)n;
+		cyc->cyc_head = c;
+		cyc->cyc_next = (uint32_t)i;
+		cyc->parents = SP_CG_NONE;
+		cyc->children = SP_CG_NONE;
+		if (dbg)
+			fprintf(dbg, "[cycle_link] %s is the head of cycle %zu\n", nname(cg, (uint32_t)i),
+				n);
+		for (m = (uint32_t)i; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
+			cg->nodes[m].cycle = (int)n;
+			cg->nodes[m].cyc_head = c;
+		}
+		for (m = (uint32_t)i; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
+			for (a = cg->nodes[m].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+				uint32_t par = cg->arcs[a].parent;
+
+				if (par == m)
+					continue;
+				if (cg->nodes[par].cycle == (int)n)
+					cyc->self_calls += cg->arcs[a].count;
+				else
+					cyc->ncalls += cg->arcs[a].count;
+			}
+	}
+}
+
+/* gprof's inherit_flags() */
+static void inherit_flags(struct sp_cg *cg, uint32_t child)
+{
+	struct sp_cg_node *N = cg->nodes;
+	uint32_t head = N[child].cyc_head, a, m;
+
+	if (child == head) {
+		N[child].print_flag = 0;
+		N[child].prop_fract = 0.0;
+		for (a = N[child].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+			uint32_t par = cg->arcs[a].parent;
+
+			if (par == child)
+				continue;
+			N[child].print_flag |= N[par].print_flag;
+			if (N[child].ncalls != 0)
+				N[child].prop_fract += N[par].prop_fract * ((double)cg->arcs[a].count /
+									    (double)N[child].ncalls);
+		}
+		return;
+	}
+	N[head].print_flag = 0;
+	N[head].prop_fract = 0.0;
+	for (m = N[head].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next)
+		for (a = N[m].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+			uint32_t par = cg->arcs[a].parent;
+
+			if (N[par].cyc_head == head)
+				continue;
+			N[head].print_flag |= N[par].print_flag;
+			if (N[head].ncalls != 0)
+				N[head].prop_fract += N[par].prop_fract * ((double)cg->arcs[a].count /
+									   (double)N[head].ncalls);
+		}
+	for (m = head; m != SP_CG_NONE; m = N[m].cyc_next) {
+		N[m].print_flag = N[head].print_flag;
+		N[m].prop_fract = N[head].prop_fract;
+	}
+}
+
+static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct sp_cg_gmon_opts *o)
+{
+	const struct sp_symspecs *s = o->specs;
+	FILE *dbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
+	uint32_t old_head = SP_CG_NONE;
+	size_t i;
+
+	for (i = cg->nsyms; i > 0; --i) {
+		uint32_t c = top[i - 1];
+		struct sp_cg_node *n = &cg->nodes[c];
+		uint64_t addr = n->sym->addr;
+
+		if (n->cyc_head != old_head) {
+			old_head = n->cyc_head;
+			inherit_flags(cg, c);
+		}
+		if (!n->print_flag) {
+			if (sp_symspecs_in(s, SP_INCL_GRAPH, addr) ||
+			    (sp_symspecs_len(s, SP_INCL_GRAPH) == 0 &&
+			     !sp_symspecs_in(s, SP_EXCL_GRAPH, addr)))
+				n->print_flag = 1;
+		} else if (!sp_symspecs_in(s, SP_INCL_GRAPH, addr) &&
+			   sp_symspecs_in(s, SP_EXCL_GRAPH, addr)) {
+			n->print_flag = 0;
+		}
+		if (n->prop_fract == 0.0) {
+			if (sp_symspecs_in(s, SP_INCL_TIME, addr) ||
+			    (sp_symspecs_len(s, SP_INCL_TIME) == 0 &&
+			     !sp_symspecs_in(s, SP_EXCL_TIME, addr)))
+				n->prop_fract = 1.0;
+		} else if (!sp_symspecs_in(s, SP_INCL_TIME, addr) &&
+			   sp_symspecs_in(s, SP_EXCL_TIME, addr)) {
+			n->prop_fract = 0.0;
+		}
+		n->prop_self = n->time * n->prop_fract;
+		cg->print_time += n->prop_self;
+		if (dbg)
+			fprintf(dbg,
+				"[prop_flags] %s ends up with printflag %d and prop-fract %f\n"
+				"[prop_flags] time %f propself %f print_time %f\n",
+				n->sym->name, n->print_flag, n->prop_fract, n->time, n->prop_self,
+				cg->print_time);
+	}
+}
+
+static void cycle_time(struct sp_cg *cg)
+{
+	size_t c;
+	uint32_t m;
+
+	for (c = cg->nsyms; c < cg->nnodes; c++) {
+		struct sp_cg_node *cyc = &cg->nodes[c];
+
+		for (m = cyc->cyc_next; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
+			if (cg->nodes[m].prop_fract == 0.0)
+				continue;
+			cyc->time += cg->nodes[m].time;
+		}
+		cyc->prop_self = cyc->prop_fract * cyc->time;
+	}
+}
+
+/* gprof's propagate_time() for one parent. */
+static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
+{
+	struct sp_cg_node *N = cg->nodes, *p = &N[parent];
+	uint32_t a;
+
+	if (p->prop_fract == 0.0)
+		return;
+	for (a = p->children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
+		struct sp_cg_arc *arc = &cg->arcs[a];
+		uint32_t child = arc->child;
+		double share, prop_share;
+
+		if (arc->count == 0 || child == parent || N[child].prop_fract == 0)
+			continue;
+		if (N[child].cyc_head != child) {
+			if (p->cycle == N[child].cycle)
+				continue;
+			if (p->top_order <= N[child].top_order)
+				fprintf(stderr, "[propagate] toporder botches\n");
+			child = N[child].cyc_head;
+		} else if (p->top_order <= N[child].top_order) {
+			fprintf(stderr, "[propagate] toporder botches\n");
+			continue;
+		}
+		if (N[child].ncalls == 0)
+			continue;
+		arc->time = N[child].time * ((double)arc->count / (double)N[child].ncalls);
+		arc->child_time = N[child].child_time * ((double)arc->count / (double)N[child].ncalls);
+		share = arc->time + arc->child_time;
+		p->child_time += share;
+		prop_share = p->prop_fract * share;
+		p->prop_child += prop_share;
+		arc->time *= p->prop_fract;
+		arc->child_time *= p->prop_fract;
+		if (p->cyc_head != parent) {
+			N[p->cyc_head].child_time += share;
+			N[p->cyc_head].prop_child += prop_share;
+		}
+		if (dbg)
+			fprintf(dbg, "[prop_time] child %s with %f %f %llu/%llu, parent %s, share %f\n",
+				nname(cg, child), N[child].time, N[child].child_time,
+				(unsigned long long)arc->count, (unsigned long long)N[child].ncalls,
+				nname(cg, parent), share);
+	}
+}
+
+static int cmp_topo(const void *a, const void *b, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	int l = cg->nodes[*(const uint32_t *)a].top_order;
+	int r = cg->nodes[*(const uint32_t *)b].top_order;
+
+	return l - r;
+}
+
+/* gprof's cmp_total(): by propagated time, cycles first, then names. */
+static int cmp_total(const void *a, const void *b, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	const struct sp_cg_node *l = &cg->nodes[*(const uint32_t *)a];
+	const struct sp_cg_node *r = &cg->nodes[*(const uint32_t *)b];
+	double diff = (l->prop_self + l->prop_child) - (r->prop_self + r->prop_child);
+	const char *ln = l->sym ? l->sym->name : NULL, *rn = r->sym ? r->sym->name : NULL;
+
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (!ln && l->cycle != 0)
+		return -1;
+	if (!rn && r->cycle != 0)
+		return 1;
+	if (!ln)
+		return -1;
+	if (!rn)
+		return 1;
+	if (ln[0] != '_' && rn[0] == '_')
+		return -1;
+	if (ln[0] == '_' && rn[0] != '_')
+		return 1;
+	if (l->ncalls > r->ncalls)
+		return -1;
+	if (l->ncalls < r->ncalls)
+		return 1;
+	return strcmp(ln, rn);
+}
+
+static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
+{
+	struct dfn d;
+	size_t i;
+
+	memset(&d, 0, sizeof(d));
+	d.cg = cg;
+	d.dbg = (o->debug.mask & SP_DBG_DFN) ? o->debug.out : NULL;
+	for (i = 0; i < cg->nsyms; i++)
+		if (cg->nodes[i].top_order == DFN_NAN)
+			dfn_from(&d, (uint32_t)i);
+	free(d.stack);
+	free(d.cursor);
+}
+
+void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
+{
+	FILE *pdbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
+	uint32_t *top;
+	size_t i;
+
+	for (i = 0; i < cg->nsyms; i++) {
+		struct sp_cg_node *n = &cg->nodes[i];
+		uint32_t self = sp_cg_arc_find(cg, (uint32_t)i, (uint32_t)i);
+
+		n->child_time = 0.0;
+		if (self != SP_CG_NONE) {
+			n->ncalls -= cg->arcs[self].count;
+			n->self_calls = cg->arcs[self].count;
+		} else {
+			n->self_calls = 0;
+		}
+		n->prop_fract = n->prop_self = n->prop_child = 0.0;
+		n->print_flag = 0;
+		n->top_order = DFN_NAN;
+		n->cycle = 0;
+		n->cyc_head = (uint32_t)i;
+		n->cyc_next = SP_CG_NONE;
+		if (o->find_calls)
+			o->find_calls(cg, (uint32_t)i, n->sym->addr, cg->nodes[i + 1].sym
+								       ? cg->nodes[i + 1].sym->addr
+								       : 0,
+				      o->find_calls_ctx);
+	}
+	number_nodes(cg, o);
+	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
+	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));
+	for (i = 0; i < cg->nsyms; i++)
+		top[i] = (uint32_t)i;
+	sp_sort(top, cg->nsyms, sizeof(*top), cmp_topo, cg);
+	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
+		fprintf(o->debug.out, "[cg_assemble] topological sort listing\n");
+		for (i = 0; i < cg->nsyms; i++)
+			fprintf(o->debug.out, "[cg_assemble] %d:%s\n", cg->nodes[top[i]].top_order,
+				nname(cg, top[i]));
+	}
+	propagate_flags(cg, top, o);
+	cycle_time(cg);
+	for (i = 0; i < cg->nsyms; i++)
+		propagate_time(cg, top[i], pdbg);
+	free(top);
+	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
+	for (i = 0; i < cg->nnodes; i++)
+		cg->order[i] = (uint32_t)i;
+	sp_sort(cg->order, cg->nnodes, sizeof(*cg->order), cmp_total, cg);
+	for (i = 0; i < cg->nnodes; i++)
+		cg->nodes[cg->order[i]].index = (int)i + 1;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The call graph of a gmon.out profile, computed exactly as GNU gprof 2.40
+ * computes it (gprof.md section 4), so that every printed digit agrees:
+ *
+ *  1. tally: each arc record (from_pc, self_pc, count) is looked up in the
+ *     symbol table; records with an unknown end are dropped; with -l the
+ *     callee is moved back to its function symbol; -k/-q arc specs filter;
+ *     the callee's call count grows and the arc is added or incremented.
+ *  2. histogram: each bin's count is credited to the symbols its address
+ *     range overlaps, in proportion to the overlap (hist_scale is
+ *     fractional while bin bounds are truncated, hence gprof's >100%).
+ *  3. assemble (cycles.c): self-recursive calls are split off, nodes are
+ *     numbered depth first and cycles found, print flags and propagation
+ *     fractions flow from callers down, time flows from callees up, and the
+ *     nodes are ranked by total time.
+ */
+#include "symprof/cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/error.h"
+#include "symprof/profile.h"
+#include "symprof/symbolize.h"
+
+/* Defined in cycles.c. */
+void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
+
+#define UNIT 2
+
+static uint32_t node_of(const struct sp_cg *cg, const struct sp_symbol *s)
+{
+	return (uint32_t)(s - cg->symtab->syms);
+}
+
+/* gprof's cg_tally() for one summed record. */
+static void tally(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struct sp_pcarc *a)
+{
+	const struct sp_symtab *t = cg->symtab;
+	const struct sp_symbol *parent = sp_symtab_lookup(t, a->from_pc);
+	const struct sp_symbol *child = sp_symtab_lookup(t, a->self_pc);
+	FILE *dbg = (o->debug.mask & SP_DBG_TALLY) ? o->debug.out : NULL;
+
+	if (!parent || !child)
+		return;
+	while (child >= t->syms && !child->is_func) {
+		if (child == t->syms)
+			return;
+		child--;
+	}
+	if (!sp_symspecs_keeps_arc(o->specs, parent, child))
+		return;
+	cg->nodes[node_of(cg, child)].ncalls += a->count;
+	if (dbg)
+		fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n", parent->name,
+			child->name, (unsigned long long)a->count);
+	sp_cg_arc_add(cg, node_of(cg, parent), node_of(cg, child), a->count);
+}
+
+/* gprof's hist_assign_samples_1() for one histogram. */
+static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
+			   const struct sp_hist *h, const uint64_t *scaled)
+{
+	const struct sp_symtab *t = cg->symtab;
+	uint64_t lowpc = h->low_pc / UNIT;
+	double scale = cg->hist_scale;
+	uint32_t i, j, k;
+	FILE *dbg = (o->debug.mask & SP_DBG_SAMPLE) ? o->debug.out : NULL;
+
+	for (i = 0, k = 1; i < h->nbins; ++i) {
+		uint32_t bin_count = h->bins[i];
+		uint64_t bin_low, bin_high;
+		double count_time;
+
+		if (!bin_count)
+			continue;
+		bin_low = lowpc + (uint64_t)(scale * i);
+		bin_high = lowpc + (uint64_t)(scale * (i + 1));
+		count_time = bin_count;
+		if (dbg)
+			fprintf(dbg,
+				"[assign_samples] bin_low_pc=0x%llx, bin_high_pc=0x%llx, "
+				"bin_count=%u\n",
+				(unsigned long long)(UNIT * bin_low),
+				(unsigned long long)(UNIT * bin_high), bin_count);
+		cg->total_time += count_time;
+		for (j = k - 1; j < t->len; k = ++j) {
+			uint64_t sym_low = scaled[j], sym_high = scaled[j + 1], overlap;
+
+			if (bin_high < sym_low)
+				break;
+			if (bin_low >= sym_high)
+				continue;
+			overlap = (bin_high < sym_high ? bin_high : sym_high) -
+				  (bin_low > sym_low ? bin_low : sym_low);
+			if (overlap > 0) {
+				double credit = (double)overlap * count_time / scale;
+
+				if (dbg)
+					fprintf(dbg,
+						"[assign_samples] [0x%llx,0x%llx) %s gets %f ticks "
+						"%ld overlap\n",
+						(unsigned long long)t->syms[j].addr,
+						(unsigned long long)(UNIT * sym_high),
+						t->syms[j].name, credit, (long)overlap);
+				if (sp_symspecs_selects(o->specs, SP_INCL_FLAT, t->syms[j].addr))
+					cg->nodes[j].time += credit;
+				else
+					cg->total_time -= credit;
+			}
+		}
+	}
+}
+
+static void assign_all_samples(struct sp_cg *cg, const struct sp_profile *p,
+			       const struct sp_cg_gmon_opts *o)
+{
+	const struct sp_symtab *t = cg->symtab;
+	uint64_t *scaled = sp_xcalloc(t->len + 1, sizeof(*scaled));
+	size_t i;
+
+	/* gprof reads one symbol past the end; ours is the zeroed sentinel */
+	for (i = 0; i < t->len; i++)
+		scaled[i] = t->syms[i].addr / UNIT;
+	for (i = 0; i < p->nhists; i++)
+		assign_samples(cg, o, &p->hists[i], scaled);
+	free(scaled);
+}
+
+/* -l: basic-block counts attach to line symbols, up to NBBS per symbol. */
+static void attach_bbs(struct sp_cg *cg, const struct sp_profile *p)
+{
+	const struct sp_symtab *t = cg->symtab;
+	struct sp_cg_bb *tmp = sp_xcalloc(p->nbbs ? p->nbbs : 1, sizeof(*tmp));
+	uint32_t *sym_of = sp_xcalloc(p->nbbs ? p->nbbs : 1, sizeof(*sym_of));
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nbbs; i++) {
+		const struct sp_symbol *s = sp_symtab_lookup(t, p->bbs[i].addr);
+
+		sym_of[i] = SP_CG_NONE;
+		/* gprof keeps at most NBBS (10) blocks per symbol */
+		if (s && cg->nodes[node_of(cg, s)].nbbs < 10) {
+			sym_of[i] = node_of(cg, s);
+			cg->nodes[sym_of[i]].nbbs++;
+		}
+	}
+	for (i = 0; i < cg->nsyms; i++) {
+		cg->nodes[i].bb_first = (uint32_t)n;
+		n += cg->nodes[i].nbbs;
+		cg->nodes[i].nbbs = 0;
+	}
+	for (i = 0; i < p->nbbs; i++) {
+		struct sp_cg_node *nd;
+
+		if (sym_of[i] == SP_CG_NONE)
+			continue;
+		nd = &cg->nodes[sym_of[i]];
+		tmp[nd->bb_first + nd->nbbs].addr = p->bbs[i].addr;
+		tmp[nd->bb_first + nd->nbbs].count = p->bbs[i].count;
+		nd->nbbs++;
+	}
+	cg->bbs = tmp;
+	cg->nbbs = n;
+	free(sym_of);
+}
+
+struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab *t,
+			      const struct sp_cg_gmon_opts *o, struct sp_error *err)
+{
+	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
+	size_t i;
+
+	(void)err;
+	cg->symtab = t;
+	cg->nsyms = t->len;
+	cg->nnodes = t->len;
+	cg->nodes = sp_xcalloc(t->len + 1, sizeof(*cg->nodes));
+	for (i = 0; i < t->len; i++) {
+		cg->nodes[i].sym = &t->syms[i];
+		cg->nodes[i].parents = SP_CG_NONE;
+		cg->nodes[i].children = SP_CG_NONE;
+		cg->nodes[i].cyc_head = (uint32_t)i;
+		cg->nodes[i].cyc_next = SP_CG_NONE;
+		cg->nodes[i].flat_print = sp_symspecs_selects(o->specs, SP_INCL_FLAT, t->syms[i].addr);
+	}
+	cg->hz = o->hz;
+	cg->hist_scale = o->hist_scale;
+	memcpy(cg->dimen, p->hist_dimen, sizeof(cg->dimen));
+	cg->dimen_abbrev = p->hist_dimen_abbrev;
+	cg->have_hist = o->have_hist;
+	cg->have_arcs = o->have_arcs;
+	for (i = 0; i < p->npcarcs; i++)
+		tally(cg, o, &p->pcarcs[i]);
+	if (o->line_granularity && p->nbbs) {
+		attach_bbs(cg, p);
+		cg->have_bbs = 1;
+	}
+	if (cg->have_hist)
+		assign_all_samples(cg, p, o);
+	if (cg->have_arcs)
+		sp_cg_assemble(cg, o);
+	return cg;
+}

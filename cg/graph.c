@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The graph container: nodes, arcs and the arc index. Arcs are kept in
+ * creation order; each node lists its arcs in the order gprof's linked
+ * lists have them (newest first), because gprof's depth-first numbering,
+ * its float sums and its insertion sorts all follow that order.
+ */
+#include "symprof/cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/hashmap.h"
+
+uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
+{
+	uint32_t a;
+
+	if (!cg->arc_index)
+		return SP_CG_NONE;
+	a = sp_pairmap_get(cg->arc_index, parent, child);
+	return a == UINT32_MAX ? SP_CG_NONE : a;
+}
+
+uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count)
+{
+	struct sp_cg_arc *arc;
+	uint32_t a;
+
+	if (!cg->arc_index) {
+		cg->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
+		sp_pairmap_init(cg->arc_index);
+	}
+	a = sp_pairmap_put(cg->arc_index, parent, child, (uint32_t)cg->narcs);
+	if (a != cg->narcs) {
+		cg->arcs[a].count += count;
+		return a;
+	}
+	SP_ALLOC_GROW(cg->arcs, cg->narcs + 1, cg->arcs_alloc);
+	arc = &cg->arcs[cg->narcs++];
+	memset(arc, 0, sizeof(*arc));
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = count;
+	arc->next_child = cg->nodes[parent].children;
+	cg->nodes[parent].children = a;
+	arc->next_parent = cg->nodes[child].parents;
+	cg->nodes[child].parents = a;
+	if (parent != child) {
+		SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
+		cg->arc_list[cg->narc_list++] = a;
+	}
+	return a;
+}
+
+void sp_cg_free(struct sp_cg *cg)
+{
+	if (!cg)
+		return;
+	if (cg->arc_index) {
+		sp_pairmap_release(cg->arc_index);
+		free(cg->arc_index);
+	}
+	free(cg->nodes);
+	free(cg->arcs);
+	free(cg->order);
+	free(cg->arc_list);
+	free(cg->bbs);
+	free(cg);
+}
+
+/* ---- printing order (gprof's cmp_arc and insertion sorts) ---- */
+
+static int in_cycle_arc(const struct sp_cg *cg, const struct sp_cg_arc *a)
+{
+	int pc = cg->nodes[a->parent].cycle, cc = cg->nodes[a->child].cycle;
+
+	return pc != 0 && cc != 0 && pc == cc;
+}
+
+static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const struct sp_cg_arc *r)
+{
+	double lt, rt;
+
+	if (l->parent == l->child)
+		return -1;
+	if (r->parent == r->child)
+		return 1;
+	if (in_cycle_arc(cg, l)) {
+		if (!in_cycle_arc(cg, r))
+			return -1;
+		return (l->count > r->count) - (l->count < r->count);
+	}
+	if (in_cycle_arc(cg, r))
+		return 1;
+	lt = l->time + l->child_time;
+	rt = r->time + r->child_time;
+	if (lt < rt)
+		return -1;
+	if (lt > rt)
+		return 1;
+	return (l->count > r->count) - (l->count < r->count);
+}
+
+void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
+{
+	uint32_t sorted = SP_CG_NONE, a, next;
+
+	for (a = cg->nodes[node].parents; a != SP_CG_NONE; a = next) {
+		uint32_t *prev = &sorted;
+
+		next = cg->arcs[a].next_parent;
+		while (*prev != SP_CG_NONE && cmp_arc(cg, &cg->arcs[a], &cg->arcs[*prev]) > 0)
+			prev = &cg->arcs[*prev].next_parent;
+		cg->arcs[a].next_parent = *prev;
+		*prev = a;
+	}
+	cg->nodes[node].parents = sorted;
+}
+
+void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
+{
+	uint32_t sorted = SP_CG_NONE, a, next;
+
+	for (a = cg->nodes[node].children; a != SP_CG_NONE; a = next) {
+		uint32_t *prev = &sorted;
+
+		next = cg->arcs[a].next_child;
+		while (*prev != SP_CG_NONE && cmp_arc(cg, &cg->arcs[a], &cg->arcs[*prev]) < 0)
+			prev = &cg->arcs[*prev].next_child;
+		cg->arcs[a].next_child = *prev;
+		*prev = a;
+	}
+	cg->nodes[node].children = sorted;
+}

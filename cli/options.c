@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Command-line options. The short options and the gprof long options are
+ * gprof 2.40's, parsed by the same getopt_long string so that argument
+ * permutation, glued optional arguments (-pfoo) and abbreviations behave
+ * the same; symprof's own options are long only.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/symbolize.h"
+
+#define SHORTOPTS "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::"
+
+enum {
+	OPT_DEMANGLE = 150,
+	OPT_NO_DEMANGLE,
+	OPT_INLINE_FILE_NAMES,
+	OPT_FORMAT,
+	OPT_OUTPUT,
+	OPT_PRECISE,
+	OPT_QUIET,
+};
+
+static const struct option long_options[] = {
+	{"line", no_argument, 0, 'l'},
+	{"no-static", no_argument, 0, 'a'},
+	{"ignore-non-functions", no_argument, 0, 'D'},
+	{"external-symbol-table", required_argument, 0, 'S'},
+	{"annotated-source", optional_argument, 0, 'A'},
+	{"no-annotated-source", optional_argument, 0, 'J'},
+	{"flat-profile", optional_argument, 0, 'p'},
+	{"no-flat-profile", optional_argument, 0, 'P'},
+	{"graph", optional_argument, 0, 'q'},
+	{"no-graph", optional_argument, 0, 'Q'},
+	{"exec-counts", optional_argument, 0, 'C'},
+	{"no-exec-counts", optional_argument, 0, 'Z'},
+	{"function-ordering", no_argument, 0, 'r'},
+	{"file-ordering", required_argument, 0, 'R'},
+	{"file-info", no_argument, 0, 'i'},
+	{"sum", no_argument, 0, 's'},
+	{"all-lines", no_argument, 0, 'x'},
+	{"demangle", optional_argument, 0, OPT_DEMANGLE},
+	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
+	{"directory-path", required_argument, 0, 'I'},
+	{"display-unused-functions", no_argument, 0, 'z'},
+	{"inline-file-names", no_argument, 0, OPT_INLINE_FILE_NAMES},
+	{"min-count", required_argument, 0, 'm'},
+	{"print-path", no_argument, 0, 'L'},
+	{"separate-files", no_argument, 0, 'y'},
+	{"static-call-graph", no_argument, 0, 'c'},
+	{"table-length", required_argument, 0, 't'},
+	{"time", required_argument, 0, 'n'},
+	{"no-time", required_argument, 0, 'N'},
+	{"width", required_argument, 0, 'w'},
+	{"brief", no_argument, 0, 'b'},
+	{"debug", optional_argument, 0, 'd'},
+	{"help", no_argument, 0, 'h'},
+	{"file-format", required_argument, 0, 'O'},
+	{"traditional", no_argument, 0, 'T'},
+	{"version", no_argument, 0, 'v'},
+	/* symprof's own */
+	{"format", required_argument, 0, OPT_FORMAT},
+	{"output", required_argument, 0, OPT_OUTPUT},
+	{"precise", no_argument, 0, OPT_PRECISE},
+	{"quiet", no_argument, 0, OPT_QUIET},
+	{0, 0, 0, 0},
+};
+
+static const char usage_text[] =
+	"Usage: symprof [-[abcDhilLrsTvwxyz]] [-[ABCeEfFJnNOpPqQRStZ][name]] [-I dirs]\n"
+	"\t[-d[num]] [-k from/to] [-m min-count] [-t table-length]\n"
+	"\t[--[no-]annotated-source[=name]] [--[no-]exec-counts[=name]]\n"
+	"\t[--[no-]flat-profile[=name]] [--[no-]graph[=name]]\n"
+	"\t[--[no-]time=name] [--all-lines] [--brief] [--debug[=level]]\n"
+	"\t[--function-ordering] [--file-ordering] [--inline-file-names]\n"
+	"\t[--directory-path=dirs] [--display-unused-functions]\n"
+	"\t[--file-format=name] [--file-info] [--help] [--line] [--min-count=n]\n"
+	"\t[--no-static] [--print-path] [--separate-files]\n"
+	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
+	"\t[--version] [--width=n] [--ignore-non-functions]\n"
+	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
+	"\t[--format=text|json] [--output=FILE] [--precise] [--quiet]\n"
+	"\t[image-file] [profile-file...]\n"
+	"\n"
+	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
+	"reports byte for byte. See symprof(1) and docs/manual.md.\n";
+
+void sp_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("symprof: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static _Noreturn void usage_error(void)
+{
+	fputs(usage_text, stderr);
+	exit(2);
+}
+
+static void add_spec(struct sp_opts *o, const char *spec, enum sp_symspec_table t)
+{
+	SP_ALLOC_GROW(o->specs, o->nspecs + 1, o->specs_alloc);
+	o->specs[o->nspecs].spec = spec;
+	o->specs[o->nspecs].table = t;
+	o->nspecs++;
+}
+
+void sp_cli_opts_release(struct sp_opts *o)
+{
+	free(o->specs);
+	free(o->src_dirs);
+	free(o->profiles);
+}
+
+static void add_src_dirs(struct sp_opts *o, const char *dirs)
+{
+	SP_ALLOC_GROW(o->src_dirs, o->nsrc_dirs + 1, o->src_dirs_alloc);
+	o->src_dirs[o->nsrc_dirs++] = dirs;
+}
+
+static void style_on(struct sp_opts *o, int style, const char *spec, enum sp_symspec_table t)
+{
+	if (spec)
+		add_spec(o, spec, t);
+	o->output_style |= style;
+	o->user_specified |= style;
+}
+
+/* -P -Q -J -Z: without a spec, turn the style off; with one, exclude it. */
+static void style_off(struct sp_opts *o, int style, const char *spec, enum sp_symspec_table t)
+{
+	if (spec) {
+		add_spec(o, spec, t);
+		o->output_style |= style;
+	} else {
+		o->output_style &= ~style;
+	}
+	o->user_specified |= style;
+}
+
+static int parse_file_format(struct sp_opts *o, const char *arg)
+{
+	switch (arg[0]) {
+	case 'a':
+		o->file_format = SP_GMON_AUTO;
+		return 0;
+	case 'm':
+		o->file_format = SP_GMON_MAGIC;
+		return 0;
+	case 'b':
+		o->file_format = SP_GMON_BSD;
+		return 0;
+	case '4':
+		o->file_format = SP_GMON_BSD44;
+		return 0;
+	case 'p':
+		o->file_format = SP_GMON_PROF;
+		return 0;
+	default:
+		sp_cli_error("unknown file format '%s' (try auto, magic, bsd, 4.4bsd or prof)", arg);
+		return -1;
+	}
+}
+
+static int parse_format(struct sp_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "text") || !strcmp(arg, "gprof"))
+		o->out_format = SP_OUT_TEXT;
+	else if (!strcmp(arg, "json"))
+		o->out_format = SP_OUT_JSON;
+	else {
+		sp_cli_error("unknown output format '%s' (try text or json)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_version(void)
+{
+	printf("symprof %s\n", "0.1.0");
+	printf("A symbolizing profile post-processor; reads gmon.out like GNU gprof 2.40.\n");
+	printf("License GPLv3+: GNU GPL version 3 or later.\n");
+}
+
+/* One option; returns 0, 1 to exit successfully, -1 on a usage error. */
+static int handle_option(struct sp_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'a': o->no_static = 1; break;
+	case 'A': style_on(o, STYLE_ANNOTATED_SOURCE, arg, SP_INCL_ANNO); break;
+	case 'b': o->brief = 1; break;
+	case 'B': style_on(o, STYLE_CALL_GRAPH, NULL, 0); break;
+	case 'c': o->static_cg = 1; break;
+	case 'C': style_on(o, STYLE_EXEC_COUNTS, arg, SP_INCL_EXEC); break;
+	case 'd':
+		if (arg)
+			o->debug |= (unsigned)atoi(arg) | SP_DBG_ANY;
+		else
+			o->debug = ~0u;
+		fprintf(stderr, "[main] debug-level=0x%x\n", o->debug);
+		break;
+	case 'D': o->ignore_non_functions = 1; break;
+	case 'E': add_spec(o, arg, SP_EXCL_TIME); /* fall through */
+	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); break;
+	case 'F': add_spec(o, arg, SP_INCL_TIME); /* fall through */
+	case 'f': add_spec(o, arg, SP_INCL_GRAPH); break;
+	case 'h': fputs(usage_text, stdout); return 1;
+	case 'i': style_on(o, STYLE_GMON_INFO, NULL, 0); break;
+	case 'I': add_src_dirs(o, arg); break;
+	case 'J': style_off(o, STYLE_ANNOTATED_SOURCE, arg, SP_EXCL_ANNO); break;
+	case 'k': add_spec(o, arg, SP_EXCL_ARCS); break;
+	case 'l': o->line = 1; break;
+	case 'L': o->print_path = 1; break;
+	case 'm': o->min_count = strtoul(arg, NULL, 10); break;
+	case 'n': add_spec(o, arg, SP_INCL_TIME); break;
+	case 'N': add_spec(o, arg, SP_EXCL_TIME); break;
+	case 'O': return parse_file_format(o, arg);
+	case 'p': style_on(o, STYLE_FLAT_PROFILE, arg, SP_INCL_FLAT); break;
+	case 'P': style_off(o, STYLE_FLAT_PROFILE, arg, SP_EXCL_FLAT); break;
+	case 'q':
+		style_on(o, STYLE_CALL_GRAPH, arg,
+			 arg && strchr(arg, '/') ? SP_INCL_ARCS : SP_INCL_GRAPH);
+		break;
+	case 'Q':
+		style_off(o, STYLE_CALL_GRAPH, arg,
+			  arg && strchr(arg, '/') ? SP_EXCL_ARCS : SP_EXCL_GRAPH);
+		break;
+	case 'r': style_on(o, STYLE_FUNCTION_ORDER, NULL, 0); break;
+	case 'R': style_on(o, STYLE_FILE_ORDER, NULL, 0); o->function_map = arg; break;
+	case 's': style_on(o, STYLE_SUMMARY_FILE, NULL, 0); break;
+	case 'S': o->external_symtab = arg; break;
+	case 't': o->table_length = atoi(arg) < 0 ? 0 : atoi(arg); break;
+	case 'T': o->bsd = 1; break;
+	case 'v': print_version(); return 1;
+	case 'w': o->width = atoi(arg) < 1 ? 1 : atoi(arg); break;
+	case 'x': o->all_lines = 1; break;
+	case 'y': o->separate_files = 1; break;
+	case 'z': o->ignore_zeros = 0; break;
+	case 'Z': style_off(o, STYLE_EXEC_COUNTS, arg, SP_EXCL_EXEC); break;
+	case OPT_DEMANGLE:
+		o->demangle = 1;
+		if (arg && sp_demangle_set_style(arg) < 0) {
+			sp_cli_error("unknown demangling style '%s'", arg);
+			return -1;
+		}
+		break;
+	case OPT_NO_DEMANGLE: o->demangle = 0; break;
+	case OPT_INLINE_FILE_NAMES: o->inline_file_names = 1; break;
+	case OPT_FORMAT: return parse_format(o, arg);
+	case OPT_OUTPUT: o->output = arg; break;
+	case OPT_PRECISE: o->precise = 1; break;
+	case OPT_QUIET: o->quiet = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
+int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
+{
+	int ch, i;
+
+	memset(o, 0, sizeof(*o));
+	o->image = "a.out";
+	o->width = 80;
+	o->table_length = 10;
+	o->min_count = 1;
+	o->ignore_zeros = 1;
+	o->demangle = 1;
+	opterr = 1;
+	while ((ch = getopt_long(argc, argv, SHORTOPTS, long_options, NULL)) != -1) {
+		int r = handle_option(o, ch, optarg);
+
+		if (r > 0)
+			return 1;
+		if (r < 0)
+			usage_error();
+	}
+	if (optind < argc)
+		o->image = argv[optind++];
+	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
+	for (i = optind; i < argc; i++)
+		o->profiles[o->nprofiles++] = argv[i];
+	if (!o->nprofiles)
+		o->profiles[o->nprofiles++] = "gmon.out";
+	return 0;
+}

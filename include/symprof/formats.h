@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Readers and writers of profile files. Each reader is
+ * sp_fmt_<format>_read() plus sp_fmt_<format>_probe(); readers only parse
+ * (they never symbolize) and fill a struct sp_profile (profile.h).
+ */
+#ifndef SYMPROF_FORMATS_H
+#define SYMPROF_FORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sp_profile;
+struct sp_error;
+
+/* ---- gmon.out (GNU, old BSD, 4.4BSD) ---- */
+
+/* gprof's -O / --file-format. */
+enum sp_gmon_format {
+	SP_GMON_AUTO = 0, /* "gmon" magic: GNU; otherwise BSD or 4.4BSD */
+	SP_GMON_MAGIC,    /* GNU, the magic cookie is required */
+	SP_GMON_BSD,      /* old BSD (4.4BSD headers are recognised too) */
+	SP_GMON_BSD44,    /* 4.4BSD only */
+	SP_GMON_PROF,     /* prof(1) format: not supported, like gprof */
+};
+
+/* How the target writes numbers: from the executable's ELF header. */
+struct sp_gmon_target {
+	int ptr_size;     /* 4 or 8 */
+	int big_endian;
+	int sign_extend;  /* addresses are sign-extended (MIPS) */
+};
+
+struct sp_gmon_read_opts {
+	struct sp_gmon_target target;
+	enum sp_gmon_format format;
+	/* profiling rate for old-BSD files (they carry none); 0 = ask the
+	 * system like gprof's hertz() */
+	long bsd_hz;
+};
+
+/* gprof's profiling-rate state carried across the files of one run: the
+ * first histogram sets it, later files must agree. */
+struct sp_gmon_state {
+	long hz;              /* 0 until known (gprof's HZ_WRONG) */
+	double hist_scale;    /* UNITs (2 bytes) of text per bin */
+	int have_hist;        /* a histogram record has been seen */
+	int input_flags;      /* SP_GMON_INPUT_* of everything read so far */
+	int file_version;     /* version of the last GNU file read */
+};
+
+enum {
+	SP_GMON_INPUT_HISTOGRAM = 1 << 0,
+	SP_GMON_INPUT_CALL_GRAPH = 1 << 1,
+	SP_GMON_INPUT_BB_COUNTS = 1 << 2,
+};
+
+/* Returns 1 if `data` starts like a GNU gmon.out ("gmon" magic). BSD files
+ * have no magic and are recognised by elimination. */
+int sp_fmt_gmon_probe(const uint8_t *data, size_t size);
+
+/*
+ * Reads one gmon.out file into `p` (a SP_PROFILE_GMON profile), summing
+ * with what earlier files put there, with gprof's rules (same histogram
+ * range: counts add; overlapping ranges, other units, scales or rates:
+ * error). `path` "-" reads stdin. Returns 0 or a negative error with a
+ * message naming the file and the offset.
+ */
+int sp_fmt_gmon_read(struct sp_profile *p, struct sp_gmon_state *st, const char *path,
+		     const struct sp_gmon_read_opts *o, struct sp_error *err);
+
+/* The same, from memory (used by the fuzzer and the unit tests). */
+int sp_fmt_gmon_read_mem(struct sp_profile *p, struct sp_gmon_state *st, const char *name,
+			 const uint8_t *data, size_t size, const struct sp_gmon_read_opts *o,
+			 struct sp_error *err);
+
+/* The rate gprof's hertz() reports on this system (for old BSD files). */
+long sp_gmon_system_hz(void);
+
+struct sp_gmon_write_opts {
+	struct sp_gmon_target target;
+	enum sp_gmon_format format; /* AUTO/MAGIC: GNU; BSD/BSD44: BSD layouts */
+	long hz;                    /* rate written in histogram records */
+};
+
+/*
+ * Writes the summed profile as a gmon file that gprof reads back (gprof's
+ * -s / gmon.sum). Unlike gprof, the spare header bytes are zero and every
+ * call-site address is kept (arcs are written per (from_pc, self_pc) pair).
+ */
+int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
+		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err);
+
+#endif

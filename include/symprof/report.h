@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Renderers: the texts gprof prints (flat profile, call graph, index, exec
+ * counts) and symprof's own formats (JSON). Each renderer reads a struct
+ * sp_cg and writes to the FILE * it is given; none touches libdw or the
+ * profile readers.
+ */
+#ifndef SYMPROF_REPORT_H
+#define SYMPROF_REPORT_H
+
+#include <stdio.h>
+
+struct sp_cg;
+struct sp_symbol;
+struct sp_symspecs;
+struct sp_profile;
+
+struct sp_report_opts {
+	unsigned brief : 1;             /* -b */
+	unsigned bsd : 1;               /* -T */
+	unsigned demangle : 1;          /* on by default */
+	unsigned inline_file_names : 1; /* --inline-file-names */
+	unsigned line_granularity : 1;  /* -l */
+	unsigned print_path : 1;        /* -L */
+	unsigned ignore_zeros : 1;      /* on unless -z */
+	int width;                      /* -w, 80 */
+	char leading_char;              /* the target's symbol prefix */
+};
+
+/* State shared by the sections of one report. */
+struct sp_report {
+	FILE *out;
+	struct sp_cg *cg;
+	const struct sp_report_opts *o;
+	int first_output;   /* no form feed before the first section */
+	char **demangled;   /* per symbol node: cache, "" = not mangled */
+};
+
+void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
+		    const struct sp_report_opts *o);
+void sp_report_release(struct sp_report *r);
+
+/* gprof's flat profile (hist_print). */
+void sp_report_flat(struct sp_report *r);
+/* gprof's call graph (cg_print); it sorts the arc lists as gprof does. */
+void sp_report_graph(struct sp_report *r);
+/* gprof's index by function name (cg_print_index). */
+void sp_report_index(struct sp_report *r);
+/* gprof's exec counts (-C, print_exec_counts). */
+void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs);
+
+/* gprof's print_name_only() and print_name(): returns the width printed. */
+int sp_report_name_only(struct sp_report *r, unsigned node);
+void sp_report_name(struct sp_report *r, unsigned node);
+
+/* Metadata for machine-readable outputs. */
+struct sp_report_meta {
+	const char *format;      /* "gmon", "gperftools", ... */
+	const char *executable;
+	const char *const *files;
+	size_t nfiles;
+	const char *metric;      /* "time" */
+	const char *unit;        /* "seconds" */
+};
+
+/* The JSON document of docs/formats.md. */
+void sp_report_json(struct sp_report *r, const struct sp_report_meta *m);
+
+#endif

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Symbolization: executables and libraries on disk (images), their symbol
+ * tables, source lines and demangling. Only symbolize/ includes libelf,
+ * libdw or bfd headers; nothing here exposes their types.
+ *
+ * An image is opened once and answers lazily: the symbol table, the DWARF
+ * line table and the text bytes are loaded on first use and cached in the
+ * image. Results are borrowed: valid until sp_image_free().
+ */
+#ifndef SYMPROF_SYMBOLIZE_H
+#define SYMPROF_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symprof/alloc.h"
+#include "symprof/strtab.h"
+
+struct sp_error;
+struct sp_image;
+
+/* What the executable says about the machine. */
+struct sp_target {
+	int ptr_size;     /* 4 or 8 */
+	int big_endian;
+	int sign_extend;  /* addresses sign-extend (MIPS) */
+	int machine;      /* ELF e_machine, 0 if not ELF */
+	int is_elf;
+	int is_relocatable; /* ET_REL object file */
+	char leading_char;  /* symbol prefix ('_' on some COFF targets), 0 if none */
+};
+
+/* A source file as the debug information names it (bfd's composition of
+ * comp_dir, directory and file name). */
+struct sp_srcfile {
+	const char *name;
+	uint32_t id;      /* creation order, 0-based */
+};
+
+/* A symbol: one function (or, with -l, one source line) over the vaddr
+ * range [addr, end_addr] (inclusive, like gprof). */
+struct sp_symbol {
+	uint64_t addr;
+	uint64_t end_addr;
+	uint64_t size;            /* ELF st_size, 0 if unknown */
+	const char *name;         /* as in the symbol table (mangled) */
+	const struct sp_srcfile *file; /* NULL without debug info */
+	int line;
+	uint32_t aux;             /* free for the user of the table */
+	unsigned is_func : 1;     /* a function entry (not a line symbol) */
+	unsigned is_static : 1;   /* local binding ('t') */
+	unsigned is_bb_head : 1;
+	unsigned mapped : 1;      /* renamed to its object file by -R */
+	unsigned is_line : 1;     /* a line symbol of -l */
+};
+
+/*
+ * A sorted symbol table, gprof style: sorted by address, duplicates at one
+ * address collapsed (global over static, function over line, fewer leading
+ * underscores), each symbol ending where the next begins. `syms[len]` is a
+ * zeroed sentinel.
+ */
+struct sp_symtab {
+	struct sp_symbol *syms;
+	size_t len, syms_alloc;
+	struct sp_srcfile **files;  /* in creation order */
+	size_t nfiles, files_alloc;
+	uint64_t text_end;          /* last byte of .text, ends the last symbol */
+	struct sp_arena arena;
+	struct sp_strtab strs;
+};
+
+/* ---- symbol tables ---- */
+
+struct sp_symtab *sp_symtab_new(void);
+void sp_symtab_free(struct sp_symtab *t);
+/* The source file named `name`, created (in creation order) if absent. */
+const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name);
+/* Appends an unsorted symbol; call sp_symtab_finalize() after the last. */
+struct sp_symbol *sp_symtab_add(struct sp_symtab *t);
+
+/*
+ * Sorts and dedups an array of symbols with gprof's symtab_finalize()
+ * rules, setting end addresses (the last one ends at `text_end`). Works on
+ * any array (symbol tables and symspec tables alike); *len shrinks.
+ */
+void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end);
+void sp_symtab_finalize(struct sp_symtab *t);
+/* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
+const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len,
+					  uint64_t addr);
+static inline const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
+{
+	return sp_symbols_lookup(t->syms, t->len, addr);
+}
+/* The source file whose basename is `base`, most recently created first
+ * (gprof's source_file_lookup_name()); NULL if none. */
+const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);
+
+/* ---- images ---- */
+
+/*
+ * Opens an executable, shared library or object file. ELF goes through
+ * libelf (with separate debug files found by build-id and .gnu_debuglink
+ * under /usr/lib/debug); anything else libbfd can read (PE/COFF ...) goes
+ * through libbfd. NULL + err on failure.
+ */
+struct sp_image *sp_image_open(const char *path, struct sp_error *err);
+void sp_image_free(struct sp_image *im);
+const struct sp_target *sp_image_target(const struct sp_image *im);
+const char *sp_image_path(const struct sp_image *im);
+
+/* The text section (".text", or "$CODE$"): 0, or an error if missing. */
+int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
+/* The text section's bytes (for static call graphs); NULL + err on failure. */
+const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err);
+
+/* What to keep when building gprof's function symbol table. */
+struct sp_gprof_symopts {
+	unsigned no_static : 1;            /* -a */
+	unsigned ignore_non_functions : 1; /* -D */
+	unsigned line_granularity : 1;     /* -l: add one symbol per source line */
+	const char *external_symtab;       /* -S FILE (nm format), or NULL */
+	const struct sp_function_map *map; /* -R mapping, or NULL */
+};
+
+/* One line of a -R map file: function -> object file. */
+struct sp_function_map_entry {
+	const char *file_name;
+	const char *function_name;
+	unsigned is_first : 1;
+};
+
+struct sp_function_map {
+	struct sp_function_map_entry *entries; /* sorted by function name */
+	size_t len;
+	struct sp_arena arena;
+};
+
+/* Reads a `nm -A` style map file (-R). NULL + err on failure. */
+struct sp_function_map *sp_function_map_read(const char *path, struct sp_error *err);
+void sp_function_map_free(struct sp_function_map *m);
+
+/*
+ * Builds the symbol table gprof builds for this image: the same symbols
+ * (its class rules, the static flag, the symbols it drops), the same
+ * addresses and, from DWARF, the same file and line per symbol.
+ * Debugging output (-d 128) goes to `debug` when not NULL.
+ */
+struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gprof_symopts *o,
+					struct sp_error *err);
+
+/* gprof's -S: a symbol table from an `nm` listing ("addr type name"). */
+struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct sp_error *err);
+
+/* The file and line the debug information gives for vaddr, gprof style
+ * (bfd_find_nearest_line): 0 on success, -1 if there is none. */
+int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
+
+/* ---- demangling ---- */
+
+/* Selects the demangling style by name (gprof's --demangle=STYLE); -1 if
+ * the name is unknown. */
+int sp_demangle_set_style(const char *style);
+/* Demangled form of `name` (DMGL_ANSI | DMGL_PARAMS, as gprof), skipping
+ * `leading_char`; a malloc'ed string, or NULL if it is not mangled. */
+char *sp_demangle(const char *name, char leading_char);
+
+#endif

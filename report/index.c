@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * gprof's index by function name (cg_print_index; gprof.md 2.3): names in
+ * strcmp order (raw names, not demangled), cycles after them, laid out
+ * column-major in three columns of (width - 1) / 3; static functions carry
+ * their source file. The BSD layout truncates each cell to 19 characters.
+ */
+#include "symprof/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/cg.h"
+#include "symprof/sort.h"
+#include "symprof/symbolize.h"
+
+static int cmp_name(const void *a, const void *b, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+
+	return strcmp(cg->nodes[*(const unsigned *)a].sym->name,
+		      cg->nodes[*(const unsigned *)b].sym->name);
+}
+
+/* The BSD layout: "%6.6s %-19.19s" cells, raw names. */
+static void print_bsd_cell(struct sp_report *r, unsigned node, int is_name)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+	char buf[32], cyc[32];
+
+	snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
+	if (is_name) {
+		fprintf(r->out, "%6.6s %-19.19s", buf, n->sym->name);
+		return;
+	}
+	fprintf(r->out, "%6.6s ", buf);
+	snprintf(cyc, sizeof(cyc), "<cycle %d>", n->cycle);
+	fprintf(r->out, "%-19.19s", cyc);
+}
+
+void sp_report_index(struct sp_report *r)
+{
+	const struct sp_cg *cg = r->cg;
+	unsigned *names = sp_xmalloc((cg->nnodes + 1) * sizeof(*names));
+	size_t i, j, nnames = 0, todo, rows;
+	int column_width = (r->o->width - 1) / 3;
+
+	for (i = 0; i < cg->nsyms; i++) {
+		if (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0)
+			continue;
+		names[nnames++] = (unsigned)i;
+	}
+	sp_sort(names, nnames, sizeof(*names), cmp_name, (void *)cg);
+	todo = nnames;
+	for (i = cg->nsyms; i < cg->nnodes; i++)
+		names[todo++] = (unsigned)i;
+	fputs("\f\nIndex by function name\n\n", r->out);
+	rows = (todo + 2) / 3;
+	for (i = 0; i < rows; i++) {
+		int col = 0, starting_col = 0;
+
+		for (j = i; j < todo; j += rows) {
+			const struct sp_cg_node *n = &cg->nodes[names[j]];
+			char buf[32];
+
+			if (r->o->bsd) {
+				print_bsd_cell(r, names[j], j < nnames);
+				starting_col += column_width;
+				continue;
+			}
+			snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
+			col += (int)strlen(buf);
+			for (; col < starting_col + 5; ++col)
+				fputc(' ', r->out);
+			fprintf(r->out, " %s ", buf);
+			if (j < nnames) {
+				col += sp_report_name_only(r, names[j]);
+				if (!r->o->line_granularity && n->sym->is_static && n->sym->file) {
+					const char *f = n->sym->file->name, *slash;
+
+					if (!r->o->print_path && (slash = strrchr(f, '/')))
+						f = slash + 1;
+					fprintf(r->out, " (%s)", f);
+					col += (int)strlen(f) + 3;
+				}
+			} else {
+				col += fprintf(r->out, "<cycle %d>", n->cycle);
+			}
+			starting_col += column_width;
+		}
+		fputc('\n', r->out);
+	}
+	free(names);
+}

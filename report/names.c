@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Printing names as gprof does (utils.c print_name_only/print_name):
+ * demangled unless -T or --no-demangle, followed with -l or
+ * --inline-file-names by " (file:line)" (" (file:line @ addr)" with -l),
+ * and in the call graph by " <cycle N>" and " [index]" (or "(index)" for an
+ * entry that is not printed). Demangled names are computed once per symbol.
+ */
+#include "symprof/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/cg.h"
+#include "symprof/symbolize.h"
+
+void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
+		    const struct sp_report_opts *o)
+{
+	r->out = out;
+	r->cg = cg;
+	r->o = o;
+	r->first_output = 1;
+	r->demangled = sp_xcalloc(cg->nsyms + 1, sizeof(char *));
+}
+
+void sp_report_release(struct sp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->cg->nsyms; i++)
+		free(r->demangled[i]);
+	free(r->demangled);
+	r->demangled = NULL;
+}
+
+static const char *display_name(struct sp_report *r, unsigned node)
+{
+	const struct sp_symbol *s = r->cg->nodes[node].sym;
+	char *d;
+
+	if (r->o->bsd || !r->o->demangle || node >= r->cg->nsyms)
+		return s->name;
+	if (!r->demangled[node]) {
+		d = sp_demangle(s->name, r->o->leading_char);
+		r->demangled[node] = d ? d : sp_xstrdup("");
+	}
+	return r->demangled[node][0] ? r->demangled[node] : s->name;
+}
+
+static const char *file_label(const struct sp_report *r, const char *path)
+{
+	const char *slash;
+
+	if (r->o->print_path)
+		return path;
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int sp_report_name_only(struct sp_report *r, unsigned node)
+{
+	const struct sp_symbol *s = r->cg->nodes[node].sym;
+	const char *name;
+	int size;
+
+	if (!s || !s->name)
+		return 0;
+	name = display_name(r, node);
+	fputs(name, r->out);
+	size = (int)strlen(name);
+	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {
+		const char *f = file_label(r, s->file->name);
+		int n;
+
+		if (r->o->line_granularity)
+			n = fprintf(r->out, " (%s:%d @ %lx)", f, s->line, (unsigned long)s->addr);
+		else
+			n = fprintf(r->out, " (%s:%d)", f, s->line);
+		size += n;
+	}
+	return size;
+}
+
+void sp_report_name(struct sp_report *r, unsigned node)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+
+	sp_report_name_only(r, node);
+	if (n->cycle != 0)
+		fprintf(r->out, " <cycle %d>", n->cycle);
+	if (n->index != 0)
+		fprintf(r->out, n->print_flag ? " [%d]" : " (%d)", n->index);
+}

@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ELF images through libelf (symbols) and libdw (lines).
+ *
+ * Symbols come from .symtab; when the file is stripped, from the .symtab of
+ * its separate debug file (build-id or .gnu_debuglink, see debuginfo.c);
+ * failing that, from .dynsym. Each symbol is given the class letter libbfd
+ * would give it (bfd_decode_symclass over the section flags bfd derives
+ * from sh_type/sh_flags), so that the gprof table builder sees exactly what
+ * gprof sees through libbfd.
+ *
+ * DWARF is opened on first use, from the file itself or its debug file.
+ */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdw.h>
+
+#include "lines.h"
+#include "symprof/error.h"
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+};
+
+struct elf_image {
+	struct elf_file main;
+	struct elf_file dbg;       /* separate debug file, fd -1 if none */
+	int dbg_tried;
+	Dwarf *dw;
+	int dw_tried;
+	struct sp_linetab *lines;
+	int text_found;
+	uint64_t text_vma, text_size;
+	Elf_Scn *text_scn;
+};
+
+static struct elf_image *EI(struct sp_image *im)
+{
+	return im->priv;
+}
+
+/* ---- files and sections ---- */
+
+static int elf_file_open(struct elf_file *f, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -1;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &f->ehdr) ||
+	    elf_getshdrstrndx(f->elf, &f->shstrndx) < 0) {
+		if (f->elf)
+			elf_end(f->elf);
+		close(f->fd);
+		f->fd = -1;
+		f->elf = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+static void elf_file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+static const char *scn_name(const struct elf_file *f, const GElf_Shdr *sh)
+{
+	const char *n = elf_strptr(f->elf, f->shstrndx, sh->sh_name);
+
+	return n ? n : "";
+}
+
+static Elf_Scn *find_scn(const struct elf_file *f, const char *name, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && !strcmp(scn_name(f, &sh), name)) {
+			if (out)
+				*out = sh;
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+static Elf_Scn *find_scn_type(const struct elf_file *f, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+/* ---- debug files ---- */
+
+static void build_id(const struct elf_file *f, const uint8_t **id, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+
+	*id = NULL;
+	*len = 0;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)d->d_buf + noff, "GNU", 4)) {
+				*id = (const uint8_t *)d->d_buf + doff;
+				*len = nh.n_descsz;
+				return;
+			}
+		}
+	}
+}
+
+static void debuglink(const struct elf_file *f, const char **name, uint32_t *crc)
+{
+	Elf_Scn *scn = find_scn(f, ".gnu_debuglink", NULL);
+	Elf_Data *d;
+	size_t n;
+
+	*name = NULL;
+	*crc = 0;
+	if (!scn || !(d = elf_getdata(scn, NULL)) || !d->d_size)
+		return;
+	n = strnlen(d->d_buf, d->d_size);
+	if (n == d->d_size)
+		return;
+	*name = d->d_buf;
+	n = (n + 4) & ~(size_t)3;
+	if (n + 4 <= d->d_size)
+		memcpy(crc, (const char *)d->d_buf + n, 4);
+}
+
+/* The separate debug file, opened once; NULL if there is none. */
+static struct elf_file *debug_file(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+	const uint8_t *id;
+	const char *link;
+	size_t idlen;
+	uint32_t crc;
+	char *path;
+
+	if (e->dbg_tried)
+		return e->dbg.elf ? &e->dbg : NULL;
+	e->dbg_tried = 1;
+	build_id(&e->main, &id, &idlen);
+	debuglink(&e->main, &link, &crc);
+	path = sp_debuginfo_find(im->path, id, idlen, link, crc);
+	if (path && elf_file_open(&e->dbg, path) != 0)
+		e->dbg.elf = NULL;
+	free(path);
+	return e->dbg.elf ? &e->dbg : NULL;
+}
+
+/* ---- symbols ---- */
+
+/* bfd's section flags, as _bfd_elf_make_section_from_shdr derives them. */
+enum {
+	SEC_HAS_CONTENTS = 1,
+	SEC_ALLOC = 2,
+	SEC_LOAD = 4,
+	SEC_READONLY = 8,
+	SEC_CODE = 16,
+	SEC_DATA = 32,
+	SEC_DEBUGGING = 64,
+};
+
+static int bfd_sec_flags(const char *name, const GElf_Shdr *sh)
+{
+	int fl = 0;
+
+	if (sh->sh_type != SHT_NOBITS)
+		fl |= SEC_HAS_CONTENTS;
+	if (sh->sh_flags & SHF_ALLOC) {
+		fl |= SEC_ALLOC;
+		if (sh->sh_type != SHT_NOBITS)
+			fl |= SEC_LOAD;
+	}
+	if (!(sh->sh_flags & SHF_WRITE))
+		fl |= SEC_READONLY;
+	if (sh->sh_flags & SHF_EXECINSTR)
+		fl |= SEC_CODE;
+	else if (fl & SEC_LOAD)
+		fl |= SEC_DATA;
+	if (!(fl & SEC_ALLOC) && name[0] == '.' &&
+	    (!strncmp(name, ".debug", 6) || !strncmp(name, ".gnu.debuglto_.debug_", 21) ||
+	     !strncmp(name, ".gnu.linkonce.wi.", 17) || !strncmp(name, ".zdebug", 7) ||
+	     !strncmp(name, ".line", 5) || !strncmp(name, ".stab", 5) ||
+	     !strcmp(name, ".gdb_index")))
+		fl |= SEC_DEBUGGING;
+	return fl;
+}
+
+/* bfd's decode_section_type(). */
+static char section_letter(int fl)
+{
+	if (fl & SEC_CODE)
+		return 't';
+	if (fl & SEC_DATA)
+		return (fl & SEC_READONLY) ? 'r' : 'd';
+	if (!(fl & SEC_HAS_CONTENTS))
+		return 'b';
+	if (fl & SEC_DEBUGGING)
+		return 'N';
+	if (fl & SEC_READONLY)
+		return 'n';
+	return '?';
+}
+
+/* The class letter bfd_decode_symclass() gives an ELF symbol. */
+static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
+		       struct raw_sym *r, uint64_t *vma)
+{
+	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
+	int global = bind == STB_GLOBAL && shndx != SHN_UNDEF && shndx != SHN_COMMON;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	char c;
+
+	*vma = 0;
+	r->local = bind == STB_LOCAL;
+	r->function = type == STT_FUNC;
+	r->debugging = type == STT_SECTION || type == STT_FILE;
+	if (shndx == SHN_COMMON)
+		return 'C';
+	if (shndx == SHN_UNDEF)
+		return bind == STB_WEAK ? (type == STT_OBJECT ? 'v' : 'w') : 'U';
+	if (type == STT_GNU_IFUNC)
+		return 'i';
+	if (bind == STB_WEAK)
+		return (type == STT_OBJECT || type == STT_COMMON) ? 'V' : 'W';
+	if (bind == STB_GNU_UNIQUE)
+		return 'u';
+	if (!global && bind != STB_LOCAL)
+		return '?';
+	if (shndx == SHN_ABS || !(scn = elf_getscn(f->elf, shndx)) || !gelf_getshdr(scn, &sh))
+		c = 'a';
+	else {
+		c = section_letter(bfd_sec_flags(scn_name(f, &sh), &sh));
+		*vma = sh.sh_addr;
+	}
+	return global ? (char)(c - 'a' + 'A') : c;
+}
+
+static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *symscn,
+		       int (*fn)(void *, const struct raw_sym *), void *ctx, struct sp_error *err)
+{
+	Elf_Data *d = elf_getdata(symscn, NULL), *xd = NULL, *strd;
+	GElf_Shdr sh;
+	Elf_Scn *strscn, *scn = NULL;
+	size_t i, n;
+
+	if (!d || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize ||
+	    !(strscn = elf_getscn(f->elf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)))
+		return sp_error_set(err, SP_E_LIBELF, "cannot read symbols of '%s': %s", im->path,
+				    elf_errmsg(-1));
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr x;
+		if (gelf_getshdr(scn, &x) && x.sh_type == SHT_SYMTAB_SHNDX &&
+		    x.sh_link == elf_ndxscn(symscn))
+			xd = elf_getdata(scn, NULL);
+	}
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		struct raw_sym r;
+		GElf_Sym s;
+		Elf32_Word shndx;
+		uint64_t vma;
+		int ret;
+
+		if (!gelf_getsymshndx(d, xd, (int)i, &s, &shndx))
+			break;
+		if (s.st_shndx != SHN_XINDEX)
+			shndx = s.st_shndx;
+		if (s.st_name >= strd->d_size)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.name = (const char *)strd->d_buf + s.st_name;
+		r.name_limit = (const char *)strd->d_buf + strd->d_size;
+		r.type = sym_letter(f, &s, shndx, &r, &vma);
+		r.has_section = 1;
+		r.addr = s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0);
+		r.size = s.st_size;
+		ret = fn(ctx, &r);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct raw_sym *),
+			    void *ctx, struct sp_error *err)
+{
+	struct elf_image *e = EI(im);
+	struct elf_file *dbg;
+	Elf_Scn *s;
+
+	if ((s = find_scn_type(&e->main, SHT_SYMTAB)))
+		return walk_symtab(im, &e->main, s, fn, ctx, err);
+	if ((dbg = debug_file(im)) && (s = find_scn_type(dbg, SHT_SYMTAB)))
+		return walk_symtab(im, dbg, s, fn, ctx, err);
+	if ((s = find_scn_type(&e->main, SHT_DYNSYM)))
+		return walk_symtab(im, &e->main, s, fn, ctx, err);
+	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
+}
+
+/* ---- text ---- */
+
+static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err)
+{
+	struct elf_image *e = EI(im);
+
+	if (!e->text_found) {
+		GElf_Shdr sh;
+
+		e->text_scn = find_scn(&e->main, ".text", &sh);
+		if (!e->text_scn)
+			e->text_scn = find_scn(&e->main, "$CODE$", &sh);
+		if (!e->text_scn)
+			return sp_error_set(err, SP_E_FORMAT,
+					    "cannot read '%s': no .text section", im->path);
+		e->text_vma = sh.sh_addr;
+		e->text_size = sh.sh_size;
+		e->text_found = 1;
+	}
+	*vma = e->text_vma;
+	*size = e->text_size;
+	return 0;
+}
+
+static const uint8_t *elf_text_bytes(struct sp_image *im, struct sp_error *err)
+{
+	struct elf_image *e = EI(im);
+	uint64_t vma, size;
+	Elf_Data *d;
+
+	if (elf_text(im, &vma, &size, err) < 0)
+		return NULL;
+	d = elf_getdata(e->text_scn, NULL);
+	if (!d || d->d_size < size || !d->d_buf) {
+		sp_error_set(err, SP_E_LIBELF, "cannot read the .text of '%s'", im->path);
+		return NULL;
+	}
+	return d->d_buf;
+}
+
+/* ---- lines ---- */
+
+static int has_dwarf(const struct elf_file *f)
+{
+	return find_scn(f, ".debug_info", NULL) || find_scn(f, ".zdebug_info", NULL);
+}
+
+static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
+{
+	struct elf_image *e = EI(im);
+	const struct sp_line *l;
+
+	if (!e->dw_tried) {
+		struct elf_file *src = &e->main;
+
+		e->dw_tried = 1;
+		if (!has_dwarf(src))
+			src = debug_file(im);
+		if (src && (e->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL)))
+			e->lines = sp_linetab_new(e->dw, &im->strs, NULL);
+	}
+	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
+		return -1;
+	*file = l->file;
+	*line = (int)l->line;
+	return 0;
+}
+
+static void elf_free(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	sp_linetab_free(e->lines);
+	if (e->dw)
+		dwarf_end(e->dw);
+	elf_file_close(&e->dbg);
+	elf_file_close(&e->main);
+	free(e);
+}
+
+const struct image_ops sp_elf_image_ops = {
+	.name = "elf",
+	.for_each_sym = elf_for_each_sym,
+	.text = elf_text,
+	.text_bytes = elf_text_bytes,
+	.src_line = elf_src_line,
+	.has_func_syms = 1,
+	.free = elf_free,
+};
+
+int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
+{
+	struct elf_image *e = sp_xcalloc(1, sizeof(*e));
+	int r;
+
+	elf_version(EV_CURRENT);
+	e->dbg.fd = -1;
+	r = elf_file_open(&e->main, im->path);
+	if (r != 0) {
+		free(e);
+		if (r < 0)
+			return sp_error_errno(err, SP_E_OPEN, "cannot open '%s'", im->path);
+		return 1;
+	}
+	im->priv = e;
+	im->ops = &sp_elf_image_ops;
+	im->target.is_elf = 1;
+	im->target.ptr_size = e->main.ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	im->target.big_endian = e->main.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	im->target.machine = e->main.ehdr.e_machine;
+	im->target.sign_extend = e->main.ehdr.e_machine == EM_MIPS;
+	im->target.is_relocatable = e->main.ehdr.e_type == ET_REL;
+	im->target.leading_char = 0;
+	return 0;
+}

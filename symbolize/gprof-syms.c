@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The function symbol table gprof builds (gprof.md 4.1; corefile.c
+ * core_sym_class and core_create_function_syms in binutils 2.40):
+ *
+ *  - kept: global text symbols ('T'), weak symbols of any section ('W',
+ *    treated as global text), and static text symbols ('t') unless -a;
+ *  - a static name is dropped if it is empty, contains '$', or contains a
+ *    '.' not followed only by digits (".clone." and ".constprop." are
+ *    allowed before the digits), so ".isra.0", ".part.0", ".cold" and
+ *    ".lto_priv.0" go and their code belongs to the symbol before them;
+ *  - statics that do not start with the target's leading character, and
+ *    __gnu_compiled* labels, are dropped; with -D statics that are not
+ *    functions too;
+ *  - with a -R map, only the first function of each object file is kept,
+ *    renamed to the object file;
+ *  - every kept symbol gets the file and line of its address from DWARF.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/error.h"
+
+struct build_ctx {
+	struct sp_image *im;
+	const struct sp_gprof_symopts *o;
+	struct sp_symtab *t;
+};
+
+/* A character of the string table, NUL past its end. */
+static inline char at(const char *p, const char *limit)
+{
+	return limit && p >= limit ? '\0' : *p;
+}
+
+static size_t bounded_len(const char *p, const char *limit)
+{
+	const char *q = p;
+
+	while (at(q, limit))
+		q++;
+	return (size_t)(q - p);
+}
+
+/*
+ * gprof's filter for static names, step by step. When a ".digits" suffix
+ * runs to the end of the name, gprof's loop steps over the terminating NUL
+ * and goes on scanning the next string of the string table, so whether
+ * "f.constprop.0" is kept depends on the name stored after it (the next
+ * one holding a '.' or '$' drops it). `limit` bounds that walk.
+ */
+static int static_name_ok(const char *name, const char *limit)
+{
+	const char *p;
+
+	if (!name || !*name)
+		return 0;
+	for (p = name; at(p, limit); ++p) {
+		if (*p == '$')
+			return 0;
+		while (at(p, limit) == '.') {
+			int digit_seen = 0;
+
+			if (bounded_len(p, limit) > 7 && !strncmp(p, ".clone.", 7))
+				p += 6;
+			else if (bounded_len(p, limit) > 11 && !strncmp(p, ".constprop.", 11))
+				p += 10;
+			for (p++; at(p, limit); p++) {
+				if (digit_seen && *p == '.')
+					break;
+				if (isdigit((unsigned char)*p))
+					digit_seen = 1;
+				else
+					return 0;
+			}
+		}
+		/* without a known table end, stop at the name's own NUL */
+		if ((limit && p >= limit) || (!limit && !*p))
+			break;
+	}
+	return 1;
+}
+
+/* gprof's core_sym_class(): 0 (drop), 'T' or 't'. */
+static int sym_class(const struct build_ctx *c, const struct raw_sym *s)
+{
+	char lead = c->im->target.leading_char;
+
+	if (!s->has_section || s->debugging)
+		return 0;
+	if (c->o->no_static && s->local)
+		return 0;
+	if (s->type == 'T' || s->type == 'W')
+		return 'T';
+	if (s->type != 't' || c->o->no_static)
+		return 0;
+	if (!static_name_ok(s->name, s->name_limit))
+		return 0;
+	if ((lead && lead != s->name[0]) || !strncmp(s->name, "__gnu_compiled", 14) ||
+	    !strncmp(s->name, "___gnu_compiled", 15))
+		return 0;
+	if (c->o->ignore_non_functions && !s->function)
+		return 0;
+	return 't';
+}
+
+static const struct sp_function_map_entry *map_find(const struct sp_function_map *m,
+						    const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!m || !m->len)
+		return NULL;
+	hi = m->len;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int r = strcmp(name, m->entries[mid].function_name);
+
+		if (!r)
+			return &m->entries[mid];
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static int add_sym(void *vctx, const struct raw_sym *s)
+{
+	struct build_ctx *c = vctx;
+	const struct sp_function_map_entry *found;
+	struct sp_symbol *sym;
+	const char *file;
+	int cls = sym_class(c, s), line;
+
+	if (!cls)
+		return 0;
+	found = map_find(c->o->map, s->name);
+	if (found && !found->is_first)
+		return 0;
+	sym = sp_symtab_add(c->t);
+	sym->addr = s->addr;
+	sym->size = s->size;
+	if (found) {
+		sym->name = sp_strtab_intern(&c->t->strs, found->file_name);
+		sym->mapped = 1;
+	} else {
+		sym->name = sp_strtab_intern(&c->t->strs, s->name);
+	}
+	if (sp_image_src_line(c->im, sym->addr, &file, &line) == 0) {
+		sym->file = sp_symtab_file(c->t, file);
+		sym->line = line;
+	}
+	sym->is_func = !c->im->ops->has_func_syms || s->function;
+	sym->is_bb_head = 1;
+	sym->is_static = cls == 't';
+	return 0;
+}
+
+struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gprof_symopts *o,
+					struct sp_error *err)
+{
+	struct build_ctx c;
+	uint64_t vma, size;
+
+	if (im->ops->text(im, &vma, &size, err) < 0)
+		return NULL;
+	if (o->external_symtab)
+		return sp_symtab_from_nm(o->external_symtab, vma + size - 1, err);
+	c.im = im;
+	c.o = o;
+	c.t = sp_symtab_new();
+	c.t->text_end = vma + size - 1;
+	if (im->ops->for_each_sym(im, add_sym, &c, err) < 0) {
+		sp_symtab_free(c.t);
+		return NULL;
+	}
+	if (!c.t->len) {
+		sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
+		sp_symtab_free(c.t);
+		return NULL;
+	}
+	sp_symtab_finalize(c.t);
+	return c.t;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Images: one opened executable or library, behind the backend ops of
+ * internal.h. ELF goes to libelf/libdw; anything else libbfd recognises
+ * (PE/COFF from MinGW, ...) goes to libbfd.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "symprof/error.h"
+
+struct sp_image *sp_image_open(const char *path, struct sp_error *err)
+{
+	struct sp_image *im = sp_xcalloc(1, sizeof(*im));
+	struct stat st;
+	int r;
+
+	im->path = sp_xstrdup(path);
+	sp_strtab_init(&im->strs);
+	if (stat(path, &st) < 0) {
+		sp_error_errno(err, SP_E_OPEN, "cannot open '%s'", path);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sp_error_set(err, SP_E_OPEN, "cannot open '%s': not a regular file", path);
+		goto fail;
+	}
+	r = sp_elf_image_open(im, err);
+	if (r == 1)
+		r = sp_bfd_image_open(im, err);
+	if (r == 1)
+		sp_error_set(err, SP_E_FORMAT, "cannot read '%s': not in executable format",
+			     path);
+	if (r != 0)
+		goto fail;
+	return im;
+fail:
+	sp_strtab_release(&im->strs);
+	free(im->path);
+	free(im);
+	return NULL;
+}
+
+void sp_image_free(struct sp_image *im)
+{
+	if (!im)
+		return;
+	if (im->ops)
+		im->ops->free(im);
+	sp_strtab_release(&im->strs);
+	free(im->path);
+	free(im);
+}
+
+const struct sp_target *sp_image_target(const struct sp_image *im)
+{
+	return &im->target;
+}
+
+const char *sp_image_path(const struct sp_image *im)
+{
+	return im->path;
+}
+
+int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err)
+{
+	return im->ops->text(im, vma, size, err);
+}
+
+const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err)
+{
+	return im->ops->text_bytes(im, err);
+}
+
+int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
+{
+	return im->ops->src_line(im, vaddr, file, line);
+}

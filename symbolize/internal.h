@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to symbolize/: the image backends (libelf, libbfd) behind one
+ * ops table, and the raw symbols they hand to the gprof table builder.
+ */
+#ifndef SYMPROF_SYMBOLIZE_INTERNAL_H
+#define SYMPROF_SYMBOLIZE_INTERNAL_H
+
+#include "symprof/symbolize.h"
+
+struct sp_error;
+
+/* A symbol as the file lists it, with the class letter `nm` would print. */
+struct raw_sym {
+	const char *name;
+	/* end of the string table `name` points into, or NULL: gprof's name
+	 * filter reads past the end of some names into the next string of
+	 * the table (see gprof-syms.c), so the backend says where that ends */
+	const char *name_limit;
+	uint64_t addr;            /* value + section vma (gprof's address) */
+	uint64_t size;
+	char type;                /* nm class letter: T t W ... */
+	unsigned has_section : 1;
+	unsigned local : 1;       /* BSF_LOCAL */
+	unsigned function : 1;    /* BSF_FUNCTION */
+	unsigned debugging : 1;   /* BSF_DEBUGGING */
+};
+
+struct image_ops {
+	const char *name;
+	/* Calls fn for every symbol in file order; 0 or -error. */
+	int (*for_each_sym)(struct sp_image *im, int (*fn)(void *ctx, const struct raw_sym *s),
+			    void *ctx, struct sp_error *err);
+	int (*text)(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
+	const uint8_t *(*text_bytes)(struct sp_image *im, struct sp_error *err);
+	int (*src_line)(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
+	/* true when the backend's symbols come with function-type flags */
+	int has_func_syms;
+	void (*free)(struct sp_image *im);
+};
+
+struct sp_image {
+	const struct image_ops *ops;
+	char *path;
+	struct sp_target target;
+	struct sp_strtab strs;   /* names handed out by src_line */
+	void *priv;              /* backend state */
+};
+
+extern const struct image_ops sp_elf_image_ops;
+
+
+/* Backend constructors: 0, -error, or 1 if the file is not theirs. */
+int sp_elf_image_open(struct sp_image *im, struct sp_error *err);
+int sp_bfd_image_open(struct sp_image *im, struct sp_error *err);
+
+/* Separate debug files: the path of the debug file for an ELF file with
+ * this build-id and/or debuglink (name + crc), or NULL (malloc'ed). */
+char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,
+			const char *debuglink, uint32_t debuglink_crc);
+
+#endif

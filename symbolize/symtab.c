@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Sorted symbol tables with gprof's rules (gprof.md section 4.1):
+ * sort by address, collapse duplicates at one address (global over static,
+ * function over line symbol, a name without a leading underscore over one
+ * with, `_x` over `__x`), end each symbol where the next one begins, drop
+ * empty ranges, and look addresses up by binary search with gprof's exact
+ * boundary behaviour.
+ */
+#include "symprof/symbolize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/sort.h"
+
+struct sp_symtab *sp_symtab_new(void)
+{
+	struct sp_symtab *t = sp_xcalloc(1, sizeof(*t));
+
+	sp_arena_init(&t->arena);
+	sp_strtab_init(&t->strs);
+	return t;
+}
+
+void sp_symtab_free(struct sp_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->syms);
+	free(t->files);
+	sp_strtab_release(&t->strs);
+	sp_arena_release(&t->arena);
+	free(t);
+}
+
+const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name)
+{
+	const char *s = sp_strtab_intern(&t->strs, name);
+	struct sp_srcfile *f;
+	size_t i;
+
+	/* the interned pointer identifies the file; scan newest first */
+	for (i = t->nfiles; i > 0; i--)
+		if (t->files[i - 1]->name == s)
+			return t->files[i - 1];
+	f = sp_arena_zalloc(&t->arena, sizeof(*f));
+	f->name = s;
+	f->id = (uint32_t)t->nfiles;
+	SP_ALLOC_GROW(t->files, t->nfiles + 1, t->files_alloc);
+	t->files[t->nfiles++] = f;
+	return f;
+}
+
+const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base)
+{
+	size_t i;
+
+	for (i = t->nfiles; i > 0; i--) {
+		const char *name = t->files[i - 1]->name;
+		const char *slash = strrchr(name, '/');
+
+		if (!strcmp(slash ? slash + 1 : name, base))
+			return t->files[i - 1];
+	}
+	return NULL;
+}
+
+struct sp_symbol *sp_symtab_add(struct sp_symtab *t)
+{
+	struct sp_symbol *s;
+
+	/* one more than len: syms[len] is a zeroed sentinel */
+	SP_ALLOC_GROW(t->syms, t->len + 2, t->syms_alloc);
+	s = &t->syms[t->len++];
+	memset(s, 0, sizeof(*s));
+	memset(&t->syms[t->len], 0, sizeof(*s));
+	return s;
+}
+
+static int cmp_addr(const void *a, const void *b, void *ctx)
+{
+	const struct sp_symbol *l = a, *r = b;
+
+	(void)ctx;
+	if (l->addr > r->addr)
+		return 1;
+	if (l->addr < r->addr)
+		return -1;
+	if (l->is_func != r->is_func)
+		return (int)r->is_func - (int)l->is_func;
+	return (int)l->is_static - (int)r->is_static;
+}
+
+/* Does `src` replace `kept` at the same address? (gprof's preference) */
+static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
+{
+	if (!src->is_static && kept->is_static)
+		return 1;
+	if (src->is_static != kept->is_static)
+		return 0;
+	if (src->is_func && !kept->is_func)
+		return 1;
+	if (src->is_func != kept->is_func)
+		return 0;
+	if (src->name[0] != '_' && kept->name[0] == '_')
+		return 1;
+	return src->name[0] == '_' && kept->name[0] == '_' && src->name[1] != '_' &&
+	       kept->name[1] == '_';
+}
+
+void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
+{
+	size_t src, dst = 0;
+	uint64_t prev_addr;
+
+	if (!*len)
+		return;
+	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
+	prev_addr = syms[0].addr - 1;
+	for (src = 0; src < *len; src++) {
+		if (syms[src].addr == prev_addr) {
+			if (prefer(&syms[src], &syms[dst - 1]))
+				syms[dst - 1] = syms[src];
+			continue;
+		}
+		if (dst > 0 && syms[dst - 1].end_addr == 0)
+			syms[dst - 1].end_addr = syms[src].addr - 1;
+		if (!syms[src].end_addr || syms[src].addr <= syms[src].end_addr) {
+			syms[dst++] = syms[src];
+			prev_addr = syms[src].addr;
+		}
+	}
+	if (dst > 0 && syms[dst - 1].end_addr == 0)
+		syms[dst - 1].end_addr = text_end;
+	/* gprof reads one entry past the end (hist.c); it is zero here */
+	if (dst < *len)
+		memset(&syms[dst], 0, sizeof(*syms));
+	*len = dst;
+}
+
+void sp_symtab_finalize(struct sp_symtab *t)
+{
+	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
+	sp_symbols_finalize(t->syms, &t->len, t->text_end);
+	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
+}
+
+const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *sym, size_t len, uint64_t addr)
+{
+	long low, high, mid = -1;
+
+	if (!len)
+		return NULL;
+	for (low = 0, high = (long)len - 1; low != high;) {
+		mid = (high + low) / 2;
+		if (sym[mid].addr <= addr && sym[mid + 1].addr > addr)
+			return addr > sym[mid].end_addr ? NULL : &sym[mid];
+		if (sym[mid].addr > addr)
+			high = mid;
+		else
+			low = mid + 1;
+	}
+	if (sym[mid + 1].addr <= addr)
+		return addr > sym[mid + 1].end_addr ? NULL : &sym[mid + 1];
+	return NULL;
+}
