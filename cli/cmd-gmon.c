@@ -86,6 +86,46 @@ static void print_file_info(struct gmon_run *g, const struct sp_input *in)
 		in->nbbs);
 }
 
+/*
+ * A profile of another program: its histogram misses the executable's
+ * text, or an arc's callee (an mcount call site, always in .text) lies
+ * outside it. gprof silently prints nonsense for those; symprof stops.
+ */
+static int check_match(struct gmon_run *g)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	uint64_t lo, size, hi;
+	size_t i;
+
+	if (g->o->external_symtab || sp_image_text(g->im, &lo, &size, &err) < 0)
+		return 0;
+	hi = lo + size;
+	for (i = 0; i < g->prof->nhists; i++) {
+		const struct sp_hist *h = &g->prof->hists[i];
+
+		if (h->high_pc <= lo || h->low_pc >= hi) {
+			sp_cli_error("profile does not match '%s': its histogram covers "
+				     "[%#llx, %#llx), the .text section is [%#llx, %#llx)",
+				     g->o->image, (unsigned long long)h->low_pc,
+				     (unsigned long long)h->high_pc, (unsigned long long)lo,
+				     (unsigned long long)hi);
+			return 1;
+		}
+	}
+	for (i = 0; i < g->prof->npcarcs; i++) {
+		uint64_t self = g->prof->pcarcs[i].self_pc;
+
+		if (self < lo || self >= hi) {
+			sp_cli_error("profile does not match '%s': a call-graph record has its "
+				     "callee at %#llx, outside the .text section [%#llx, %#llx)",
+				     g->o->image, (unsigned long long)self, (unsigned long long)lo,
+				     (unsigned long long)hi);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int read_profiles(struct gmon_run *g, int *first_output)
 {
 	const struct sp_target *t = sp_image_target(g->im);
@@ -119,7 +159,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 		sp_cli_error("warning: ignored a partial arc record at the end of a BSD gmon file");
 	if ((g->st.input_flags & SP_GMON_INPUT_BB_COUNTS) && !g->o->line)
 		sp_cli_error("warning: ignoring basic-block exec counts (use -l or --line)");
-	return 0;
+	return check_match(g);
 }
 
 static void choose_styles(struct gmon_run *g)
