@@ -88,8 +88,7 @@ static void print_file_info(struct gmon_run *g, const struct sp_input *in)
 
 /*
  * A profile of another program: its histogram misses the executable's
- * text, or an arc's callee (an mcount call site, always in .text) lies
- * outside it. gprof silently prints nonsense for those; symprof stops.
+ * text, or an arc's callee (an mcount call site) lies outside the code. gprof silently prints nonsense for those; symprof stops.
  */
 static int check_match(struct gmon_run *g)
 {
@@ -115,11 +114,10 @@ static int check_match(struct gmon_run *g)
 	for (i = 0; i < g->prof->npcarcs; i++) {
 		uint64_t self = g->prof->pcarcs[i].self_pc;
 
-		if (self < lo || self >= hi) {
+		if (!sp_image_in_code(g->im, self)) {
 			sp_cli_error("profile does not match '%s': a call-graph record has its "
-				     "callee at %#llx, outside the .text section [%#llx, %#llx)",
-				     g->o->image, (unsigned long long)self, (unsigned long long)lo,
-				     (unsigned long long)hi);
+				     "callee at %#llx, outside every code section",
+				     g->o->image, (unsigned long long)self);
 			return 1;
 		}
 	}

@@ -135,6 +135,17 @@ static int bfd_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	return 0;
 }
 
+static int bfd_in_code(struct sp_image *im, uint64_t vaddr)
+{
+	asection *sec;
+
+	for (sec = BI(im)->abfd->sections; sec; sec = sec->next)
+		if ((sec->flags & SEC_CODE) && vaddr >= bfd_section_vma(sec) &&
+		    vaddr - bfd_section_vma(sec) < bfd_section_size(sec))
+			return 1;
+	return 0;
+}
+
 static void bfd_image_free(struct sp_image *im)
 {
 	struct bfd_image *b = BI(im);
@@ -166,6 +177,7 @@ static const struct image_ops bfd_ops_coff = {
 	.text = bfd_text,
 	.text_bytes = bfd_text_bytes,
 	.src_line = bfd_src_line,
+	.in_code = bfd_in_code,
 	.has_func_syms = 1,
 	.free = bfd_image_free,
 };
@@ -176,6 +188,7 @@ static const struct image_ops bfd_ops_plain = {
 	.text = bfd_text,
 	.text_bytes = bfd_text_bytes,
 	.src_line = bfd_src_line,
+	.in_code = bfd_in_code,
 	.has_func_syms = 0,
 	.free = bfd_image_free,
 };

@@ -403,6 +403,21 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	return 0;
 }
 
+static int elf_in_code(struct sp_image *im, uint64_t vaddr)
+{
+	struct elf_image *e = EI(im);
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->main.elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    (sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size)
+			return 1;
+	}
+	return 0;
+}
+
 static void elf_free(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
@@ -421,6 +436,7 @@ const struct image_ops sp_elf_image_ops = {
 	.text = elf_text,
 	.text_bytes = elf_text_bytes,
 	.src_line = elf_src_line,
+	.in_code = elf_in_code,
 	.has_func_syms = 1,
 	.free = elf_free,
 };

@@ -79,3 +79,8 @@ int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, in
 {
 	return im->ops->src_line(im, vaddr, file, line);
 }
+
+int sp_image_in_code(struct sp_image *im, uint64_t vaddr)
+{
+	return im->ops->in_code(im, vaddr);
+}

@@ -154,6 +154,9 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 /* gprof's -S: a symbol table from an `nm` listing ("addr type name"). */
 struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct sp_error *err);
 
+/* 1 if vaddr lies in a section of the image that holds code. */
+int sp_image_in_code(struct sp_image *im, uint64_t vaddr);
+
 /* The file and line the debug information gives for vaddr, gprof style
  * (bfd_find_nearest_line): 0 on success, -1 if there is none. */
 int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
