@@ -57,6 +57,7 @@ static int load_symbols(struct gmon_run *g)
 	so.line_granularity = o->line;
 	so.external_symtab = o->external_symtab;
 	so.map = g->map;
+	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
 	g->symtab = sp_image_gprof_symtab(g->im, &so, &err);
 	if (!g->symtab)
 		return fail(&err);
@@ -139,6 +140,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 	ro.target.big_endian = t->big_endian;
 	ro.target.sign_extend = t->sign_extend;
 	ro.format = g->o->file_format;
+	ro.debug = (g->o->debug & SP_DBG_SAMPLE) ? stderr : NULL;
 	g->prof = sp_profile_new(SP_PROFILE_GMON);
 	for (i = 0; i < g->o->nprofiles; i++) {
 		struct sp_error err = SP_ERROR_INIT;

@@ -211,6 +211,9 @@ static int read_hist_rec(struct gmon_reader *r)
 	h = sp_profile_findnew_hist(r->p, low, high, nbins);
 	if (h->nbins != nbins)
 		return corrupt(r, off, "histogram with the range of an earlier one but other bins");
+	if (r->o->debug)
+		fprintf(r->o->debug, "[hist_read_rec] n_lowpc 0x%llx n_highpc 0x%llx ncnt %u\n",
+			(unsigned long long)low, (unsigned long long)high, nbins);
 	add_bins(r, h, nbins);
 	r->in->nhist++;
 	r->st->input_flags |= SP_GMON_INPUT_HISTOGRAM;
@@ -227,6 +230,9 @@ static int read_arc_rec(struct gmon_reader *r)
 
 	if (read_ptr(r, &from) < 0 || read_ptr(r, &self) < 0 || read_u32(r, &count) < 0)
 		return truncated(r, "call-graph record", off);
+	if (r->o->debug)
+		fprintf(r->o->debug, "[cg_read_rec] frompc 0x%llx selfpc 0x%llx count %u\n",
+			(unsigned long long)from, (unsigned long long)self, count);
 	sp_profile_add_pcarc(r->p, from, self, count);
 	r->in->narcs++;
 	r->st->input_flags |= SP_GMON_INPUT_CALL_GRAPH;
@@ -443,6 +449,11 @@ static int read_bsd(struct gmon_reader *r)
 		read_ptr(r, &from);
 		read_ptr(r, &self);
 		sp_cursor_uint(&r->c, n, &count);
+		if (r->o->debug)
+			fprintf(r->o->debug,
+				"[gmon_out_read] frompc 0x%llx selfpc 0x%llx count %llu\n",
+				(unsigned long long)from, (unsigned long long)self,
+				(unsigned long long)count);
 		sp_profile_add_pcarc(r->p, from, self, count);
 		r->in->narcs++;
 	}

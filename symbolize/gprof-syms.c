@@ -138,8 +138,12 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	const char *file;
 	int cls = sym_class(c, s), line;
 
-	if (!cls)
+	if (!cls) {
+		if (c->o->debug)
+			fprintf(c->o->debug, "[core_create_function_syms] rejecting: 0x%llx %s\n",
+				(unsigned long long)s->addr, s->name);
 		return 0;
+	}
 	found = map_find(c->o->map, s->name);
 	if (found && !found->is_first)
 		return 0;
@@ -159,6 +163,9 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	sym->is_func = !c->im->ops->has_func_syms || s->function;
 	sym->is_bb_head = 1;
 	sym->is_static = cls == 't';
+	if (c->o->debug)
+		fprintf(c->o->debug, "[core_create_function_syms] %zu %s 0x%llx\n", c->t->len - 1,
+			sym->name, (unsigned long long)sym->addr);
 	return 0;
 }
 
@@ -186,5 +193,13 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	}
 	sp_symtab_finalize(c.t);
+	if (o->debug) {
+		size_t i;
+
+		for (i = 0; i < c.t->len; i++)
+			fprintf(o->debug, "[symtab_finalize] 0x%llx-0x%llx\t%s\n",
+				(unsigned long long)c.t->syms[i].addr,
+				(unsigned long long)c.t->syms[i].end_addr, c.t->syms[i].name);
+	}
 	return c.t;
 }

@@ -38,6 +38,7 @@ struct sp_gmon_read_opts {
 	/* profiling rate for old-BSD files (they carry none); 0 = ask the
 	 * system like gprof's hertz() */
 	long bsd_hz;
+	FILE *debug;      /* gprof's -d 64 (reading records) output, or NULL */
 };
 
 /* gprof's profiling-rate state carried across the files of one run: the

@@ -123,6 +123,7 @@ struct sp_gprof_symopts {
 	unsigned line_granularity : 1;     /* -l: add one symbol per source line */
 	const char *external_symtab;       /* -S FILE (nm format), or NULL */
 	const struct sp_function_map *map; /* -R mapping, or NULL */
+	void *debug;                       /* FILE * for -d 128 output, or NULL */
 };
 
 /* One line of a -R map file: function -> object file. */
