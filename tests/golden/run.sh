@@ -5,6 +5,7 @@
 # run with the .cmd file's directory as cwd). The case passes when symprof's
 # stdout equals CASE.out byte for byte and its exit status equals CASE.rc
 # (0 when there is no .rc file). When CASE.err exists, stderr must equal it
+# (CASE.env, if present, holds NAME=value lines exported for the run)
 # too. With SP_GOLDEN_UPDATE=1 the expected files are rewritten instead
 # (only for cases whose .out does not come from an anchor tool: see the
 # regen.sh of each fixture for those).
@@ -18,6 +19,12 @@ err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
 cd "$dir" || exit 2
+# CASE.env: NAME=value lines exported for the run
+if [ -f "$base.env" ]; then
+	set -a
+	. "$base.env"
+	set +a
+fi
 eval "set -- $(cat "$case_cmd")"
 "$symprof" "$@" >"$out" 2>"$err"
 rc=$?
