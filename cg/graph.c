@@ -12,6 +12,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/hashmap.h"
+#include "symprof/sort.h"
 
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 {
@@ -103,34 +104,68 @@ static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const stru
 	return (l->count > r->count) - (l->count < r->count);
 }
 
+/*
+ * gprof sorts a node's arc list by insertion: each arc, in list order, goes
+ * before the first arc it does not exceed (callers) or is not below
+ * (callees). Since cmp_arc is a consistent order, that equals a stable sort
+ * of the reversed list, which is O(n log n) instead of O(n^2) for a function
+ * with thousands of callers.
+ */
+struct arc_sort_ctx {
+	const struct sp_cg *cg;
+	int descending;
+};
+
+static int cmp_arc_idx(const void *a, const void *b, void *vctx)
+{
+	const struct arc_sort_ctx *c = vctx;
+	int r = cmp_arc(c->cg, &c->cg->arcs[*(const uint32_t *)a], &c->cg->arcs[*(const uint32_t *)b]);
+
+	return c->descending ? -r : r;
+}
+
+static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+{
+	uint32_t stack_buf[64], *v = stack_buf, a;
+	size_t n = 0, i, alloc = 64;
+	struct arc_sort_ctx ctx = {cg, descending};
+
+	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+		if (n == alloc) {
+			uint32_t *nv = sp_xreallocarray(NULL, alloc * 2, sizeof(*nv));
+			memcpy(nv, v, n * sizeof(*v));
+			if (v != stack_buf)
+				free(v);
+			v = nv;
+			alloc *= 2;
+		}
+		v[n++] = a;
+	}
+	for (i = 0; i < n / 2; i++) {
+		uint32_t t = v[i];
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+	sp_sort(v, n, sizeof(*v), cmp_arc_idx, &ctx);
+	head = SP_CG_NONE;
+	for (i = n; i > 0; i--) {
+		if (parents)
+			cg->arcs[v[i - 1]].next_parent = head;
+		else
+			cg->arcs[v[i - 1]].next_child = head;
+		head = v[i - 1];
+	}
+	if (v != stack_buf)
+		free(v);
+	return head;
+}
+
 void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
 {
-	uint32_t sorted = SP_CG_NONE, a, next;
-
-	for (a = cg->nodes[node].parents; a != SP_CG_NONE; a = next) {
-		uint32_t *prev = &sorted;
-
-		next = cg->arcs[a].next_parent;
-		while (*prev != SP_CG_NONE && cmp_arc(cg, &cg->arcs[a], &cg->arcs[*prev]) > 0)
-			prev = &cg->arcs[*prev].next_parent;
-		cg->arcs[a].next_parent = *prev;
-		*prev = a;
-	}
-	cg->nodes[node].parents = sorted;
+	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0);
 }
 
 void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
 {
-	uint32_t sorted = SP_CG_NONE, a, next;
-
-	for (a = cg->nodes[node].children; a != SP_CG_NONE; a = next) {
-		uint32_t *prev = &sorted;
-
-		next = cg->arcs[a].next_child;
-		while (*prev != SP_CG_NONE && cmp_arc(cg, &cg->arcs[a], &cg->arcs[*prev]) < 0)
-			prev = &cg->arcs[*prev].next_child;
-		cg->arcs[a].next_child = *prev;
-		*prev = a;
-	}
-	cg->nodes[node].children = sorted;
+	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
 }
