@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	--seconds) seconds=$2; shift ;;
 	--seconds=*) seconds=${1#--seconds=} ;;
 	--) shift; gen_args=("$@"); break ;;
-	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "build-and-profile: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -54,17 +54,7 @@ log() { printf 'build-and-profile: %s\n' "$*" >&2; }
 
 # ---- setup ----
 
-need_time() {
-	[ -x /usr/bin/time ] && return 0
-	log "installing GNU time"
-	sudo=""
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	$sudo apt-get install -y -q --no-install-recommends time >/dev/null ||
-		{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q --no-install-recommends time >/dev/null; }
-}
-
-need_time
-for tool in python3 make nm size sha256sum; do
+for tool in python3 make nm size sha256sum cc; do
 	command -v "$tool" >/dev/null || { log "missing '$tool'"; exit 1; }
 done
 if [ $lang = cxx ]; then
@@ -79,6 +69,8 @@ if [ $force = 1 ]; then
 	rm -rf "$work"
 fi
 mkdir -p "$work"
+. "$here/lib.sh"
+measure=$(bench_measure_tool "${BENCH_WORK:-$here/work}")
 
 # ---- generate ----
 
@@ -106,12 +98,17 @@ fi
 
 # ---- profile ----
 
-# run_prog DIR N: runs prog N times in DIR, prints "wall user sys"
+# run_prog DIR N: runs prog N times in DIR, prints "wall user sys rss status"
 run_prog() {
+	local t
 	rm -rf "$1"
 	mkdir -p "$1"
-	(cd "$1" && /usr/bin/time -f '%e %U %S' -o time.txt "$work/prog" "$2" >stdout.txt)
-	cat "$1/time.txt"
+	t=$("$measure" -C "$1" -o "$1/stdout.txt" -- "$work/prog" "$2")
+	case "$t" in
+	*" 0") ;;
+	*) log "prog $2 failed: $t"; exit 1 ;;
+	esac
+	printf '%s\n' "$t"
 }
 
 # cpu_of "wall user sys": user + sys
@@ -150,7 +147,7 @@ else
 	done
 	[ -f "$work/run/gmon.out" ] || { log "the run wrote no gmon.out"; exit 1; }
 	mv "$work/run/gmon.out" "$work/gmon.out"
-	printf 'iterations: %s\ntime (wall user sys): %s\n' "$iters" "$t" >"$work/run.txt"
+	printf 'iterations: %s\ntime (wall user sys): %s\n' "$iters" "$(echo "$t" | awk '{ printf "%.2f %.2f %.2f", $1, $2, $3 }')" >"$work/run.txt"
 	rm -rf "$work/run"
 	printf '%s\n' "$prof_stamp" >"$work/profile.stamp"
 fi
