@@ -44,6 +44,7 @@ esac
 
 # ---- setup ----
 
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 measure=$(bench_measure_tool "$here/work")
 if [ -z "${BENCH_DIR:-}" ] && { [ ! -f "$bench_dir/prog" ] || [ ! -f "$bench_dir/gmon.out" ]; }; then

@@ -69,6 +69,7 @@ if [ $force = 1 ]; then
 	rm -rf "$work"
 fi
 mkdir -p "$work"
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 measure=$(bench_measure_tool "${BENCH_WORK:-$here/work}")
 
