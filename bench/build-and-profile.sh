@@ -159,8 +159,8 @@ if [ ! -f "$work/info.txt" ]; then
 	{
 		printf '%-40s %s\n' "binary:" "$work/prog"
 		printf '%-40s %s\n' "binary size (bytes):" "$(stat -c %s "$work/prog")"
-		printf '%-40s %s\n' "functions (nm T/t):" \
-			"$(nm --defined-only "$work/prog" | grep -c ' [Tt] ')"
+		printf '%-40s %s\n' "functions (nm T/t/W):" \
+			"$(nm --defined-only "$work/prog" | grep -c ' [TtWw] ')"
 		size -A "$work/prog" | awk '
 			$1 == ".text" { printf "%-40s %s\n", ".text size (bytes):", $2 }
 			$1 ~ /^\.debug/ { d += $2 }
