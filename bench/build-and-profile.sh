@@ -54,7 +54,7 @@ log() { printf 'build-and-profile: %s\n' "$*" >&2; }
 
 # ---- setup ----
 
-for tool in python3 make nm size sha256sum cc; do
+for tool in python3 make nm readelf size sha256sum cc; do
 	command -v "$tool" >/dev/null || { log "missing '$tool'"; exit 1; }
 done
 if [ $lang = cxx ]; then
@@ -159,8 +159,10 @@ if [ ! -f "$work/info.txt" ]; then
 	{
 		printf '%-40s %s\n' "binary:" "$work/prog"
 		printf '%-40s %s\n' "binary size (bytes):" "$(stat -c %s "$work/prog")"
-		printf '%-40s %s\n' "functions (nm T/t/W):" \
-			"$(nm --defined-only "$work/prog" | grep -c ' [TtWw] ')"
+		printf '%-40s %s\n' "functions (symtab FUNC):" "$(readelf -sW "$work/prog" |
+			awk '/^Symbol table/ { s = $3 == "'\''.symtab'\''" } s && $4 == "FUNC" && $7 != "UND"' | wc -l)"
+		printf '%-40s %s\n' "text symbols (nm T/t):" \
+			"$(nm --defined-only "$work/prog" | grep -c ' [Tt] ')"
 		size -A "$work/prog" | awk '
 			$1 == ".text" { printf "%-40s %s\n", ".text size (bytes):", $2 }
 			$1 ~ /^\.debug/ { d += $2 }
