@@ -132,8 +132,8 @@ results=$out_dir/results.txt
 	printf '# input: %s (%s bytes), %s (%s bytes); median of %s runs; measuring overhead %.2f ms\n' \
 		"$prog" "$(stat -c %s "$prog")" "$gmon" "$(stat -c %s "$gmon")" "$runs" \
 		"$(awk -v s="$overhead" 'BEGIN { print s * 1000 }')"
-	printf '%-10s %9s %9s %8s %9s %9s %8s  %-7s %s\n' mode "gprof s" "symprof s" speedup \
-		"gprof MiB" "symp MiB" "mem x" output target
+	printf '%-10s %9s %9s %8s %9s %9s %8s  %-7s %-6s %9s %9s\n' mode "gprof s" "symprof s" speedup \
+		"gprof MiB" "symp MiB" "mem x" output target "gprof cpu" "symp cpu"
 } | tee "$results"
 
 for mode in "${modes[@]}"; do
@@ -151,11 +151,14 @@ for mode in "${modes[@]}"; do
 	done
 	g_wall=$(median "$out_dir/gprof.$slug.times" 1)
 	g_rss=$(median "$out_dir/gprof.$slug.times" 4)
+	g_cpu=$(awk '{ print $2 + $3 }' "$out_dir/gprof.$slug.times" >"$out_dir/cpu.tmp" && median "$out_dir/cpu.tmp" 1)
 	g_rc=$(awk '$5 != 0 { print $5; exit }' "$out_dir/gprof.$slug.times")
-	s_wall="" s_rss="" s_rc="" output=n/a target=n/a
+	s_wall="" s_rss="" s_cpu="" s_rc="" output=n/a target=n/a
 	if [ $have_symprof = 1 ]; then
 		s_wall=$(median "$out_dir/symprof.$slug.times" 1)
 		s_rss=$(median "$out_dir/symprof.$slug.times" 4)
+		s_cpu=$(awk '{ print $2 + $3 }' "$out_dir/symprof.$slug.times" >"$out_dir/cpu.tmp" &&
+			median "$out_dir/cpu.tmp" 1)
 		s_rc=$(awk '$5 != 0 { print $5; exit }' "$out_dir/symprof.$slug.times")
 		if [ -n "$s_rc" ]; then
 			output="DIFFER(exit $s_rc)"
@@ -177,9 +180,12 @@ for mode in "${modes[@]}"; do
 		fi
 	fi
 	[ -z "$g_rc" ] || log "gprof exited with status $g_rc for '$label'"
-	printf '%-10s %9s %9s %8s %9s %9s %8s  %-7s %s\n' "$label" "$(secs "$g_wall")" "$(secs "$s_wall")" \
-		"$(ratio "$g_wall" "$s_wall")" "$(mib "$g_rss")" "$(mib "$s_rss")" \
-		"$(ratio "$g_rss" "$s_rss")" "$output" "$target" | tee -a "$results"
+	printf '%-10s %9s %9s %8s %9s %9s %8s  %-7s %-6s %9s %9s\n' "$label" "$(secs "$g_wall")" \
+		"$(secs "$s_wall")" "$(ratio "$g_wall" "$s_wall")" "$(mib "$g_rss")" "$(mib "$s_rss")" \
+		"$(ratio "$g_rss" "$s_rss")" "$output" "$target" "$(secs "$g_cpu")" "$(secs "$s_cpu")" |
+		tee -a "$results"
 done
-printf '# targets: -b >= 10x faster with no more memory; -b -l >= 20x faster\n' | tee -a "$results"
+rm -f "$out_dir/cpu.tmp"
+printf '# targets: -b >= 10x faster with no more memory; -b -l >= 20x faster (wall, medians)\n' |
+	tee -a "$results"
 log "outputs and results.txt in $out_dir"
