@@ -131,10 +131,14 @@ else
 		rm -rf "$work/calib"
 	fi
 	for attempt in 1 2; do
-		log "profiling: prog $iters (expect about ${seconds} s)"
+		if [ $auto = 1 ]; then
+			log "profiling: prog $iters (about ${seconds} s)"
+		else
+			log "profiling: prog $iters"
+		fi
 		t=$(run_prog "$work/run" "$iters")
 		cpu=$(cpu_of "$t")
-		log "run: $(cat "$work/run/stdout.txt"); $cpu s CPU, $(echo "$t" | cut -d' ' -f1) s wall"
+		log "run: $(cat "$work/run/stdout.txt"); $cpu s CPU, $(echo "$t" | awk '{ printf "%.2f", $1 }') s wall"
 		if awk -v c="$cpu" -v m="$min_seconds" 'BEGIN { exit !(c < m) }'; then
 			if [ $auto = 1 ] && [ $attempt = 1 ]; then
 				iters=$(awk -v n="$iters" -v c="$cpu" -v s="$seconds" \
