@@ -79,8 +79,9 @@ gen_stamp="$(sha256sum "$here/gen-program.py" | cut -d' ' -f1) ${gen_args[*]}"
 if [ -f "$src/manifest.txt" ] && [ "$(cat "$work/gen.stamp" 2>/dev/null)" = "$gen_stamp" ]; then
 	log "sources up to date in $src"
 else
+	# the generator rewrites only files whose text changed, so make
+	# rebuilds only what changed
 	log "generating sources in $src"
-	rm -rf "$src"
 	python3 "$here/gen-program.py" -o "$src" "${gen_args[@]}" >/dev/null
 	printf '%s\n' "$gen_stamp" >"$work/gen.stamp"
 fi

@@ -165,11 +165,11 @@ def add_recursion(rng, args, fns, by_layer):
 	# self recursion
 	for f in rng.sample(middle, min(len(middle), max(1, len(fns) // 120))):
 		f.edges.append(Edge("back", f, 96))
-	# mutual recursion cycles: members in one or a few units, a back edge
-	# from the deepest member to the first closes the cycle
+	# mutual recursion cycles of 2..6 members picked from consecutive
+	# layers: forward calls, then a back edge from the last to the first
 	cycles = []
 	for c in range(args.cycles):
-		size = 2 + c % 5
+		size = min(2 + c % 5, layers - 3)
 		start = rng.randrange(1, layers - size - 1)
 		members = [rng.choice(by_layer[start + i]) for i in range(size)]
 		if len({m.idx for m in members}) < size:
