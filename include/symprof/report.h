@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "symprof/buf.h"
+
 struct sp_cg;
 struct sp_symbol;
 struct sp_symspecs;
@@ -34,6 +36,7 @@ struct sp_report {
 	const struct sp_report_opts *o;
 	int first_output;   /* no form feed before the first section */
 	char **demangled;   /* per symbol node: cache, "" = not mangled */
+	struct sp_buf line; /* the line being built */
 };
 
 void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
@@ -49,9 +52,12 @@ void sp_report_index(struct sp_report *r);
 /* gprof's exec counts (-C, print_exec_counts). */
 void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs);
 
-/* gprof's print_name_only() and print_name(): returns the width printed. */
+/* gprof's print_name_only() and print_name(), appended to r->line:
+ * returns the width of what was appended. */
 int sp_report_name_only(struct sp_report *r, unsigned node);
 void sp_report_name(struct sp_report *r, unsigned node);
+/* Writes r->line to the output and empties it. */
+void sp_report_flush_line(struct sp_report *r);
 
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
