@@ -169,7 +169,7 @@ static int add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
 	uint32_t i;
 
 	for (i = 0; i < nbins; i++) {
-		uint64_t v;
+		uint64_t v = 0;
 
 		sp_cursor_uint(&r->c, 2, &v);
 		h->bins[i] += (uint32_t)v;
@@ -412,9 +412,9 @@ static int bsd_hist(struct gmon_reader *r, uint64_t low, uint64_t high, uint32_t
 
 static int read_bsd(struct gmon_reader *r)
 {
-	uint64_t low, high, from, self, count;
+	uint64_t low, high, from, self, count = 0;
 	uint32_t ncnt, nbins;
-	size_t hdrsize;
+	size_t hdrsize = 0;
 	int ret, n = r->o->target.ptr_size;
 
 	sp_cursor_init(&r->c, r->c.base, (size_t)(r->c.end - r->c.base), r->c.big_endian);

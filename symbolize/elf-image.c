@@ -362,7 +362,7 @@ static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct s
 static const uint8_t *elf_text_bytes(struct sp_image *im, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
-	uint64_t vma, size;
+	uint64_t vma, size = 0;
 	Elf_Data *d;
 
 	if (elf_text(im, &vma, &size, err) < 0)
