@@ -116,6 +116,10 @@ static uint64_t rd_leb(struct rd *r, int is_signed)
 	unsigned shift = 0;
 	uint8_t byte = 0;
 
+	if (r->p < r->end && !(*r->p & 0x80)) {
+		byte = *r->p++;
+		return is_signed && (byte & 0x40) ? byte | ~(uint64_t)0x7f : byte;
+	}
 	while (r->p < r->end) {
 		byte = *r->p++;
 		if (shift < 64) {
@@ -674,6 +678,7 @@ int sp_lineprog_open(struct sp_lineprog *lp, const struct sp_dwsecs *secs,
 	lp->unit = u;
 	lp->strs = strs;
 	lp->ndirs = lp->nfiles = 0;
+	lp->defines_files = 0;
 	lp->unknown = sp_strtab_intern(strs, "<unknown>");
 	if (!u->has_stmt_list)
 		return corrupt(err, "unit has no DW_AT_stmt_list");
@@ -764,34 +769,32 @@ const char *sp_lineprog_filename(struct sp_lineprog *lp, uint64_t file)
 
 /* ---- opcodes ---- */
 
-struct lpstate {
-	uint64_t addr;
-	const char *file;
-	uint32_t line, column, discriminator;
-	uint8_t op_index, is_stmt, end_sequence;
-};
-
-static int emit(struct lpstate *st, int end_sequence, sp_lprow_fn fn, void *ctx)
+/* Special opcodes, precomputed when the program is not VLIW. */
+static void spec_tables(struct sp_lineprog *lp)
 {
-	struct sp_lprow row;
-	int r = 0;
+	unsigned op;
 
-	row.addr = st->addr;
-	row.file = st->file && st->file[0] ? st->file : NULL;
-	row.line = st->line;
-	row.column = st->column;
-	row.discriminator = st->discriminator;
-	row.op_index = st->op_index;
-	row.is_stmt = st->is_stmt;
-	row.end_sequence = (uint8_t)end_sequence;
-	if (fn)
-		r = fn(ctx, &row);
+	lp->fast = lp->max_ops == 1 && lp->line_range != 0;
+	if (!lp->fast)
+		return;
+	for (op = lp->opcode_base; op < 256; op++) {
+		unsigned adj = op - lp->opcode_base;
+
+		lp->spec_addr[op] = adj / lp->line_range * lp->min_insn_len;
+		lp->spec_line[op] = (uint32_t)(int32_t)lp->line_base + adj % lp->line_range;
+	}
+}
+
+static int emit(struct sp_lprow *st, sp_lprow_fn fn, void *ctx)
+{
+	int r = fn ? fn(ctx, st) : 0;
+
 	st->discriminator = 0;
 	return r;
 }
 
 /* Advances by `adv` operations (VLIW-aware, as bfd computes it). */
-static void advance(const struct sp_lineprog *lp, struct lpstate *st, uint64_t adv)
+static void advance(const struct sp_lineprog *lp, struct sp_lprow *st, uint64_t adv)
 {
 	if (lp->max_ops == 1) {
 		st->addr += adv * lp->min_insn_len;
@@ -801,7 +804,7 @@ static void advance(const struct sp_lineprog *lp, struct lpstate *st, uint64_t a
 	}
 }
 
-static int extended_op(struct sp_lineprog *lp, struct rd *r, struct lpstate *st, sp_lprow_fn fn,
+static int extended_op(struct sp_lineprog *lp, struct rd *r, struct sp_lprow *st, sp_lprow_fn fn,
 		       void *ctx, struct sp_error *err)
 {
 	uint32_t len = (uint32_t)rd_leb(r, 0);
@@ -812,7 +815,7 @@ static int extended_op(struct sp_lineprog *lp, struct rd *r, struct lpstate *st,
 	switch (op) {
 	case DW_LNE_end_sequence:
 		st->end_sequence = 1;
-		return emit(st, 1, fn, ctx);
+		return emit(st, fn, ctx);
 	case DW_LNE_set_address:
 		st->addr = rd_uint(r, lp->unit->addr_size);
 		st->op_index = 0;
@@ -823,6 +826,7 @@ static int extended_op(struct sp_lineprog *lp, struct rd *r, struct lpstate *st,
 		rd_leb(r, 0);
 		rd_leb(r, 0);
 		add_file(lp, name, dir);
+		lp->defines_files = 1;
 		return 0;
 	case DW_LNE_set_discriminator:
 		st->discriminator = (uint32_t)rd_leb(r, 0);
@@ -835,7 +839,7 @@ static int extended_op(struct sp_lineprog *lp, struct rd *r, struct lpstate *st,
 	}
 }
 
-static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct lpstate *st,
+static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct sp_lprow *st,
 		       sp_lprow_fn fn, void *ctx, struct sp_error *err)
 {
 	uint64_t adv;
@@ -845,7 +849,7 @@ static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct
 	case 0: /* DW_LNS_extended_op */
 		return extended_op(lp, r, st, fn, ctx, err);
 	case DW_LNS_copy:
-		return emit(st, 0, fn, ctx);
+		return emit(st, fn, ctx);
 	case DW_LNS_advance_pc:
 		adv = rd_leb(r, 0);
 		if (lp->max_ops == 1) {
@@ -889,9 +893,10 @@ static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct
 static int run_sequence(struct sp_lineprog *lp, struct rd *r, sp_lprow_fn fn, void *ctx,
 			struct sp_error *err)
 {
-	struct lpstate st = {0};
+	struct sp_lprow st;
 	int ret;
 
+	memset(&st, 0, sizeof(st));
 	st.line = 1;
 	st.is_stmt = lp->default_is_stmt;
 	if (lp->nfiles)
@@ -899,16 +904,20 @@ static int run_sequence(struct sp_lineprog *lp, struct rd *r, sp_lprow_fn fn, vo
 	while (!st.end_sequence && r->p < r->end) {
 		unsigned op = *r->p++;
 
-		if (op >= lp->opcode_base) {
+		if (op < lp->opcode_base) {
+			ret = standard_op(lp, r, op, &st, fn, ctx, err);
+		} else if (lp->fast) {
+			st.addr += lp->spec_addr[op];
+			st.line += lp->spec_line[op];
+			ret = emit(&st, fn, ctx);
+		} else {
 			unsigned adj = op - lp->opcode_base;
 
 			if (lp->line_range == 0)
 				return corrupt(err, "line_range is 0");
 			advance(lp, &st, adj / lp->line_range);
 			st.line += (uint32_t)(int32_t)lp->line_base + adj % lp->line_range;
-			ret = emit(&st, 0, fn, ctx);
-		} else {
-			ret = standard_op(lp, r, op, &st, fn, ctx, err);
+			ret = emit(&st, fn, ctx);
 		}
 		if (ret)
 			return ret;
@@ -921,6 +930,7 @@ int sp_lineprog_run(struct sp_lineprog *lp, sp_lprow_fn row_fn, void *ctx, struc
 	struct rd r = {lp->prog, lp->end, lp->secs->big_endian};
 	int ret;
 
+	spec_tables(lp);
 	while (r.p < r.end)
 		if ((ret = run_sequence(lp, &r, row_fn, ctx, err)))
 			return ret;

@@ -98,6 +98,9 @@ struct sp_lineprog {
 	const char **names; /* composed names by file index; NULL: not yet */
 	size_t names_alloc;
 	const char *unknown; /* interned "<unknown>" */
+	int fast;	     /* special opcodes precomputed (not VLIW) */
+	int defines_files;   /* the program used DW_LNE_define_file */
+	uint32_t spec_addr[256], spec_line[256];
 };
 
 void sp_lineprog_init(struct sp_lineprog *lp);
