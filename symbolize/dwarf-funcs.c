@@ -688,15 +688,20 @@ static uint64_t unit_base(const struct sp_dwunit *u)
 	return addr;
 }
 
-/* Returns 0 if bfd cannot decode the unit's line program (and skips it). */
-static int read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct sp_dwunit *lpunit)
+/*
+ * Reads the functions of unit u, whose line program (the one of lpunit)
+ * the line table decoded; a program with DW_LNE_define_file is run again
+ * for the file numbers it adds.
+ */
+static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct sp_dwunit *lpunit,
+		      int run)
 {
 	struct sp_error uerr = SP_ERROR_INIT;
 	size_t nfns = b->f->nfns;
 
 	if (sp_lineprog_open(&b->lp, &b->secs, lpunit, b->strs, &uerr) < 0 ||
-	    sp_lineprog_run(&b->lp, NULL, NULL, &uerr))
-		return 0;
+	    (run && sp_lineprog_run(&b->lp, NULL, NULL, &uerr)))
+		return;
 	b->unit = u;
 	b->base_address = unit_base(u);
 	b->niv = 0;
@@ -705,31 +710,38 @@ static int read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct s
 	if (walk_unit(b) < 0) {
 		/* bfd gives up on the unit: forget its functions */
 		b->f->nfns = nfns;
-		return 1;
+		return;
 	}
 	sp_iv_sort(b->iv, b->niv);
 	sp_iv_sweep(b->iv, b->niv, unit_seg_out, b);
-	return 1;
 }
 
 static int read_units(struct fbuild *b, Dwarf *dw, struct sp_error *err)
 {
 	struct sp_dwunit u, first0;
 	Dwarf_CU *cu = NULL;
-	int have0 = 0, r;
+	int r, first0_runs = 0;
 
-	b->unit_index = 0;
-	while ((r = sp_dwunit_next(dw, &cu, &u, err)) > 0) {
-		if (u.has_stmt_list) {
-			/* bfd shares the table at offset 0, read with the first unit */
-			const struct sp_dwunit *lpunit = u.line_offset == 0 && have0 ? &first0 : &u;
-
-			if (read_unit(b, &u, lpunit) && u.line_offset == 0 && !have0) {
+	for (b->unit_index = 0; (r = sp_dwunit_next(dw, &cu, &u, err)) > 0; b->unit_index++) {
+		switch (sp_linetab_unit_state(b->f->lines, b->unit_index)) {
+		case SP_LINETAB_UNIT_OK:
+		case SP_LINETAB_UNIT_DEFINES:
+			if (u.line_offset == 0) {
 				first0 = u;
-				have0 = 1;
+				first0_runs = sp_linetab_unit_state(b->f->lines, b->unit_index) ==
+					      SP_LINETAB_UNIT_DEFINES;
 			}
+			read_unit(b, &u, &u,
+				  sp_linetab_unit_state(b->f->lines, b->unit_index) ==
+					  SP_LINETAB_UNIT_DEFINES);
+			break;
+		case SP_LINETAB_UNIT_SHARED:
+			/* bfd shares the table at offset 0, read with the first unit */
+			read_unit(b, &u, &first0, first0_runs);
+			break;
+		default:
+			break;
 		}
-		b->unit_index++;
 	}
 	return r;
 }
@@ -739,27 +751,18 @@ static int read_units(struct fbuild *b, Dwarf *dw, struct sp_error *err)
 /* The line table claims, for each unit, the addresses it answers. */
 static void add_line_claims(struct fbuild *b)
 {
-	const struct sp_line *rows;
-	const uint32_t *units = sp_linetab_units(b->f->lines);
-	size_t n = sp_linetab_rows(b->f->lines, &rows), i;
+	const struct sp_linetab_run *runs;
+	size_t n = sp_linetab_unit_runs(b->f->lines, &runs), i;
 
-	for (i = 0; i + 1 < n; i++) {
-		struct sp_iv *last = b->nall ? &b->all[b->nall - 1] : NULL;
+	SP_ALLOC_GROW(b->all, b->nall + n, b->all_alloc);
+	for (i = 0; i < n; i++) {
+		struct sp_iv *iv = &b->all[b->nall++];
 
-		if (units[i] == NONE)
-			continue;
-		if (last && last->key2 == 1 && last->key1 == units[i] &&
-		    last->end == rows[i].addr) {
-			last->end = rows[i + 1].addr;
-			continue;
-		}
-		SP_ALLOC_GROW(b->all, b->nall + 1, b->all_alloc);
-		last = &b->all[b->nall++];
-		last->start = rows[i].addr;
-		last->end = rows[i + 1].addr;
-		last->key1 = units[i];
-		last->key2 = 1;
-		last->id = NONE;
+		iv->start = runs[i].start;
+		iv->end = runs[i].end;
+		iv->key1 = runs[i].unit;
+		iv->key2 = 1;
+		iv->id = NONE;
 	}
 }
 
@@ -932,7 +935,8 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 	if (!map)
 		return;
 	v = collect_syms(elf, map, nscn, &n);
-	qsort(v, n, sizeof(*v), symc_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), symc_cmp);
 	f->sym_addr = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_addr));
 	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
 	for (i = 0; i < n; i++) {

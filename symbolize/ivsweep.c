@@ -26,7 +26,8 @@ static int iv_cmp(const void *pa, const void *pb)
 
 void sp_iv_sort(struct sp_iv *iv, size_t n)
 {
-	qsort(iv, n, sizeof(*iv), iv_cmp);
+	if (n > 1)
+		qsort(iv, n, sizeof(*iv), iv_cmp);
 }
 
 struct heap {

@@ -57,29 +57,31 @@
 
 struct sp_linetab {
 	struct sp_line *rows;
-	uint64_t *addrs; /* rows[i].addr, for the binary search */
-	uint32_t *units; /* unit answering rows[i], UINT32_MAX for gaps */
 	size_t nrows;
+	uint64_t *index; /* rows[k * INDEX_STEP].addr, for the search */
+	size_t nindex;
+	struct sp_linetab_run *runs;
+	size_t nruns;
+	uint8_t *ustate; /* enum sp_linetab_unit_state, per unit */
+	size_t nunits, ustate_alloc;
 	int has_warning;
 	struct sp_error warning;
 };
 
-/* A range [start, end) answered by one row of one unit. */
-struct piece {
-	uint64_t start, end;
-	uint64_t rowkey; /* identifies the source row, to merge splits */
-	const char *file;
-	uint32_t line, column, discriminator;
-	uint32_t unit;
-	uint8_t is_stmt;
-};
-
-/* A run of contiguous pieces of one unit. */
+/*
+ * Rows of one unit answering [start, end) without a hole: rows[first ..
+ * first + n) of the table (or of the merge buffer), then in storage a gap
+ * row at end if `gap`.
+ */
 struct chunk {
 	uint64_t start, end;
 	size_t first, n;
 	uint32_t unit;
+	uint8_t gap;
+	uint8_t state; /* enum chunk_state */
 };
+
+enum chunk_state { KEPT, MOVED, CLUSTERED, DEAD };
 
 /* A sequence of the unit being read; rows[first .. first + n). */
 struct seq {
@@ -92,6 +94,9 @@ struct seq {
 };
 
 struct build {
+	struct sp_linetab *t;
+	size_t out_alloc;
+	/* the unit being read */
 	struct sp_lprow *rows;
 	size_t nrows, rows_alloc;
 	struct seq *seqs;
@@ -101,17 +106,18 @@ struct build {
 	uint64_t *bps;
 	size_t bps_alloc;
 	uint32_t unit;
-	uint64_t rowkey;
-	struct piece *pieces;
-	size_t npieces, pieces_alloc;
+	uint64_t last_key; /* source row of the last row written */
+	/* all units */
 	struct chunk *chunks;
 	size_t nchunks, chunks_alloc;
-	struct sp_linetab *t;
-	size_t out_alloc;
-	uint64_t out_end; /* end of the last piece written, 0 if none */
-	uint64_t out_key;
-	int out_any;
+	size_t open; /* the chunk rows are appended to, or NONE */
+	/* merging */
+	struct sp_line *tmp; /* rows of moved chunks and resolved overlaps */
+	size_t ntmp, tmp_alloc;
 };
+
+#define INDEX_STEP 8
+#define NONE ((size_t)-1)
 
 /* ---- rule 1: rows into sequences ---- */
 
@@ -247,22 +253,70 @@ static const struct seq *search_seq(const struct build *b, uint64_t addr)
 	return s;
 }
 
+/* ---- writing rows ---- */
+
+static struct sp_line *out_row(struct build *b)
+{
+	struct sp_linetab *t = b->t;
+
+	if (t->nrows == b->out_alloc) {
+		b->out_alloc = b->out_alloc ? 2 * b->out_alloc : 4096;
+		t->rows = sp_xreallocarray(t->rows, b->out_alloc, sizeof(*t->rows));
+	}
+	return &t->rows[t->nrows++];
+}
+
+static void set_row(struct sp_line *l, uint64_t addr, const struct sp_lprow *r)
+{
+	l->addr = addr;
+	l->file = r->file;
+	l->line = r->line;
+	l->column = r->column;
+	l->discriminator = r->discriminator;
+	l->is_stmt = r->is_stmt;
+	l->end_sequence = 0;
+}
+
+static void set_gap(struct sp_line *l, uint64_t addr)
+{
+	memset(l, 0, sizeof(*l));
+	l->addr = addr;
+	l->end_sequence = 1;
+}
+
+static void close_chunk(struct build *b)
+{
+	if (b->open != NONE)
+		set_gap(out_row(b), b->chunks[b->open].end);
+	b->open = NONE;
+}
+
+/* "Row r (source row `key`) of this unit answers [start, end)." */
 static void add_piece(struct build *b, const struct sp_lprow *r, uint64_t key, uint64_t start,
 		      uint64_t end)
 {
-	struct piece *p;
+	struct chunk *c = b->open != NONE ? &b->chunks[b->open] : NULL;
 
-	SP_ALLOC_GROW(b->pieces, b->npieces + 1, b->pieces_alloc);
-	p = &b->pieces[b->npieces++];
-	p->start = start;
-	p->end = end;
-	p->rowkey = key;
-	p->file = r->file;
-	p->line = r->line;
-	p->column = r->column;
-	p->discriminator = r->discriminator;
-	p->unit = b->unit;
-	p->is_stmt = r->is_stmt;
+	if (c && c->end == start && key == b->last_key) {
+		c->end = end;
+		return;
+	}
+	if (!c || c->end != start) {
+		close_chunk(b);
+		SP_ALLOC_GROW(b->chunks, b->nchunks + 1, b->chunks_alloc);
+		b->open = b->nchunks;
+		c = &b->chunks[b->nchunks++];
+		c->start = start;
+		c->first = b->t->nrows;
+		c->n = 0;
+		c->unit = b->unit;
+		c->gap = 1;
+		c->state = KEPT;
+	}
+	set_row(out_row(b), start, r);
+	c->n++;
+	c->end = end;
+	b->last_key = key;
 }
 
 /*
@@ -349,141 +403,323 @@ static int read_unit(struct build *b, struct sp_lineprog *lp, const struct sp_dw
 		return 0;
 	sort_seqs(b);
 	emit_unit(b);
+	close_chunk(b);
 	return 0;
 }
 
 /* ---- rule 3: merging units ---- */
 
-static void out_push(struct build *b, uint64_t addr, const struct piece *p)
+/*
+ * Each unit wrote its rows as chunks, in .debug_info order. Usually the
+ * chunks do not overlap and most are already in address order: a longest
+ * increasing run of them stays in place, the others (main in .text.startup,
+ * .cold parts) move through a buffer, and chunks that overlap (units
+ * sharing COMDAT code) are resolved into that buffer. The final order is
+ * then merged back into the table from its end, so the table is never
+ * copied as a whole.
+ */
+
+struct ord {
+	uint64_t start;
+	uint32_t unit;
+	size_t idx;
+};
+
+static int ord_cmp(const void *pa, const void *pb)
 {
-	struct sp_linetab *t = b->t;
-	struct sp_line *l;
-
-	if (t->nrows == b->out_alloc) {
-		b->out_alloc = b->out_alloc ? 2 * b->out_alloc : 1024;
-		t->rows = sp_xreallocarray(t->rows, b->out_alloc, sizeof(*t->rows));
-		t->units = sp_xreallocarray(t->units, b->out_alloc, sizeof(*t->units));
-	}
-	l = &t->rows[t->nrows];
-	memset(l, 0, sizeof(*l));
-	l->addr = addr;
-	if (p) {
-		l->file = p->file;
-		l->line = p->line;
-		l->column = p->column;
-		l->discriminator = p->discriminator;
-		l->is_stmt = p->is_stmt;
-	} else {
-		l->end_sequence = 1;
-	}
-	t->units[t->nrows++] = p ? p->unit : UINT32_MAX;
-}
-
-/* Appends "[start, end) answers p", after a gap row if there is a hole. */
-static void output(struct build *b, uint64_t start, uint64_t end, const struct piece *p)
-{
-	if (b->out_any && start == b->out_end && p->rowkey == b->out_key) {
-		b->out_end = end;
-		return;
-	}
-	if (b->out_any && start > b->out_end)
-		out_push(b, b->out_end, NULL);
-	out_push(b, start, p);
-	b->out_any = 1;
-	b->out_end = end;
-	b->out_key = p->rowkey;
-}
-
-static void make_chunks(struct build *b)
-{
-	size_t i;
-
-	b->nchunks = 0;
-	for (i = 0; i < b->npieces; i++) {
-		const struct piece *p = &b->pieces[i];
-		struct chunk *c = b->nchunks ? &b->chunks[b->nchunks - 1] : NULL;
-
-		if (c && c->unit == p->unit && c->end == p->start) {
-			c->end = p->end;
-			c->n++;
-			continue;
-		}
-		SP_ALLOC_GROW(b->chunks, b->nchunks + 1, b->chunks_alloc);
-		c = &b->chunks[b->nchunks++];
-		c->start = p->start;
-		c->end = p->end;
-		c->first = i;
-		c->n = 1;
-		c->unit = p->unit;
-	}
-}
-
-static int chunk_cmp(const void *pa, const void *pb)
-{
-	const struct chunk *a = pa, *b = pb;
+	const struct ord *a = pa, *b = pb;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	if (a->unit != b->unit)
 		return a->unit < b->unit ? -1 : 1;
-	return a->first < b->first ? -1 : a->first > b->first;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static void resolve_out(void *ctx, uint64_t start, uint64_t end, const struct sp_iv *w)
+static struct ord *sorted_chunks(const struct build *b, int with_state, size_t *n)
 {
-	struct build *b = ctx;
+	struct ord *o = sp_xreallocarray(NULL, b->nchunks ? b->nchunks : 1, sizeof(*o));
+	size_t i;
 
-	output(b, start, end, &b->pieces[w->id]);
+	*n = 0;
+	for (i = 0; i < b->nchunks; i++) {
+		if (with_state >= 0 && b->chunks[i].state != with_state)
+			continue;
+		o[*n].start = b->chunks[i].start;
+		o[*n].unit = b->chunks[i].unit;
+		o[(*n)++].idx = i;
+	}
+	qsort(o, *n, sizeof(*o), ord_cmp);
+	return o;
 }
 
-/* Overlapping chunks [ci, cj): at every address the first unit wins. */
-static void resolve(struct build *b, size_t ci, size_t cj)
+/* Marks chunks that overlap others; returns whether there are any. */
+static int mark_clusters(struct build *b)
 {
-	struct sp_iv *iv;
-	size_t n = 0, k = 0, c, i;
+	size_t n, i = 0, j, k;
+	struct ord *o = sorted_chunks(b, -1, &n);
+	int any = 0;
 
-	for (c = ci; c < cj; c++)
-		n += b->chunks[c].n;
-	iv = sp_xreallocarray(NULL, n, sizeof(*iv));
-	for (c = ci; c < cj; c++)
-		for (i = 0; i < b->chunks[c].n; i++, k++) {
-			const struct piece *p = &b->pieces[b->chunks[c].first + i];
+	while (i < n) {
+		uint64_t end = b->chunks[o[i].idx].end;
 
-			iv[k].start = p->start;
-			iv[k].end = p->end;
-			iv[k].key1 = p->unit;
-			iv[k].key2 = 0;
-			iv[k].id = b->chunks[c].first + i;
+		for (j = i + 1; j < n && b->chunks[o[j].idx].start < end; j++)
+			if (b->chunks[o[j].idx].end > end)
+				end = b->chunks[o[j].idx].end;
+		if (j - i > 1)
+			for (k = i, any = 1; k < j; k++)
+				b->chunks[o[k].idx].state = CLUSTERED;
+		i = j;
+	}
+	free(o);
+	return any;
+}
+
+/* Keeps a longest address-ordered subsequence of chunks in place. */
+static int mark_moved(struct build *b)
+{
+	size_t *tail = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*tail));
+	size_t *prev = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*prev));
+	size_t len = 0, i, k, kept = 0, cand = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		size_t lo = 0, hi = len;
+
+		if (b->chunks[i].state != KEPT)
+			continue;
+		cand++;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (b->chunks[tail[mid]].start < b->chunks[i].start)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		prev[i] = lo ? tail[lo - 1] : NONE;
+		tail[lo] = i;
+		if (lo == len)
+			len++;
+	}
+	for (i = 0; i < b->nchunks; i++)
+		if (b->chunks[i].state == KEPT)
+			b->chunks[i].state = MOVED;
+	for (k = len ? tail[len - 1] : NONE; k != NONE; k = prev[k], kept++)
+		b->chunks[k].state = KEPT;
+	free(tail);
+	free(prev);
+	return kept != cand;
+}
+
+static struct sp_line *tmp_row(struct build *b)
+{
+	SP_ALLOC_GROW(b->tmp, b->ntmp + 1, b->tmp_alloc);
+	return &b->tmp[b->ntmp++];
+}
+
+static void move_out(struct build *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+
+		if (c->state != MOVED)
+			continue;
+		SP_ALLOC_GROW(b->tmp, b->ntmp + c->n, b->tmp_alloc);
+		memcpy(b->tmp + b->ntmp, b->t->rows + c->first, c->n * sizeof(*b->tmp));
+		c->first = b->ntmp;
+		b->ntmp += c->n;
+	}
+}
+
+struct resolve_ctx {
+	struct build *b;
+	size_t open; /* chunk written to, or NONE */
+	size_t last_id;
+};
+
+/* Writes the winner of [start, end) (a row of the table) into the buffer. */
+static void resolve_out(void *vctx, uint64_t start, uint64_t end, const struct sp_iv *w)
+{
+	struct resolve_ctx *x = vctx;
+	struct build *b = x->b;
+	struct chunk *c = x->open != NONE ? &b->chunks[x->open] : NULL;
+	struct sp_line *l;
+
+	if (c && c->end == start && c->unit == w->key1 && x->last_id == w->id) {
+		c->end = end;
+		return;
+	}
+	if (!c || c->end != start || c->unit != w->key1) {
+		SP_ALLOC_GROW(b->chunks, b->nchunks + 1, b->chunks_alloc);
+		x->open = b->nchunks;
+		c = &b->chunks[b->nchunks++];
+		c->start = start;
+		c->first = b->ntmp;
+		c->n = 0;
+		c->unit = (uint32_t)w->key1;
+		c->gap = 0;
+		c->state = MOVED;
+	}
+	l = tmp_row(b);
+	*l = b->t->rows[w->id];
+	l->addr = start;
+	c->n++;
+	c->end = end;
+	x->last_id = w->id;
+}
+
+/* Resolves the overlapping chunks: at every address the first unit wins. */
+static void resolve_clusters(struct build *b)
+{
+	size_t nc = b->nchunks, i, j, n = 0;
+	struct resolve_ctx x = {b, NONE, NONE};
+	struct sp_iv *iv;
+
+	for (i = 0; i < nc; i++)
+		if (b->chunks[i].state == CLUSTERED)
+			n += b->chunks[i].n;
+	iv = sp_xreallocarray(NULL, n ? n : 1, sizeof(*iv));
+	for (i = 0, n = 0; i < nc; i++) {
+		const struct chunk *c = &b->chunks[i];
+
+		if (c->state != CLUSTERED)
+			continue;
+		for (j = 0; j < c->n; j++, n++) {
+			iv[n].start = b->t->rows[c->first + j].addr;
+			iv[n].end = j + 1 < c->n ? b->t->rows[c->first + j + 1].addr : c->end;
+			iv[n].key1 = c->unit;
+			iv[n].key2 = 0;
+			iv[n].id = c->first + j;
+		}
+	}
 	sp_iv_sort(iv, n);
-	sp_iv_sweep(iv, n, resolve_out, b);
+	sp_iv_sweep(iv, n, resolve_out, &x);
 	free(iv);
+	for (i = 0; i < nc; i++)
+		if (b->chunks[i].state == CLUSTERED)
+			b->chunks[i].state = DEAD;
+}
+
+static void add_run(struct sp_linetab *t, size_t *alloc, const struct chunk *c)
+{
+	struct sp_linetab_run *r = t->nruns ? &t->runs[t->nruns - 1] : NULL;
+
+	if (r && r->unit == c->unit && r->end == c->start) {
+		r->end = c->end;
+		return;
+	}
+	SP_ALLOC_GROW(t->runs, t->nruns + 1, *alloc);
+	r = &t->runs[t->nruns++];
+	r->start = c->start;
+	r->end = c->end;
+	r->unit = c->unit;
+}
+
+/* The final order: kept chunks (already sorted) merged with moved ones. */
+static size_t *final_order(struct build *b, size_t *n)
+{
+	size_t nm, i, k = 0, *order = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*order));
+	struct ord *m = sorted_chunks(b, MOVED, &nm);
+
+	*n = 0;
+	for (i = 0; i < b->nchunks; i++) {
+		if (b->chunks[i].state != KEPT)
+			continue;
+		while (k < nm && m[k].start < b->chunks[i].start)
+			order[(*n)++] = m[k++].idx;
+		order[(*n)++] = i;
+	}
+	while (k < nm)
+		order[(*n)++] = m[k++].idx;
+	free(m);
+	return order;
+}
+
+/* Rebuilds the table in final order, writing from its end backwards. */
+static void place(struct build *b, const size_t *order, size_t n)
+{
+	struct sp_linetab *t = b->t;
+	size_t i, w = 0, total, runs_alloc = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+
+		if (c->state != KEPT)
+			continue;
+		memmove(t->rows + w, t->rows + c->first, c->n * sizeof(*t->rows));
+		c->first = w;
+		w += c->n;
+	}
+	for (i = 0, total = 0; i < n; i++) {
+		struct chunk *c = &b->chunks[order[i]];
+
+		c->gap = i + 1 == n || b->chunks[order[i + 1]].start != c->end;
+		total += c->n + c->gap;
+	}
+	if (total > b->out_alloc) {
+		b->out_alloc = total;
+		t->rows = sp_xreallocarray(t->rows, total, sizeof(*t->rows));
+	}
+	for (i = n, w = total; i-- > 0;) {
+		struct chunk *c = &b->chunks[order[i]];
+		const struct sp_line *src = (c->state == KEPT ? t->rows : b->tmp) + c->first;
+
+		if (c->gap)
+			set_gap(&t->rows[--w], c->end);
+		w -= c->n;
+		memmove(t->rows + w, src, c->n * sizeof(*t->rows));
+	}
+	t->nrows = total;
+	for (i = 0; i < n; i++)
+		add_run(t, &runs_alloc, &b->chunks[order[i]]);
+}
+
+/* No chunk moves: only drop the gap rows between touching chunks. */
+static void compact(struct build *b)
+{
+	struct sp_linetab *t = b->t;
+	size_t i, w = 0, runs_alloc = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+		size_t from = c->first;
+
+		c->gap = i + 1 == b->nchunks || b->chunks[i + 1].start != c->end;
+		memmove(t->rows + w, t->rows + from, (c->n + c->gap) * sizeof(*t->rows));
+		c->first = w;
+		w += c->n + c->gap;
+		add_run(t, &runs_alloc, c);
+	}
+	t->nrows = w;
 }
 
 static void merge_units(struct build *b)
 {
-	size_t i = 0, j, k;
+	int clusters = mark_clusters(b), moved = mark_moved(b);
+	size_t *order, n;
 
-	make_chunks(b);
-	qsort(b->chunks, b->nchunks, sizeof(*b->chunks), chunk_cmp);
-	while (i < b->nchunks) {
-		uint64_t end = b->chunks[i].end;
-
-		for (j = i + 1; j < b->nchunks && b->chunks[j].start < end; j++)
-			if (b->chunks[j].end > end)
-				end = b->chunks[j].end;
-		if (j == i + 1) {
-			const struct chunk *c = &b->chunks[i];
-
-			for (k = c->first; k < c->first + c->n; k++)
-				output(b, b->pieces[k].start, b->pieces[k].end, &b->pieces[k]);
-		} else {
-			resolve(b, i, j);
-		}
-		i = j;
+	if (!clusters && !moved) {
+		compact(b);
+		return;
 	}
-	if (b->out_any)
-		out_push(b, b->out_end, NULL);
+	move_out(b);
+	if (clusters)
+		resolve_clusters(b);
+	order = final_order(b, &n);
+	place(b, order, n);
+	free(order);
+}
+
+static void build_index(struct sp_linetab *t)
+{
+	size_t k;
+
+	t->nindex = (t->nrows + INDEX_STEP - 1) / INDEX_STEP;
+	t->index = sp_xreallocarray(NULL, t->nindex ? t->nindex : 1, sizeof(*t->index));
+	for (k = 0; k < t->nindex; k++)
+		t->index[k] = t->rows[k * INDEX_STEP].addr;
 }
 
 /* ---- API ---- */
@@ -494,8 +730,8 @@ static void build_release(struct build *b)
 	free(b->seqs);
 	free(b->kept);
 	free(b->bps);
-	free(b->pieces);
 	free(b->chunks);
+	free(b->tmp);
 }
 
 static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int lenient,
@@ -513,15 +749,25 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 	sp_lineprog_init(&lp);
 	while ((r = sp_dwunit_next(dw, &cu, &u, err)) > 0) {
 		struct sp_error uerr = SP_ERROR_INIT;
+		uint8_t *st;
 
 		b->unit = index++;
+		SP_ALLOC_GROW(b->t->ustate, index, b->t->ustate_alloc);
+		b->t->nunits = index;
+		st = &b->t->ustate[b->unit];
+		*st = SP_LINETAB_UNIT_NONE;
+		if (!u.has_stmt_list)
+			continue;
 		/* bfd decodes the program at offset 0 once, for the first unit */
-		if (!u.has_stmt_list || (u.line_offset == 0 && have_offset0))
+		*st = SP_LINETAB_UNIT_SHARED;
+		if (u.line_offset == 0 && have_offset0)
 			continue;
 		if (read_unit(b, &lp, &secs, &u, strs, &uerr) == 0) {
 			have_offset0 |= u.line_offset == 0;
+			*st = lp.defines_files ? SP_LINETAB_UNIT_DEFINES : SP_LINETAB_UNIT_OK;
 			continue;
 		}
+		*st = SP_LINETAB_UNIT_FAILED;
 		if (!lenient || !b->t->has_warning)
 			sp_error_set(lenient ? &b->t->warning : err, SP_E_CORRUPT,
 				     "corrupt line table at .debug_line offset %#llx (unit at "
@@ -543,10 +789,10 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
 	struct build b;
-	size_t i;
 
 	memset(&b, 0, sizeof(b));
 	b.t = t;
+	b.open = NONE;
 	if (read_units(&b, dw, strs, lenient, err) < 0) {
 		build_release(&b);
 		sp_linetab_free(t);
@@ -554,9 +800,7 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 	}
 	merge_units(&b);
 	build_release(&b);
-	t->addrs = sp_xreallocarray(NULL, t->nrows ? t->nrows : 1, sizeof(*t->addrs));
-	for (i = 0; i < t->nrows; i++)
-		t->addrs[i] = t->rows[i].addr;
+	build_index(t);
 	return t;
 }
 
@@ -580,25 +824,32 @@ void sp_linetab_free(struct sp_linetab *t)
 	if (!t)
 		return;
 	free(t->rows);
-	free(t->addrs);
-	free(t->units);
+	free(t->index);
+	free(t->runs);
+	free(t->ustate);
 	free(t);
 }
 
 /* Index of the last row at or below addr, or nrows if there is none. */
 static size_t row_at(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nrows;
+	size_t lo = 0, hi = t->nindex, i, end;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->addrs[mid] <= addr)
+		if (t->index[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo ? lo - 1 : t->nrows;
+	if (!lo)
+		return t->nrows;
+	i = (lo - 1) * INDEX_STEP;
+	end = i + INDEX_STEP < t->nrows ? i + INDEX_STEP : t->nrows;
+	while (i + 1 < end && t->rows[i + 1].addr <= addr)
+		i++;
+	return i;
 }
 
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
@@ -629,14 +880,29 @@ size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows)
 	return t->nrows;
 }
 
-uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr)
+size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_run **runs)
 {
-	size_t i = row_at(t, addr);
-
-	return i == t->nrows ? UINT32_MAX : t->units[i];
+	*runs = t->runs;
+	return t->nruns;
 }
 
-const uint32_t *sp_linetab_units(const struct sp_linetab *t)
+uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr)
 {
-	return t->units;
+	size_t lo = 0, hi = t->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->runs[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
+}
+
+enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit)
+{
+	return unit < t->nunits ? (enum sp_linetab_unit_state)t->ustate[unit]
+				: SP_LINETAB_UNIT_NONE;
 }

@@ -74,8 +74,25 @@ size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows);
  */
 uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr);
 
-/* The unit answering each row of sp_linetab_rows(), UINT32_MAX for gaps. */
-const uint32_t *sp_linetab_units(const struct sp_linetab *t);
+/* What became of each unit's line program. */
+enum sp_linetab_unit_state {
+	SP_LINETAB_UNIT_NONE, /* no DW_AT_stmt_list */
+	SP_LINETAB_UNIT_OK,
+	SP_LINETAB_UNIT_DEFINES, /* ok, and it uses DW_LNE_define_file */
+	SP_LINETAB_UNIT_FAILED,	 /* bfd cannot decode it: the unit is ignored */
+	SP_LINETAB_UNIT_SHARED,	 /* offset 0 again: bfd reuses the first one's table */
+};
+
+/* The state of unit `unit` (as counted by sp_dwunit_next()). */
+enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit);
+
+/* Stretches of addresses answered by one unit, in address order. */
+struct sp_linetab_run {
+	uint64_t start, end;
+	uint32_t unit;
+};
+
+size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_run **runs);
 
 /*
  * The row bfd finds for addr even when it has line 0 or no file (what
