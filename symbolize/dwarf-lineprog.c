@@ -387,30 +387,66 @@ static int block_skip(struct rd *r, uint64_t len, struct fv *v)
 	return 0;
 }
 
-/* Consumes one value of `form` like bfd's read_attribute_value(). */
-static int form_read(const struct sp_lineprog *lp, struct rd *r, uint64_t form, struct fv *v,
-		     struct sp_error *err)
+/* The size of a fixed-size integer form, 0 for the other forms. */
+static int fixed_size(const struct sp_dwunit *u, uint64_t form)
 {
-	const struct sp_dwunit *u = lp->unit;
-	int osz = u->offset_size;
+	switch (form) {
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_data1:
+	case DW_FORM_addrx1:
+	case DW_FORM_strx1:
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_addrx2:
+	case DW_FORM_strx2:
+		return 2;
+	case DW_FORM_ref4:
+	case DW_FORM_data4:
+	case DW_FORM_addrx4:
+	case DW_FORM_strx4:
+		return 4;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+		return 8;
+	case DW_FORM_addr:
+		return u->addr_size;
+	case DW_FORM_ref_addr:
+		return u->version >= 3 ? u->offset_size : u->addr_size;
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_sec_offset:
+		return u->offset_size;
+	default:
+		return 0;
+	}
+}
 
-	if (r->p >= r->end && form != DW_FORM_flag_present)
-		return corrupt(err, "entry attribute runs past the end of the header");
-	v->kind = FV_UINT;
-	v->s = NULL;
+/* DW_FORM_strp, line_strp and GNU_strp_alt (whose file bfd would open). */
+static void read_strp(const struct sp_lineprog *lp, struct rd *r, uint64_t form, struct fv *v)
+{
+	int osz = lp->unit->offset_size;
+
+	v->kind = FV_STR;
+	if (r->end - r->p < osz) {
+		r->p = r->end;
+		return;
+	}
+	v->u = rd_uint(r, osz);
+	if (form == DW_FORM_strp)
+		v->s = sec_string(&lp->secs->str, v->u, 0);
+	else if (form == DW_FORM_line_strp)
+		v->s = sec_string(&lp->secs->line_str, v->u, 0);
+}
+
+/* The forms that are not fixed-size integers. */
+static int read_other(const struct sp_lineprog *lp, struct rd *r, uint64_t form, struct fv *v,
+		      struct sp_error *err)
+{
 	switch (form) {
 	case DW_FORM_flag_present:
 		v->u = 1;
-		return 0;
-	case DW_FORM_ref_addr:
-		v->u = rd_uint(r, u->version >= 3 ? osz : u->addr_size);
-		return 0;
-	case DW_FORM_addr:
-		v->u = rd_uint(r, u->addr_size);
-		return 0;
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_sec_offset:
-		v->u = rd_uint(r, osz);
 		return 0;
 	case DW_FORM_block2:
 		return block_skip(r, rd_uint(r, 2), v);
@@ -423,35 +459,14 @@ static int form_read(const struct sp_lineprog *lp, struct rd *r, uint64_t form, 
 		return block_skip(r, rd_leb(r, 0), v);
 	case DW_FORM_data16:
 		return block_skip(r, 16, v);
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_data1:
-	case DW_FORM_addrx1:
-		v->u = rd_uint(r, 1);
-		return 0;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_addrx2:
-		v->u = rd_uint(r, 2);
-		return 0;
 	case DW_FORM_addrx3:
 	case DW_FORM_strx3:
+		/* three single bytes, each read (or not) on its own */
 		v->u = rd_uint(r, 1);
 		v->u |= rd_uint(r, 1) << 8;
 		v->u |= rd_uint(r, 1) << 16;
 		if (r->be)
 			v->u = ((v->u & 0xff) << 16) | (v->u & 0xff00) | (v->u >> 16);
-		break;
-	case DW_FORM_ref4:
-	case DW_FORM_data4:
-	case DW_FORM_addrx4:
-	case DW_FORM_strx4:
-		v->u = rd_uint(r, 4);
-		break;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-		v->u = rd_uint(r, 8);
 		return 0;
 	case DW_FORM_string:
 		v->kind = FV_STR;
@@ -460,23 +475,8 @@ static int form_read(const struct sp_lineprog *lp, struct rd *r, uint64_t form, 
 	case DW_FORM_strp:
 	case DW_FORM_line_strp:
 	case DW_FORM_GNU_strp_alt:
-		v->kind = FV_STR;
-		if (r->end - r->p < osz) {
-			r->p = r->end;
-			return 0;
-		}
-		v->u = rd_uint(r, osz);
-		if (form == DW_FORM_strp)
-			v->s = sec_string(&lp->secs->str, v->u, 0);
-		else if (form == DW_FORM_line_strp)
-			v->s = sec_string(&lp->secs->line_str, v->u, 0);
+		read_strp(lp, r, form, v);
 		return 0;
-	case DW_FORM_strx1:
-		v->u = rd_uint(r, 1);
-		break;
-	case DW_FORM_strx2:
-		v->u = rd_uint(r, 2);
-		break;
 	case DW_FORM_sdata:
 		v->u = rd_leb(r, 1);
 		return 0;
@@ -487,18 +487,37 @@ static int form_read(const struct sp_lineprog *lp, struct rd *r, uint64_t form, 
 	case DW_FORM_addrx:
 	case DW_FORM_strx:
 		v->u = rd_leb(r, 0);
-		break;
-	case DW_FORM_indirect:
-		form = rd_leb(r, 0);
-		if (form == DW_FORM_implicit_const)
-			rd_leb(r, 1);
-		return form_read(lp, r, form, v, err);
+		return 0;
 	case DW_FORM_implicit_const:
 		v->u = 0;
 		return 0;
 	default:
 		return corrupt(err, "unknown form %#x", (unsigned)form);
 	}
+}
+
+/* Consumes one value of `form` like bfd's read_attribute_value(). */
+static int form_read(const struct sp_lineprog *lp, struct rd *r, uint64_t form, struct fv *v,
+		     struct sp_error *err)
+{
+	int n;
+
+	if (r->p >= r->end && form != DW_FORM_flag_present)
+		return corrupt(err, "entry attribute runs past the end of the header");
+	if (form == DW_FORM_indirect) {
+		form = rd_leb(r, 0);
+		if (form == DW_FORM_implicit_const)
+			rd_leb(r, 1);
+		return form_read(lp, r, form, v, err);
+	}
+	v->kind = FV_UINT;
+	v->u = 0;
+	v->s = NULL;
+	n = fixed_size(lp->unit, form);
+	if (n)
+		v->u = rd_uint(r, n);
+	else if (read_other(lp, r, form, v, err) < 0)
+		return -SP_E_CORRUPT;
 	if (sp_dw_is_strx_form((unsigned)form)) {
 		v->kind = FV_STR;
 		v->s = strx_string(lp, v->u);
