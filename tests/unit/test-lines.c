@@ -205,6 +205,29 @@ static void test_rows(void)
 	image_close(&im);
 }
 
+/*
+ * A 7 KB function dropped by --gc-sections keeps a line sequence at 0,
+ * which in this PIE covers all of .text: bfd sorts it first in its unit,
+ * drops the unit's real sequences as nested in it, and answers from it
+ * everywhere, even in crt code. So does the table.
+ */
+static void test_discarded_sequence(void)
+{
+	struct sp_inline_frame fr[4];
+	struct image im;
+
+	if (open_fixture(&im, FIX("c-O0-gc-big")) == 0) {
+		expect_line(im.lines, 0x1050, "././gcbig.c", 19);
+		expect_line(im.lines, 0x114e, "././gcbig.c", 19);
+		expect_line(im.lines, 0x1183, "././gcbig.c", 19);
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x1050, fr, 4), 1);
+		CU_ASSERT_STRING_EQUAL(fr[0].name, "never_called");
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x114e, fr, 4), 1);
+		CU_ASSERT_STRING_EQUAL(fr[0].name, "main");
+	}
+	image_close(&im);
+}
+
 /* ---- inline chains ---- */
 
 static void expect_frame(const struct sp_inline_frame *f, const char *name, const char *file,
@@ -390,6 +413,7 @@ int sp_test_register_lines(void)
 	if (!CU_add_test(s, "DWARF 5 with -fdebug-prefix-map", test_dwarf5_prefix_map) ||
 	    !CU_add_test(s, "DWARF 4 C++", test_dwarf4_cxx) ||
 	    !CU_add_test(s, "rows and find agree", test_rows) ||
+	    !CU_add_test(s, "discarded sequence at 0", test_discarded_sequence) ||
 	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
