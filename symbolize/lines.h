@@ -55,6 +55,8 @@ void sp_linetab_free(struct sp_linetab *t);
  * Exactly the file and line bfd_find_nearest_line() returns for `addr`:
  * NULL when bfd returns no file or line 0. The row is borrowed (valid until
  * sp_linetab_free()); its addr is where its range starts, not `addr`.
+ * lines.c lists the corner cases where bfd's answer depends on its earlier
+ * lookups and this table gives bfd's first-lookup answer instead.
  */
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr);
 
