@@ -27,7 +27,8 @@
  *     below. Empty strings count as absent.
  *  3. Ranges: DW_AT_ranges (.debug_ranges for DWARF 2-4, .debug_rnglists
  *     for DWARF 5, where bfd knows only the entry kinds without .debug_addr
- *     indexes and reads a DW_FORM_rnglistx index as an offset) and
+ *     indexes, and ignores DW_FORM_rnglistx attributes: clang's inlined
+ *     functions with several ranges have none for bfd) and
  *     low_pc/high_pc. A new range that starts where a listed one ends (or
  *     ends where one starts) extends it instead of being listed.
  *  4. At an address, the function is the one with the shortest listed
@@ -191,9 +192,9 @@ static uint64_t uleb(const unsigned char *p)
 }
 
 /*
- * The value bfd gives an integer-form attribute: the raw number (offsets
- * are not rebased: a DW_FORM_rnglistx index is read as an offset), except
- * that addrx forms are looked up in .debug_addr.
+ * The value bfd gives an integer-form attribute: the raw number, except
+ * that addrx forms are looked up in .debug_addr. (DW_FORM_rnglistx is not
+ * an integer form for bfd, so such ranges are never read.)
  */
 static int attr_uint(const struct fbuild *b, Dwarf_Attribute *a, uint64_t *v)
 {
