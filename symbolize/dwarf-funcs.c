@@ -135,39 +135,6 @@ struct fbuild {
 
 /* ---- attribute values as bfd reads them ---- */
 
-static int is_int_form(unsigned form)
-{
-	switch (form) {
-	case DW_FORM_addr:
-	case DW_FORM_data1:
-	case DW_FORM_data2:
-	case DW_FORM_data4:
-	case DW_FORM_data8:
-	case DW_FORM_flag:
-	case DW_FORM_sdata:
-	case DW_FORM_udata:
-	case DW_FORM_ref_addr:
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-	case DW_FORM_sec_offset:
-	case DW_FORM_flag_present:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_addrx:
-	case DW_FORM_implicit_const:
-	case DW_FORM_addrx1:
-	case DW_FORM_addrx2:
-	case DW_FORM_addrx3:
-	case DW_FORM_addrx4:
-	case DW_FORM_GNU_ref_alt:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static uint64_t load(const unsigned char *p, int n, int be)
 {
 	uint64_t v = 0;
@@ -350,103 +317,9 @@ static void arange_add(struct fbuild *b, uint64_t low, uint64_t high)
 	b->nar++;
 }
 
-static uint64_t bounded_uleb(const uint8_t **pp, const uint8_t *end)
+static void add_range(void *ctx, uint64_t low, uint64_t high)
 {
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (p < end) {
-		uint8_t byte = *p++;
-
-		if (shift < 64) {
-			v |= (uint64_t)(byte & 0x7f) << shift;
-			shift += 7;
-		}
-		if (!(byte & 0x80))
-			break;
-	}
-	*pp = p;
-	return v;
-}
-
-/* DWARF 2-4 .debug_ranges: (begin, end) pairs, base selectors, (0, 0). */
-static int read_ranges(struct fbuild *b, uint64_t off)
-{
-	const struct sp_dwsec *sec = &b->secs.ranges;
-	uint64_t base = b->base_address;
-	size_t as = (size_t)b->unit->addr_size;
-	const uint8_t *p, *end;
-
-	if (!sec->data || off > sec->size)
-		return -1;
-	p = sec->data + off;
-	end = sec->data + sec->size;
-	for (;;) {
-		uint64_t low, high;
-
-		if (2 * as > (size_t)(end - p))
-			return -1;
-		low = load(p, (int)as, b->secs.big_endian);
-		high = load(p + as, (int)as, b->secs.big_endian);
-		p += 2 * as;
-		if (low == 0 && high == 0)
-			return 0;
-		if (low == UINT64_MAX && high != UINT64_MAX)
-			base = high;
-		else
-			arange_add(b, base + low, base + high);
-	}
-}
-
-/* DWARF 5 .debug_rnglists, the entry kinds bfd 2.40 knows. */
-static int read_rnglists(struct fbuild *b, uint64_t off)
-{
-	const struct sp_dwsec *sec = &b->secs.rnglists;
-	uint64_t base = b->base_address, low, high;
-	size_t as = (size_t)b->unit->addr_size;
-	int be = b->secs.big_endian;
-	const uint8_t *p, *end;
-
-	if (!sec->data || off >= sec->size)
-		return -1;
-	p = sec->data + off;
-	end = sec->data + sec->size;
-	for (;;) {
-		if (p >= end)
-			return -1;
-		switch (*p++) {
-		case DW_RLE_end_of_list:
-			return 0;
-		case DW_RLE_base_address:
-			if (as > (size_t)(end - p))
-				return -1;
-			base = load(p, (int)as, be);
-			p += as;
-			continue;
-		case DW_RLE_start_length:
-			if (as > (size_t)(end - p))
-				return -1;
-			low = load(p, (int)as, be);
-			p += as;
-			high = low + bounded_uleb(&p, end);
-			break;
-		case DW_RLE_offset_pair:
-			low = base + bounded_uleb(&p, end);
-			high = base + bounded_uleb(&p, end);
-			break;
-		case DW_RLE_start_end:
-			if (2 * as > (size_t)(end - p))
-				return -1;
-			low = load(p, (int)as, be);
-			high = load(p + as, (int)as, be);
-			p += 2 * as;
-			break;
-		default:
-			return -1;
-		}
-		arange_add(b, low, high);
-	}
+	arange_add(ctx, low, high);
 }
 
 /* ---- rule 2: names ---- */
@@ -473,7 +346,7 @@ static int abstract_attr(Dwarf_Attribute *a, void *arg)
 		}
 		break;
 	case DW_AT_specification:
-		if (is_int_form(a->form) && follow(c->b, a, c->depth + 1, c->die) < 0)
+		if (sp_dw_is_int_form(a->form) && follow(c->b, a, c->depth + 1, c->die) < 0)
 			return DWARF_CB_ABORT;
 		break;
 	case DW_AT_linkage_name:
@@ -523,7 +396,7 @@ static int fn_attr(Dwarf_Attribute *a, void *arg)
 	struct fn *f = b->cur;
 	uint64_t v;
 
-	if (is_int_form(a->form)) {
+	if (sp_dw_is_int_form(a->form)) {
 		if (attr_uint(b, a, &v) < 0)
 			return DWARF_CB_OK;
 		switch (a->code) {
@@ -546,7 +419,8 @@ static int fn_attr(Dwarf_Attribute *a, void *arg)
 			b->high_rel = a->form != DW_FORM_addr;
 			break;
 		case DW_AT_ranges:
-			if ((b->unit->version <= 4 ? read_ranges(b, v) : read_rnglists(b, v)) < 0)
+			if (sp_dw_rangelist(&b->secs, b->unit, b->base_address, v, add_range, b) <
+			    0)
 				return fail(b, "cannot read range list", c->die);
 			break;
 		default:
@@ -684,7 +558,7 @@ static uint64_t unit_base(const struct sp_dwunit *u)
 	Dwarf_Addr addr;
 
 	if (dwarf_tag(&die) != DW_TAG_compile_unit || !dwarf_attr(&die, DW_AT_low_pc, &a) ||
-	    !is_int_form(a.form) || dwarf_formaddr(&a, &addr) != 0)
+	    !sp_dw_is_int_form(a.form) || dwarf_formaddr(&a, &addr) != 0)
 		return 0;
 	return addr;
 }
@@ -724,6 +598,8 @@ static int read_units(struct fbuild *b, Dwarf *dw, struct sp_error *err)
 	int r, first0_runs = 0;
 
 	for (b->unit_index = 0; (r = sp_dwunit_next(dw, &cu, &u, err)) > 0; b->unit_index++) {
+		if (!sp_dwunit_bfd_reads(&b->secs, &u))
+			return 0; /* bfd stops reading units there */
 		switch (sp_linetab_unit_state(b->f->lines, b->unit_index)) {
 		case SP_LINETAB_UNIT_OK:
 		case SP_LINETAB_UNIT_DEFINES:

@@ -158,35 +158,38 @@ static void rd_skip(struct rd *r, uint64_t n)
 
 /* ---- sections ---- */
 
-static void sec_set(struct sp_dwsecs *s, const char *name, const struct sp_dwsec *sec)
+/*
+ * The slot for a section, NULL if unused. Like bfd, accept .debug_X, or
+ * in a second pass the .zdebug name from bfd's table, which has
+ * ".zdebug_rnglist" (sic) for .debug_rnglists.
+ */
+static struct sp_dwsec *sec_slot(struct sp_dwsecs *s, const char *name, int compressed)
 {
 	static const struct {
-		const char *name;
+		const char *name, *zname;
 		size_t off;
 	} names[] = {
-		{"line", offsetof(struct sp_dwsecs, line)},
-		{"line_str", offsetof(struct sp_dwsecs, line_str)},
-		{"str", offsetof(struct sp_dwsecs, str)},
-		{"str_offsets", offsetof(struct sp_dwsecs, str_offsets)},
-		{"ranges", offsetof(struct sp_dwsecs, ranges)},
-		{"rnglists", offsetof(struct sp_dwsecs, rnglists)},
+		{".debug_line", ".zdebug_line", offsetof(struct sp_dwsecs, line)},
+		{".debug_line_str", ".zdebug_line_str", offsetof(struct sp_dwsecs, line_str)},
+		{".debug_str", ".zdebug_str", offsetof(struct sp_dwsecs, str)},
+		{".debug_str_offsets", ".zdebug_str_offsets",
+		 offsetof(struct sp_dwsecs, str_offsets)},
+		{".debug_ranges", ".zdebug_ranges", offsetof(struct sp_dwsecs, ranges)},
+		{".debug_rnglists", ".zdebug_rnglist", offsetof(struct sp_dwsecs, rnglists)},
 	};
 	size_t i;
 
-	if (!strncmp(name, ".debug_", 7))
-		name += 7;
-	else if (!strncmp(name, ".zdebug_", 8))
-		name += 8;
-	else
-		return;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct sp_dwsec *dst = (struct sp_dwsec *)((char *)s + names[i].off);
-
-		if (!strcmp(name, names[i].name) && !dst->data)
-			*dst = *sec;
-	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, compressed ? names[i].zname : names[i].name))
+			return (struct sp_dwsec *)((char *)s + names[i].off);
+	return NULL;
 }
 
+/*
+ * Section data, decompressed. libdw has usually decompressed the sections
+ * it reads already (in place, in the same Elf), which clears
+ * SHF_COMPRESSED; a .zdebug section still starts with "ZLIB" if not.
+ */
 static int sec_read(Elf_Scn *scn, const char *name, struct sp_dwsec *sec, struct sp_error *err)
 {
 	GElf_Shdr shdr;
@@ -195,18 +198,21 @@ static int sec_read(Elf_Scn *scn, const char *name, struct sp_dwsec *sec, struct
 	if (!gelf_getshdr(scn, &shdr))
 		return sp_error_set(err, SP_E_LIBELF, "cannot read section header: %s",
 				    elf_errmsg(-1));
-	if (shdr.sh_type == SHT_NOBITS) {
-		sec->data = NULL;
+	sec->data = NULL;
+	sec->size = 0;
+	if (shdr.sh_type == SHT_NOBITS)
 		return 0;
-	}
 	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 		return sp_error_set(err, SP_E_LIBELF, "cannot decompress section '%s': %s", name,
 				    elf_errmsg(-1));
-	if (!(shdr.sh_flags & SHF_COMPRESSED) && !strncmp(name, ".zdebug", 7) &&
-	    elf_compress_gnu(scn, 0, 0) < 0)
-		return sp_error_set(err, SP_E_LIBELF, "cannot decompress section '%s': %s", name,
-				    elf_errmsg(-1));
 	d = elf_getdata(scn, NULL);
+	if (d && !(shdr.sh_flags & SHF_COMPRESSED) && !strncmp(name, ".zdebug", 7) &&
+	    d->d_size >= 4 && d->d_buf && !memcmp(d->d_buf, "ZLIB", 4)) {
+		if (elf_compress_gnu(scn, 0, 0) < 0)
+			return sp_error_set(err, SP_E_LIBELF, "cannot decompress section '%s': %s",
+					    name, elf_errmsg(-1));
+		d = elf_getdata(scn, NULL);
+	}
 	if (!d)
 		return sp_error_set(err, SP_E_LIBELF, "cannot read section '%s': %s", name,
 				    elf_errmsg(-1));
@@ -218,28 +224,32 @@ static int sec_read(Elf_Scn *scn, const char *name, struct sp_dwsec *sec, struct
 int sp_dwsecs_load(Dwarf *dw, struct sp_dwsecs *s, struct sp_error *err)
 {
 	Elf *elf = dwarf_getelf(dw);
-	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	size_t shstrndx;
+	int pass;
 
 	memset(s, 0, sizeof(*s));
 	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) < 0)
 		return sp_error_set(err, SP_E_LIBELF, "cannot read ELF header: %s", elf_errmsg(-1));
 	s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-		const char *name;
-		struct sp_dwsec sec;
+	for (pass = 0; pass < 2; pass++) {
+		Elf_Scn *scn = NULL;
 
-		if (!gelf_getshdr(scn, &shdr))
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (strncmp(name, ".debug_", 7) && strncmp(name, ".zdebug_", 8)))
-			continue;
-		if (sec_read(scn, name, &sec, err) < 0)
-			return -SP_E_LIBELF;
-		if (sec.data)
-			sec_set(s, name, &sec);
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr shdr;
+			const char *name;
+			struct sp_dwsec *slot;
+
+			if (!gelf_getshdr(scn, &shdr))
+				continue;
+			name = elf_strptr(elf, shstrndx, shdr.sh_name);
+			slot = name ? sec_slot(s, name, pass) : NULL;
+			/* the first section of a name, as bfd_get_section_by_name */
+			if (!slot || slot->data)
+				continue;
+			if (sec_read(scn, name, slot, err) < 0)
+				return -SP_E_LIBELF;
+		}
 	}
 	return 0;
 }
@@ -258,6 +268,39 @@ int sp_dw_is_str_form(unsigned form)
 	case DW_FORM_strx4:
 	case DW_FORM_line_strp:
 	case DW_FORM_GNU_strp_alt:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int sp_dw_is_int_form(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_addr:
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_flag:
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+	case DW_FORM_sec_offset:
+	case DW_FORM_flag_present:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_addrx:
+	case DW_FORM_implicit_const:
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4:
+	case DW_FORM_GNU_ref_alt:
 		return 1;
 	default:
 		return 0;
@@ -333,6 +376,109 @@ int sp_dwunit_next(Dwarf *dw, Dwarf_CU **cu, struct sp_dwunit *u, struct sp_erro
 			u->lang = (int)v;
 		return 1;
 	}
+}
+
+/* ---- range lists ---- */
+
+/* DWARF 2-4 .debug_ranges: (begin, end) pairs, base selectors, (0, 0). */
+static int read_ranges(const struct sp_dwsecs *s, const struct sp_dwunit *u, uint64_t base,
+		       uint64_t off, sp_dw_range_fn add, void *ctx)
+{
+	struct rd r;
+	int as = u->addr_size;
+
+	if (!s->ranges.data || off > s->ranges.size)
+		return -1;
+	r.p = s->ranges.data + off;
+	r.end = s->ranges.data + s->ranges.size;
+	r.be = s->big_endian;
+	for (;;) {
+		uint64_t low, high;
+
+		if (r.end - r.p < 2 * as)
+			return -1;
+		low = rd_uint(&r, as);
+		high = rd_uint(&r, as);
+		if (low == 0 && high == 0)
+			return 0;
+		/* bfd compares with -1UL: only 64-bit selectors are recognised */
+		if (low == UINT64_MAX && high != UINT64_MAX)
+			base = high;
+		else
+			add(ctx, base + low, base + high);
+	}
+}
+
+/* DWARF 5 .debug_rnglists, the entry kinds bfd 2.40 knows. */
+static int read_rnglists(const struct sp_dwsecs *s, const struct sp_dwunit *u, uint64_t base,
+			 uint64_t off, sp_dw_range_fn add, void *ctx)
+{
+	struct rd r;
+	int as = u->addr_size;
+
+	if (!s->rnglists.data || off >= s->rnglists.size)
+		return -1;
+	r.p = s->rnglists.data + off;
+	r.end = s->rnglists.data + s->rnglists.size;
+	r.be = s->big_endian;
+	for (;;) {
+		uint64_t low, high;
+
+		if (r.p >= r.end)
+			return -1;
+		switch (*r.p++) {
+		case DW_RLE_end_of_list:
+			return 0;
+		case DW_RLE_base_address:
+			if (r.end - r.p < as)
+				return -1;
+			base = rd_uint(&r, as);
+			continue;
+		case DW_RLE_start_length:
+			if (r.end - r.p < as)
+				return -1;
+			low = rd_uint(&r, as);
+			high = low + rd_leb(&r, 0);
+			break;
+		case DW_RLE_offset_pair:
+			low = base + rd_leb(&r, 0);
+			high = base + rd_leb(&r, 0);
+			break;
+		case DW_RLE_start_end:
+			if (r.end - r.p < 2 * as)
+				return -1;
+			low = rd_uint(&r, as);
+			high = rd_uint(&r, as);
+			break;
+		default:
+			return -1;
+		}
+		add(ctx, low, high);
+	}
+}
+
+int sp_dw_rangelist(const struct sp_dwsecs *s, const struct sp_dwunit *u, uint64_t base,
+		    uint64_t off, sp_dw_range_fn add, void *ctx)
+{
+	return u->version <= 4 ? read_ranges(s, u, base, off, add, ctx)
+			       : read_rnglists(s, u, base, off, add, ctx);
+}
+
+static void ignore_range(void *ctx, uint64_t low, uint64_t high)
+{
+}
+
+int sp_dwunit_bfd_reads(const struct sp_dwsecs *s, const struct sp_dwunit *u)
+{
+	Dwarf_Die die = u->die;
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+
+	/* rnglistx is not an integer form for bfd: it ignores those */
+	if (!dwarf_attr(&die, DW_AT_ranges, &a) || !sp_dw_is_int_form(dwarf_whatform(&a)) ||
+	    dwarf_formudata(&a, &off) != 0)
+		return 1;
+	return sp_dw_rangelist(s, u, 0, off, ignore_range, NULL) == 0;
 }
 
 /* ---- forms in DWARF 5 entry formats ---- */

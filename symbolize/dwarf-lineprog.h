@@ -38,6 +38,8 @@ int sp_dwsecs_load(Dwarf *dw, struct sp_dwsecs *s, struct sp_error *err);
 /* bfd's is_str_form(): the forms whose value bfd reads as a string. */
 int sp_dw_is_str_form(unsigned form);
 int sp_dw_is_strx_form(unsigned form);
+/* bfd's is_int_form(): the forms whose value bfd reads as a number. */
+int sp_dw_is_int_form(unsigned form);
 
 /* ---- units ---- */
 
@@ -61,6 +63,27 @@ struct sp_dwunit {
  * err filled on a libdw failure.
  */
 int sp_dwunit_next(Dwarf *dw, Dwarf_CU **cu, struct sp_dwunit *u, struct sp_error *err);
+
+/*
+ * Whether bfd keeps reading .debug_info at unit u: bfd stops for good at a
+ * unit whose own DW_AT_ranges it cannot read (for instance a DWARF 5 unit
+ * in a file whose range lists are in .zdebug_rnglists, a name bfd 2.40
+ * misspells as .zdebug_rnglist).
+ */
+int sp_dwunit_bfd_reads(const struct sp_dwsecs *s, const struct sp_dwunit *u);
+
+/* ---- range lists ---- */
+
+typedef void (*sp_dw_range_fn)(void *ctx, uint64_t low, uint64_t high);
+
+/*
+ * bfd's read_rangelist(): the ranges at `off` of .debug_ranges (DWARF 2-4)
+ * or .debug_rnglists (DWARF 5, only the entry kinds without .debug_addr
+ * indexes). Calls add() for each; -1 where bfd fails (then some ranges may
+ * have been added, as in bfd).
+ */
+int sp_dw_rangelist(const struct sp_dwsecs *s, const struct sp_dwunit *u, uint64_t base,
+		    uint64_t off, sp_dw_range_fn add, void *ctx);
 
 /* ---- line-number programs ---- */
 

@@ -768,6 +768,14 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 		b->t->nunits = index;
 		st = &b->t->ustate[b->unit];
 		*st = SP_LINETAB_UNIT_NONE;
+		if (!sp_dwunit_bfd_reads(&secs, &u)) {
+			sp_error_set(&b->t->warning, SP_E_CORRUPT,
+				     "cannot read the ranges of the unit at %#llx: bfd reads no "
+				     "further units",
+				     (unsigned long long)u.die_off);
+			b->t->has_warning = 1;
+			break;
+		}
 		if (!u.has_stmt_list)
 			continue;
 		/* bfd decodes the program at offset 0 once, for the first unit */

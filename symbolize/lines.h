@@ -46,7 +46,11 @@ struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_e
  */
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err);
 
-/* The first problem sp_linetab_new_lenient() skipped over, or NULL. */
+/*
+ * The first problem sp_linetab_new_lenient() skipped over, or where bfd
+ * stops reading units (a unit whose own ranges it cannot read; both
+ * variants), or NULL.
+ */
 const char *sp_linetab_warning(const struct sp_linetab *t);
 
 void sp_linetab_free(struct sp_linetab *t);

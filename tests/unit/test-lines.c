@@ -228,6 +228,31 @@ static void test_discarded_sequence(void)
 	image_close(&im);
 }
 
+/*
+ * -gz=zlib-gnu with DWARF 5: bfd looks for ".zdebug_rnglist", cannot read
+ * the first unit's DW_AT_ranges and stops reading units: no lines at all.
+ */
+static void test_zdebug_rnglists(void)
+{
+	struct sp_inline_frame fr[4];
+	const struct sp_line *rows;
+	struct image im;
+
+	if (open_fixture(&im, FIX("c-O2-dw5-zgnu")) == 0) {
+		CU_ASSERT_PTR_NOT_NULL(sp_linetab_warning(im.lines));
+		CU_ASSERT_EQUAL(sp_linetab_rows(im.lines, &rows), 0);
+		expect_line(im.lines, 0x1149, NULL, 0);
+		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1149, fr, 4), 0);
+	}
+	image_close(&im);
+	/* with DWARF 4 the .zdebug names are right and everything answers */
+	if (open_fixture(&im, FIX("c-O2-dw4-zgnu")) == 0) {
+		CU_ASSERT_PTR_NULL(sp_linetab_warning(im.lines));
+		CU_ASSERT(sp_linetab_rows(im.lines, &rows) > 50);
+	}
+	image_close(&im);
+}
+
 /* ---- inline chains ---- */
 
 static void expect_frame(const struct sp_inline_frame *f, const char *name, const char *file,
@@ -414,6 +439,7 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "DWARF 4 C++", test_dwarf4_cxx) ||
 	    !CU_add_test(s, "rows and find agree", test_rows) ||
 	    !CU_add_test(s, "discarded sequence at 0", test_discarded_sequence) ||
+	    !CU_add_test(s, ".zdebug_rnglists", test_zdebug_rnglists) ||
 	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
