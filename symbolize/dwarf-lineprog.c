@@ -176,6 +176,7 @@ static struct sp_dwsec *sec_slot(struct sp_dwsecs *s, const char *name, int comp
 		 offsetof(struct sp_dwsecs, str_offsets)},
 		{".debug_ranges", ".zdebug_ranges", offsetof(struct sp_dwsecs, ranges)},
 		{".debug_rnglists", ".zdebug_rnglist", offsetof(struct sp_dwsecs, rnglists)},
+		{".debug_abbrev", ".zdebug_abbrev", offsetof(struct sp_dwsecs, abbrev)},
 	};
 	size_t i;
 
@@ -221,6 +222,91 @@ static int sec_read(Elf_Scn *scn, const char *name, struct sp_dwsec *sec, struct
 	return 0;
 }
 
+/* Does an abbreviation give a function DIE a DW_AT_ranges bfd reads? */
+static int abbrev_has_fn_ranges(const struct sp_dwsecs *s)
+{
+	struct rd r = {s->abbrev.data, s->abbrev.data + s->abbrev.size, s->big_endian};
+
+	while (r.p && r.p < r.end) {
+		uint64_t tag, name, form;
+		int fn;
+
+		if (rd_leb(&r, 0) == 0) /* end of a unit's table */
+			continue;
+		tag = rd_leb(&r, 0);
+		fn = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_entry_point;
+		rd_uint(&r, 1);
+		do {
+			name = rd_leb(&r, 0);
+			form = rd_leb(&r, 0);
+			if (form == DW_FORM_implicit_const)
+				rd_leb(&r, 1);
+			if (fn && name == DW_AT_ranges && sp_dw_is_int_form((unsigned)form))
+				return 1;
+		} while ((name || form) && r.p < r.end);
+	}
+	return 0;
+}
+
+/* Does .debug_rnglists hold entry kinds bfd 2.40 cannot read? */
+static int rnglists_has_unknown(const struct sp_dwsecs *s)
+{
+	struct rd r = {s->rnglists.data, s->rnglists.data + s->rnglists.size, s->big_endian};
+
+	while (r.p && r.p < r.end) {
+		uint64_t len = rd_uint(&r, 4), count;
+		const uint8_t *end;
+		int osz = 4, as;
+
+		if (len == 0xffffffff) {
+			len = rd_uint(&r, 8);
+			osz = 8;
+		}
+		if (len > (uint64_t)(r.end - r.p))
+			return 1;
+		end = r.p + len;
+		rd_uint(&r, 2);
+		as = (int)rd_uint(&r, 1);
+		rd_uint(&r, 1);
+		count = rd_uint(&r, 4);
+		rd_skip(&r, count * (uint64_t)osz);
+		while (r.p < end) {
+			switch (*r.p++) {
+			case DW_RLE_end_of_list:
+				break;
+			case DW_RLE_offset_pair:
+				rd_leb(&r, 0);
+				rd_leb(&r, 0);
+				break;
+			case DW_RLE_base_address:
+				rd_skip(&r, (uint64_t)as);
+				break;
+			case DW_RLE_start_end:
+				rd_skip(&r, 2 * (uint64_t)as);
+				break;
+			case DW_RLE_start_length:
+				rd_skip(&r, (uint64_t)as);
+				rd_leb(&r, 0);
+				break;
+			default:
+				return 1;
+			}
+		}
+		r.p = end;
+	}
+	return 0;
+}
+
+/* Where bfd could fail to read a function's ranges (and drop its unit). */
+static void ranges_failures(struct sp_dwsecs *s)
+{
+	if (!abbrev_has_fn_ranges(s))
+		return;
+	s->ranges_may_fail[0] = !s->ranges.data;
+	s->ranges_may_fail[1] = !s->rnglists.data || rnglists_has_unknown(s);
+}
+
 int sp_dwsecs_load(Dwarf *dw, struct sp_dwsecs *s, struct sp_error *err)
 {
 	Elf *elf = dwarf_getelf(dw);
@@ -251,6 +337,7 @@ int sp_dwsecs_load(Dwarf *dw, struct sp_dwsecs *s, struct sp_error *err)
 				return -SP_E_LIBELF;
 		}
 	}
+	ranges_failures(s);
 	return 0;
 }
 
@@ -479,6 +566,44 @@ int sp_dwunit_bfd_reads(const struct sp_dwsecs *s, const struct sp_dwunit *u)
 	    dwarf_formudata(&a, &off) != 0)
 		return 1;
 	return sp_dw_rangelist(s, u, 0, off, ignore_range, NULL) == 0;
+}
+
+/* A function DIE whose DW_AT_ranges bfd cannot read? */
+static int fn_ranges_bad(const struct sp_dwsecs *s, const struct sp_dwunit *u, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+
+	if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+	    tag != DW_TAG_entry_point)
+		return 0;
+	if (!dwarf_attr(die, DW_AT_ranges, &a) || !sp_dw_is_int_form(dwarf_whatform(&a)))
+		return 0;
+	return dwarf_formudata(&a, &off) != 0 ||
+	       sp_dw_rangelist(s, u, 0, off, ignore_range, NULL) < 0;
+}
+
+int sp_dwunit_functions_ok(const struct sp_dwsecs *s, const struct sp_dwunit *u)
+{
+	Dwarf_Die stack[64], cudie = u->die, next;
+	int depth = 0;
+
+	if (!s->ranges_may_fail[u->version >= 5] || dwarf_child(&cudie, &stack[0]) != 0)
+		return 1;
+	for (;;) {
+		if (fn_ranges_bad(s, u, &stack[depth]))
+			return 0;
+		if (depth + 1 < 64 && dwarf_haschildren(&stack[depth]) &&
+		    dwarf_child(&stack[depth], &stack[depth + 1]) == 0) {
+			depth++;
+			continue;
+		}
+		while (dwarf_siblingof(&stack[depth], &next) != 0)
+			if (depth-- == 0)
+				return 1;
+		stack[depth] = next;
+	}
 }
 
 /* ---- forms in DWARF 5 entry formats ---- */

@@ -26,8 +26,10 @@ struct sp_dwsec {
 
 /* Borrowed from the Dwarf's Elf: valid while the Dwarf is open. */
 struct sp_dwsecs {
-	struct sp_dwsec line, line_str, str, str_offsets, ranges, rnglists;
+	struct sp_dwsec line, line_str, str, str_offsets, ranges, rnglists, abbrev;
 	int big_endian;
+	/* bfd may fail to read a function's ranges in units of DWARF 2-4 / 5 */
+	int ranges_may_fail[2];
 };
 
 /* Finds the sections (decompressing SHF_COMPRESSED and .zdebug ones). */
@@ -71,6 +73,14 @@ int sp_dwunit_next(Dwarf *dw, Dwarf_CU **cu, struct sp_dwunit *u, struct sp_erro
  * misspells as .zdebug_rnglist).
  */
 int sp_dwunit_bfd_reads(const struct sp_dwsecs *s, const struct sp_dwunit *u);
+
+/*
+ * Whether bfd reads the DIEs of unit u without error. bfd gives up on a
+ * unit (its lines included) when a function's DW_AT_ranges cannot be read:
+ * a missing section, or list entries it does not know. The DIEs are only
+ * walked when the sections make that possible (ranges_may_fail).
+ */
+int sp_dwunit_functions_ok(const struct sp_dwsecs *s, const struct sp_dwunit *u);
 
 /* ---- range lists ---- */
 

@@ -778,6 +778,11 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 		}
 		if (!u.has_stmt_list)
 			continue;
+		/* bfd drops a unit whose functions' ranges it cannot read */
+		if (!sp_dwunit_functions_ok(&secs, &u)) {
+			*st = SP_LINETAB_UNIT_FAILED;
+			continue;
+		}
 		/* bfd decodes the program at offset 0 once, for the first unit */
 		*st = SP_LINETAB_UNIT_SHARED;
 		if (u.line_offset == 0 && have_offset0)

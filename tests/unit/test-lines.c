@@ -245,6 +245,13 @@ static void test_zdebug_rnglists(void)
 		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1149, fr, 4), 0);
 	}
 	image_close(&im);
+	/* the units read, but bfd cannot read inlined functions' ranges */
+	if (open_fixture(&im, FIX("cxx-O1-dw5-zgnu")) == 0) {
+		CU_ASSERT_EQUAL(sp_linetab_rows(im.lines, &rows), 0);
+		CU_ASSERT_EQUAL(sp_linetab_unit_state(im.lines, 0), SP_LINETAB_UNIT_FAILED);
+		CU_ASSERT_EQUAL(sp_linetab_unit_state(im.lines, 1), SP_LINETAB_UNIT_FAILED);
+	}
+	image_close(&im);
 	/* with DWARF 4 the .zdebug names are right and everything answers */
 	if (open_fixture(&im, FIX("c-O2-dw4-zgnu")) == 0) {
 		CU_ASSERT_PTR_NULL(sp_linetab_warning(im.lines));
