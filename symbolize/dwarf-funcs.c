@@ -51,8 +51,8 @@
  * by its symbol once, later lookups in the same bfd may use the DWARF name.
  * This file gives the answer of a fresh bfd, as addr2line with one address
  * prints it. A unit whose DIEs bfd fails to read (bad references, range
- * list kinds it does not know) loses its functions here; bfd then also
- * drops that unit's lines, which lines.c cannot know.
+ * lists it cannot read) loses its functions; lines.c drops its lines too
+ * where the cause is a range list.
  */
 #include "dwarf-funcs.h"
 

@@ -32,7 +32,9 @@
  *     wins. Units overlap for real: the linker points the line programs of
  *     duplicate COMDAT functions at the copy it kept, and functions it
  *     discarded at address 0.
- *  4. A unit whose line program bfd cannot decode answers nothing.
+ *  4. A unit whose line program bfd cannot decode answers nothing, nor
+ *     does one with a function whose DW_AT_ranges bfd cannot read; and
+ *     bfd reads no unit after one whose own DW_AT_ranges it cannot read.
  *
  * Rows with line 0 or no file are kept in the table (bfd finds them, and
  * they stop the search), but sp_linetab_find() returns NULL for them, as
@@ -48,8 +50,9 @@
  *  - A unit with a function DIE but no line row at an address stops bfd's
  *    search there (no line); here the next unit's row answers. dwarf-funcs.c
  *    follows bfd in that case.
- *  - A unit whose DIEs bfd fails to read (bad references, range list kinds
- *    it does not know) loses its lines too; here only its functions.
+ *  - A unit whose DIEs bfd fails to read loses its lines too. Here that
+ *    is followed for unreadable function ranges (rule 4 below is checked
+ *    before decoding), not for other DIE errors such as bad references.
  *  - bfd's trie misses the last byte (0x..ff) of a 256-byte bucket holding
  *    more than 16 ranges, for every range that runs past it (the bucket
  *    clamp mixes an inclusive end with an exclusive one); once all units
