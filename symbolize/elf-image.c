@@ -394,7 +394,7 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 		if (!has_dwarf(src))
 			src = debug_file(im);
 		if (src && (e->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL)))
-			e->lines = sp_linetab_new(e->dw, &im->strs, NULL);
+			e->lines = sp_linetab_new_lenient(e->dw, &im->strs, NULL);
 	}
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
