@@ -25,9 +25,9 @@ static inline uint64_t pair_hash(uint64_t k1, uint64_t k2)
 	return sp_hash_u64(k1 * 0x9e3779b97f4a7c15ULL ^ sp_hash_u64(k2));
 }
 
-static void pairmap_grow(struct sp_pairmap *m)
+static void pairmap_resize(struct sp_pairmap *m, size_t n)
 {
-	size_t n = m->nslots ? m->nslots * 2 : 64, i;
+	size_t i;
 	struct sp_pairmap_slot *s = sp_xreallocarray(NULL, n, sizeof(*s));
 
 	for (i = 0; i < n; i++)
@@ -46,6 +46,21 @@ static void pairmap_grow(struct sp_pairmap *m)
 	free(m->slots);
 	m->slots = s;
 	m->nslots = n;
+}
+
+static void pairmap_grow(struct sp_pairmap *m)
+{
+	pairmap_resize(m, m->nslots ? m->nslots * 2 : 64);
+}
+
+void sp_pairmap_reserve(struct sp_pairmap *m, size_t n)
+{
+	size_t want = 64;
+
+	while (want * 3 < (m->count + n) * 4)
+		want *= 2;
+	if (want > m->nslots)
+		pairmap_resize(m, want);
 }
 
 uint32_t sp_pairmap_get(const struct sp_pairmap *m, uint64_t k1, uint64_t k2)

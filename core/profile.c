@@ -155,6 +155,12 @@ void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_
 	p->pcarcs[i].count += count;
 }
 
+void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n)
+{
+	sp_pairmap_reserve(index_of(&p->pcarc_index), n);
+	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
+}
+
 void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
 {
 	struct sp_pairmap *m = index_of(&p->bb_index);

@@ -321,6 +321,8 @@ static int read_gnu(struct gmon_reader *r)
 	r->in->version = (int)version;
 	r->st->file_version = (int)version;
 	sp_cursor_skip(&r->c, 12);
+	/* at most this many arc records can follow */
+	sp_profile_reserve_pcarcs(r->p, sp_cursor_left(&r->c) / (1 + 2 * (size_t)r->o->target.ptr_size + 4));
 	while (ret == 0 && sp_cursor_left(&r->c) > 0) {
 		uint8_t tag = *r->c.p++;
 

@@ -25,6 +25,8 @@ struct sp_pairmap {
 
 void sp_pairmap_init(struct sp_pairmap *m);
 void sp_pairmap_release(struct sp_pairmap *m);
+/* Makes room for n entries without rehashing. */
+void sp_pairmap_reserve(struct sp_pairmap *m, size_t n);
 /* The value stored for (k1, k2), or UINT32_MAX. */
 uint32_t sp_pairmap_get(const struct sp_pairmap *m, uint64_t k1, uint64_t k2);
 /* Stores value for (k1, k2) unless present; returns the value now stored. */

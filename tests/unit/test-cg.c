@@ -123,6 +123,28 @@ static void test_inline_expansion(void)
 	sp_profile_free(p);
 }
 
+/* The fast lookup must answer exactly as gprof's binary search. */
+static void test_symtab_lookup(void)
+{
+	struct sp_gprof_symopts so;
+	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/prog/prog", NULL);
+	struct sp_symtab *t;
+	uint64_t a;
+	int same = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+	memset(&so, 0, sizeof(so));
+	t = sp_image_gprof_symtab(im, &so, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (a = t->syms[0].addr - 64; a < t->syms[t->len - 1].addr + 64; a++)
+		if (sp_symtab_lookup(t, a) != sp_symbols_lookup(t->syms, t->len, a))
+			same = 0;
+	CU_ASSERT(same);
+	CU_ASSERT_PTR_NULL(sp_symtab_lookup(t, 0));
+	sp_symtab_free(t);
+	sp_image_free(im);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -130,7 +152,8 @@ int sp_test_register_cg(void)
 	if (!s)
 		return -1;
 	if (!CU_add_test(s, "stacks: recursion counted once", test_exact_recursion) ||
-	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion))
+	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
+	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup))
 		return -1;
 	return 0;
 }
