@@ -14,6 +14,23 @@
 #include "symprof/hashmap.h"
 #include "symprof/sort.h"
 
+static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_cg *cg = ctx;
+
+	*k1 = cg->arcs[a].parent;
+	*k2 = cg->arcs[a].child;
+}
+
+void sp_cg_arc_reserve(struct sp_cg *cg, size_t n)
+{
+	if (!cg->arc_index) {
+		cg->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
+		sp_pairmap_init(cg->arc_index, arc_key, cg);
+	}
+	sp_pairmap_reserve(cg->arc_index, n);
+}
+
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 {
 	uint32_t a;
@@ -29,10 +46,8 @@ uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64
 	struct sp_cg_arc *arc;
 	uint32_t a;
 
-	if (!cg->arc_index) {
-		cg->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
-		sp_pairmap_init(cg->arc_index);
-	}
+	if (!cg->arc_index)
+		sp_cg_arc_reserve(cg, 0);
 	a = sp_pairmap_put(cg->arc_index, parent, child, (uint32_t)cg->narcs);
 	if (a != cg->narcs) {
 		cg->arcs[a].count += count;

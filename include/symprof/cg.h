@@ -214,6 +214,8 @@ struct sp_cg_stack_opts {
 struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stack_opts *o,
 			     struct sp_error *err);
 
+/* Makes room for n arcs in the arc index. */
+void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);
 /* gprof's sort_parents()/sort_children(): relinks the node's arc list in
