@@ -112,22 +112,49 @@ struct arc_key {
 	int cls;         /* 0 self call, 1 call inside a cycle, 2 other */
 };
 
-static int cmp_key(const void *a, const void *b, void *ctx)
+static int cmp_key(const struct arc_key *l, const struct arc_key *r)
 {
-	const struct arc_key *l = a, *r = b;
-	int sign = ctx ? -1 : 1;
-
 	if (l->cls != r->cls)
-		return sign * (l->cls < r->cls ? -1 : 1);
+		return l->cls < r->cls ? -1 : 1;
 	if (l->cls == 0)
-		return sign * -1;
+		return -1;
 	if (l->cls == 2) {
 		if (l->t < r->t)
-			return -sign;
+			return -1;
 		if (l->t > r->t)
-			return sign;
+			return 1;
 	}
-	return sign * ((l->count > r->count) - (l->count < r->count));
+	return (l->count > r->count) - (l->count < r->count);
+}
+
+/* Stable sort of arc keys (ascending, or descending when desc): insertion
+ * for short lists, top-down merging (as glibc's qsort) for long ones. */
+static void sort_keys(struct arc_key *v, size_t n, struct arc_key *tmp, int desc)
+{
+	size_t n1, i, j, k;
+
+	if (n <= 12) {
+		for (i = 1; i < n; i++) {
+			struct arc_key x = v[i];
+
+			for (j = i; j > 0 && (desc ? cmp_key(&v[j - 1], &x) < 0 : cmp_key(&x, &v[j - 1]) < 0);
+			     j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	n1 = n / 2;
+	sort_keys(v, n1, tmp, desc);
+	sort_keys(v + n1, n - n1, tmp, desc);
+	for (i = 0, j = n1, k = 0; i < n1 && j < n; k++) {
+		int c = desc ? cmp_key(&v[j], &v[i]) : cmp_key(&v[i], &v[j]);
+
+		tmp[k] = c <= 0 ? v[i++] : v[j++];
+	}
+	while (i < n1)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
 }
 
 static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
@@ -159,7 +186,12 @@ static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int desc
 		v[i] = v[n - 1 - i];
 		v[n - 1 - i] = t;
 	}
-	sp_sort(v, n, sizeof(*v), cmp_key, descending ? (void *)1 : NULL);
+	if (n > 1) {
+		struct arc_key *tmp = sp_xreallocarray(NULL, n, sizeof(*tmp));
+
+		sort_keys(v, n, tmp, descending);
+		free(tmp);
+	}
 	head = SP_CG_NONE;
 	for (i = n; i > 0; i--) {
 		if (parents)

@@ -39,6 +39,18 @@ static int fail(const struct sp_error *err)
 	return 1;
 }
 
+/* Whether a user symspec names a file or a line (so symbols need theirs
+ * before the specs are resolved). */
+static int specs_need_files(const struct sp_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nspecs; i++)
+		if (strpbrk(o->specs[i].spec, ":.0123456789"))
+			return 1;
+	return 0;
+}
+
 static int load_symbols(struct gmon_run *g)
 {
 	struct sp_opts *o = g->o;
@@ -59,6 +71,7 @@ static int load_symbols(struct gmon_run *g)
 	so.external_symtab = o->external_symtab;
 	so.map = g->map;
 	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
+	so.defer_files = 1;
 	g->symtab = sp_image_gprof_symtab(g->im, &so, &err);
 	if (!g->symtab)
 		return fail(&err);
@@ -72,6 +85,8 @@ static int load_symbols(struct gmon_run *g)
 		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_GRAPH);
 		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_FLAT);
 	}
+	if (specs_need_files(o))
+		sp_image_symtab_files(g->im, g->symtab);
 	sp_symspecs_resolve(g->specs, g->symtab, (o->debug & SP_DBG_ID) ? stderr : NULL);
 	sp_cli_mark("symspecs");
 	return 0;
@@ -231,6 +246,9 @@ static int build_graph(struct gmon_run *g)
 
 static void print_reports(struct gmon_run *g, int first_output)
 {
+	sp_image_symtab_files(g->im, g->symtab);
+	sp_cli_mark("source lines");
+
 	struct sp_opts *o = g->o;
 	struct sp_report_opts ro;
 	struct sp_report r;

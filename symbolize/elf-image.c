@@ -14,6 +14,7 @@
 #include "internal.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,16 @@ struct elf_file {
 struct elf_image {
 	struct elf_file main;
 	struct elf_file dbg;       /* separate debug file, fd -1 if none */
+	char *dbg_path;
 	int dbg_tried;
+	/* DWARF and the line table, built on a thread of their own (they
+	 * take as long as everything else gprof's report needs): the thread
+	 * opens its own libelf handle, so nothing is shared while it runs */
+	struct elf_file dwf;       /* the file the DWARF comes from */
 	Dwarf *dw;
-	int dw_tried;
 	struct sp_linetab *lines;
+	pthread_t lines_thread;
+	int lines_state;           /* 0 not started, 1 running, 2 done */
 	int text_found;
 	uint64_t text_vma, text_size;
 	Elf_Scn *text_scn;
@@ -180,9 +187,12 @@ static struct elf_file *debug_file(struct sp_image *im)
 	build_id(&e->main, &id, &idlen);
 	debuglink(&e->main, &link, &crc);
 	path = sp_debuginfo_find(im->path, id, idlen, link, crc);
-	if (path && elf_file_open(&e->dbg, path) != 0)
+	if (path && elf_file_open(&e->dbg, path) != 0) {
 		e->dbg.elf = NULL;
-	free(path);
+		free(path);
+		path = NULL;
+	}
+	e->dbg_path = path;
 	return e->dbg.elf ? &e->dbg : NULL;
 }
 
@@ -385,20 +395,73 @@ static int has_dwarf(const struct elf_file *f)
 	return find_scn(f, ".debug_info", NULL) || find_scn(f, ".zdebug_info", NULL);
 }
 
+struct lines_job {
+	struct sp_image *im;
+	char *path;
+};
+
+static void *lines_main(void *arg)
+{
+	struct lines_job *job = arg;
+	struct elf_image *e = EI(job->im);
+
+	if (elf_file_open(&e->dwf, job->path) == 0 &&
+	    (e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL)))
+		e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+	free(job->path);
+	free(job);
+	return NULL;
+}
+
+/* Starts building the line table in the background (once). */
+static void lines_start(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+	struct lines_job *job;
+	const char *path = NULL;
+
+	if (e->lines_state)
+		return;
+	e->lines_state = 2;
+	if (has_dwarf(&e->main))
+		path = im->path;
+	else if (debug_file(im))
+		path = e->dbg_path;
+	if (!path)
+		return;
+	job = sp_xmalloc(sizeof(*job));
+	job->im = im;
+	job->path = sp_xstrdup(path);
+	if (pthread_create(&e->lines_thread, NULL, lines_main, job) == 0) {
+		e->lines_state = 1;
+		return;
+	}
+	lines_main(job);
+}
+
+static void lines_wait(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	if (!e->lines_state)
+		lines_start(im);
+	if (e->lines_state == 1) {
+		pthread_join(e->lines_thread, NULL);
+		e->lines_state = 2;
+	}
+}
+
+static void elf_prefetch(struct sp_image *im)
+{
+	lines_start(im);
+}
+
 static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
 {
 	struct elf_image *e = EI(im);
 	const struct sp_line *l;
 
-	if (!e->dw_tried) {
-		struct elf_file *src = &e->main;
-
-		e->dw_tried = 1;
-		if (!has_dwarf(src))
-			src = debug_file(im);
-		if (src && (e->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL)))
-			e->lines = sp_linetab_new_lenient(e->dw, &im->strs, NULL);
-	}
+	lines_wait(im);
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
 	*file = l->file;
@@ -437,10 +500,14 @@ static void elf_free(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
+	if (e->lines_state == 1)
+		pthread_join(e->lines_thread, NULL);
 	sp_linetab_free(e->lines);
 	free(e->code);
 	if (e->dw)
 		dwarf_end(e->dw);
+	elf_file_close(&e->dwf);
+	free(e->dbg_path);
 	elf_file_close(&e->dbg);
 	elf_file_close(&e->main);
 	free(e);
@@ -452,6 +519,7 @@ const struct image_ops sp_elf_image_ops = {
 	.text = elf_text,
 	.text_bytes = elf_text_bytes,
 	.src_line = elf_src_line,
+	.prefetch = elf_prefetch,
 	.in_code = elf_in_code,
 	.has_func_syms = 1,
 	.free = elf_free,
@@ -464,6 +532,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 
 	elf_version(EV_CURRENT);
 	e->dbg.fd = -1;
+	e->dwf.fd = -1;
 	r = elf_file_open(&e->main, im->path);
 	if (r != 0) {
 		free(e);

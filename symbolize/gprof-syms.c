@@ -156,7 +156,10 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	} else {
 		sym->name = sp_strtab_intern(&c->t->strs, s->name);
 	}
-	if (sp_image_src_line(c->im, sym->addr, &file, &line) == 0) {
+	if (c->o->defer_files) {
+		SP_ALLOC_GROW(c->t->pending, c->t->npending + 1, c->t->pending_alloc);
+		c->t->pending[c->t->npending++] = sym->addr;
+	} else if (sp_image_src_line(c->im, sym->addr, &file, &line) == 0) {
 		sym->file = sp_symtab_file(c->t, file);
 		sym->line = line;
 	}
@@ -179,6 +182,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	if (o->external_symtab)
 		return sp_symtab_from_nm(o->external_symtab, vma + size - 1, err);
+	if (im->ops->prefetch)
+		im->ops->prefetch(im);
 	c.im = im;
 	c.o = o;
 	c.t = sp_symtab_new();
@@ -202,4 +207,30 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 				(unsigned long long)c.t->syms[i].end_addr, c.t->syms[i].name);
 	}
 	return c.t;
+}
+
+void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->npending; i++) {
+		const struct sp_symbol *found;
+		struct sp_symbol *sym;
+		const char *file;
+		int line;
+
+		if (sp_image_src_line(im, t->pending[i], &file, &line) < 0)
+			continue;
+		/* the file exists (in this order) even if the symbol was a duplicate */
+		file = sp_symtab_file(t, file)->name;
+		found = sp_symtab_lookup(t, t->pending[i]);
+		if (!found || found->addr != t->pending[i] || found->file)
+			continue;
+		sym = &t->syms[found - t->syms];
+		sym->file = sp_symtab_file(t, file);
+		sym->line = line;
+	}
+	free(t->pending);
+	t->pending = NULL;
+	t->npending = t->pending_alloc = 0;
 }

@@ -34,6 +34,8 @@ struct image_ops {
 	int (*text)(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
 	const uint8_t *(*text_bytes)(struct sp_image *im, struct sp_error *err);
 	int (*src_line)(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
+	/* optional: start loading what src_line needs (in the background) */
+	void (*prefetch)(struct sp_image *im);
 	/* 1 if vaddr lies in a section that holds code */
 	int (*in_code)(struct sp_image *im, uint64_t vaddr);
 	/* true when the backend's symbols come with function-type flags */

@@ -29,6 +29,7 @@ void sp_symtab_free(struct sp_symtab *t)
 		return;
 	free(t->syms);
 	free(t->addrs);
+	free(t->pending);
 	free(t->files);
 	sp_strtab_release(&t->strs);
 	sp_arena_release(&t->arena);

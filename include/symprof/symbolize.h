@@ -68,6 +68,8 @@ struct sp_symtab {
 	size_t nfiles, files_alloc;
 	uint64_t text_end;          /* last byte of .text, ends the last symbol */
 	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
+	uint64_t *pending;          /* addresses still waiting for a file (in order) */
+	size_t npending, pending_alloc;
 	struct sp_arena arena;
 	struct sp_strtab strs;
 };
@@ -123,6 +125,7 @@ struct sp_gprof_symopts {
 	const char *external_symtab;       /* -S FILE (nm format), or NULL */
 	const struct sp_function_map *map; /* -R mapping, or NULL */
 	void *debug;                       /* FILE * for -d 128 output, or NULL */
+	unsigned defer_files : 1;          /* leave file/line to sp_image_symtab_files() */
 };
 
 /* One line of a -R map file: function -> object file. */
@@ -150,6 +153,14 @@ void sp_function_map_free(struct sp_function_map *m);
  */
 struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gprof_symopts *o,
 					struct sp_error *err);
+
+/*
+ * Gives the symbols of a table built with defer_files their source file
+ * and line, creating the source files in gprof's order. Until then the
+ * line table loads in the background while the caller reads the profile.
+ * Does nothing for a table whose files are already known.
+ */
+void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t);
 
 /* gprof's -S: a symbol table from an `nm` listing ("addr type name"). */
 struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct sp_error *err);
