@@ -71,7 +71,7 @@ static int load_symbols(struct gmon_run *g)
 	so.external_symtab = o->external_symtab;
 	so.map = g->map;
 	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
-	so.defer_files = 1;
+	so.defer_files = !o->line;
 	g->symtab = sp_image_gprof_symtab(g->im, &so, &err);
 	if (!g->symtab)
 		return fail(&err);

@@ -161,6 +161,30 @@ static int bfd_in_code(struct sp_image *im, uint64_t vaddr)
 	return 0;
 }
 
+/* gprof's own walk: every address, one by one (min_insn_size 1). */
+static int bfd_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
+			     int (*fn)(void *, uint64_t, const char *, int, const char *), void *ctx,
+			     struct sp_error *err)
+{
+	struct bfd_image *b = BI(im);
+	uint64_t a;
+	int ret = 0;
+
+	if (!b->text || load_syms(im, err) < 0)
+		return 0;
+	for (a = lo; a < hi && ret == 0; a++) {
+		const char *fname = NULL, *func = NULL;
+		unsigned int l = 0;
+
+		if (!bfd_find_nearest_line(b->abfd, b->text, b->syms, a - bfd_section_vma(b->text),
+					   &fname, &func, &l))
+			fname = func = NULL, l = 0;
+		ret = fn(ctx, a, fname ? sp_strtab_intern(&im->strs, fname) : NULL, (int)l,
+			 func ? sp_strtab_intern(&im->strs, func) : NULL);
+	}
+	return ret;
+}
+
 static void bfd_image_free(struct sp_image *im)
 {
 	struct bfd_image *b = BI(im);
@@ -193,6 +217,7 @@ static const struct image_ops bfd_ops_coff = {
 	.text = bfd_text,
 	.text_bytes = bfd_text_bytes,
 	.src_line = bfd_src_line,
+	.for_each_line = bfd_for_each_line,
 	.in_code = bfd_in_code,
 	.has_func_syms = 1,
 	.free = bfd_image_free,
@@ -204,6 +229,7 @@ static const struct image_ops bfd_ops_plain = {
 	.text = bfd_text,
 	.text_bytes = bfd_text_bytes,
 	.src_line = bfd_src_line,
+	.for_each_line = bfd_for_each_line,
 	.in_code = bfd_in_code,
 	.has_func_syms = 0,
 	.free = bfd_image_free,

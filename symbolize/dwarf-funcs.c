@@ -938,3 +938,12 @@ size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inli
 	}
 	return n;
 }
+
+void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,
+			      const uint64_t **syms, size_t *nsyms)
+{
+	*segs = f->seg_start;
+	*nsegs = f->nsegs;
+	*syms = f->sym_addr;
+	*nsyms = f->nsyms;
+}

@@ -59,4 +59,12 @@ size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inli
  */
 const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr);
 
+/*
+ * The addresses at which the answers of sp_dwfuncs_find() and
+ * sp_dwfuncs_symbol() may change: the starts of the function segments and
+ * of the ELF symbols (each array ascending within its sections; borrowed).
+ */
+void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,
+			      const uint64_t **syms, size_t *nsyms);
+
 #endif

@@ -22,7 +22,9 @@
 
 #include <elfutils/libdw.h>
 
+#include "dwarf-funcs.h"
 #include "lines.h"
+#include "symprof/sort.h"
 #include "symprof/error.h"
 
 struct elf_file {
@@ -43,6 +45,8 @@ struct elf_image {
 	struct elf_file dwf;       /* the file the DWARF comes from */
 	Dwarf *dw;
 	struct sp_linetab *lines;
+	struct sp_dwfuncs *funcs;  /* functions and inline chains, on demand */
+	int funcs_tried;
 	pthread_t lines_thread;
 	int lines_state;           /* 0 not started, 1 running, 2 done */
 	int text_found;
@@ -496,12 +500,115 @@ static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 	return 0;
 }
 
+static struct sp_dwfuncs *dwarf_funcs(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	if (!e->funcs_tried && e->lines) {
+		e->funcs_tried = 1;
+		e->funcs = sp_dwfuncs_new(e->dw, e->lines, &im->strs, NULL);
+	}
+	return e->funcs;
+}
+
+static int cmp_u64(const void *a, const void *b, void *ctx)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+/* Every address in [lo, hi) where a line row, a function segment or an
+ * ELF symbol starts, plus lo itself, ascending and distinct. */
+static uint64_t *change_points(struct sp_image *im, uint64_t lo, uint64_t hi, size_t *n)
+{
+	struct elf_image *e = EI(im);
+	struct sp_dwfuncs *f = dwarf_funcs(im);
+	const struct sp_line *rows;
+	const uint64_t *segs = NULL, *syms = NULL;
+	size_t nrows = e->lines ? sp_linetab_rows(e->lines, &rows) : 0, nsegs = 0, nsyms = 0;
+	size_t i, k = 0;
+	uint64_t *v;
+
+	if (f)
+		sp_dwfuncs_change_points(f, &segs, &nsegs, &syms, &nsyms);
+	v = sp_xreallocarray(NULL, nrows + nsegs + nsyms + 1, sizeof(*v));
+	v[k++] = lo;
+	for (i = 0; i < nrows; i++)
+		if (rows[i].addr > lo && rows[i].addr < hi)
+			v[k++] = rows[i].addr;
+	for (i = 0; i < nsegs; i++)
+		if (segs[i] > lo && segs[i] < hi)
+			v[k++] = segs[i];
+	for (i = 0; i < nsyms; i++)
+		if (syms[i] > lo && syms[i] < hi)
+			v[k++] = syms[i];
+	sp_sort(v, k, sizeof(*v), cmp_u64, NULL);
+	for (i = 0, *n = 0; i < k; i++)
+		if (!*n || v[*n - 1] != v[i])
+			v[(*n)++] = v[i];
+	return v;
+}
+
+/* bfd_find_nearest_line's (file, line, function) at addr. */
+static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *line,
+		    const char **func)
+{
+	struct elf_image *e = EI(im);
+	struct sp_inline_frame fr;
+	const struct sp_line *l;
+
+	*file = NULL;
+	*line = 0;
+	*func = NULL;
+	if (e->funcs && sp_dwfuncs_find(e->funcs, addr, &fr, 1)) {
+		*file = fr.file;
+		*line = (int)fr.line;
+		*func = fr.name;
+		return;
+	}
+	if ((l = sp_linetab_find(e->lines, addr))) {
+		*file = l->file;
+		*line = (int)l->line;
+	}
+	if (e->funcs)
+		*func = sp_dwfuncs_symbol(e->funcs, addr);
+}
+
+static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
+			     int (*fn)(void *, uint64_t, const char *, int, const char *), void *ctx,
+			     struct sp_error *err)
+{
+	struct elf_image *e = EI(im);
+	uint64_t *points;
+	size_t i, n;
+	int ret = 0;
+
+	(void)err;
+	dwarf_funcs(im);
+	if (!e->lines)
+		return 0;
+	points = change_points(im, lo, hi, &n);
+	for (i = 0; i < n && ret == 0; i++) {
+		const char *file, *func;
+		int line;
+
+		nearest(im, points[i], &file, &line, &func);
+		ret = fn(ctx, points[i], file, line, func);
+	}
+	free(points);
+	return ret;
+}
+
 static void elf_free(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
 	if (e->lines_state == 1)
 		pthread_join(e->lines_thread, NULL);
+	sp_dwfuncs_free(e->funcs);
 	sp_linetab_free(e->lines);
 	free(e->code);
 	if (e->dw)
@@ -519,6 +626,7 @@ const struct image_ops sp_elf_image_ops = {
 	.text = elf_text,
 	.text_bytes = elf_text_bytes,
 	.src_line = elf_src_line,
+	.for_each_line = elf_for_each_line,
 	.prefetch = elf_prefetch,
 	.in_code = elf_in_code,
 	.has_func_syms = 1,

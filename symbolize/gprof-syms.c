@@ -172,6 +172,83 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	return 0;
 }
 
+/* ---- line symbols (-l; gprof's core_create_line_syms) ---- */
+
+struct line_ctx {
+	struct sp_symtab *t;      /* the finalized function table */
+	struct sp_symbol *lines;  /* the new line symbols */
+	size_t n, alloc;
+	FILE *debug;
+};
+
+static int add_line(void *vctx, uint64_t addr, const char *file, int line, const char *func)
+{
+	struct line_ctx *c = vctx;
+	const struct sp_symbol *prev = c->n ? &c->lines[c->n - 1] : NULL, *fsym;
+	struct sp_symbol *l;
+	const char *name;
+	const struct sp_srcfile *sf;
+
+	if (!file || !func || !line)
+		return 0;
+	name = sp_strtab_intern(&c->t->strs, func);
+	if (prev && prev->line == line && prev->name == name && !strcmp(prev->file->name, file))
+		return 0;
+	sf = sp_symtab_file(c->t, file);
+	SP_ALLOC_GROW(c->lines, c->n + 1, c->alloc);
+	prev = c->n ? &c->lines[c->n - 1] : NULL; /* the array may have moved */
+	l = &c->lines[c->n++];
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	l->file = sf;
+	l->line = line;
+	l->addr = addr;
+	l->is_line = 1;
+	if (prev && sf == prev->file && name == prev->name)
+		l->is_static = prev->is_static;
+	else if ((fsym = sp_symtab_lookup(c->t, addr)))
+		l->is_static = fsym->is_static;
+	if (c->debug)
+		fprintf(c->debug, "[core_create_line_syms] %zu %s 0x%llx\n", c->n - 1, name,
+			(unsigned long long)addr);
+	return 0;
+}
+
+/* Adds one symbol per source line of .text to a finalized function table
+ * and finalizes again: function symbols win over line symbols at the same
+ * address and keep their function-wide end addresses, as in gprof. */
+static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
+			 struct sp_error *err)
+{
+	struct line_ctx c;
+	uint64_t vma, size;
+	size_t i;
+	int ret;
+
+	if (!im->ops->for_each_line || im->ops->text(im, &vma, &size, err) < 0)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.t = t;
+	c.debug = debug;
+	ret = im->ops->for_each_line(im, vma, vma + size, add_line, &c, err);
+	if (ret == 0)
+		for (i = 0; i < c.n; i++)
+			*sp_symtab_add(t) = c.lines[i];
+	free(c.lines);
+	if (ret == 0) {
+		/* gprof puts the line symbols first, then the functions */
+		size_t nf = t->len - c.n;
+		struct sp_symbol *tmp = sp_xreallocarray(NULL, t->len + 1, sizeof(*tmp));
+
+		memcpy(tmp, t->syms + nf, c.n * sizeof(*tmp));
+		memcpy(tmp + c.n, t->syms, nf * sizeof(*tmp));
+		memcpy(t->syms, tmp, t->len * sizeof(*tmp));
+		free(tmp);
+		sp_symtab_finalize(t);
+	}
+	return ret;
+}
+
 struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gprof_symopts *o,
 					struct sp_error *err)
 {
@@ -198,6 +275,10 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	}
 	sp_symtab_finalize(c.t);
+	if (o->line_granularity && add_line_syms(im, c.t, o->debug, err) < 0) {
+		sp_symtab_free(c.t);
+		return NULL;
+	}
 	if (o->debug) {
 		size_t i;
 

@@ -34,6 +34,13 @@ struct image_ops {
 	int (*text)(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
 	const uint8_t *(*text_bytes)(struct sp_image *im, struct sp_error *err);
 	int (*src_line)(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
+	/* What bfd_find_nearest_line says in [lo, hi): fn is called with each
+	 * address where (file, line, function) may change, ascending; file,
+	 * line or func are NULL/0 where there is no answer. */
+	int (*for_each_line)(struct sp_image *im, uint64_t lo, uint64_t hi,
+			     int (*fn)(void *ctx, uint64_t addr, const char *file, int line,
+				       const char *func),
+			     void *ctx, struct sp_error *err);
 	/* optional: start loading what src_line needs (in the background) */
 	void (*prefetch)(struct sp_image *im);
 	/* 1 if vaddr lies in a section that holds code */
