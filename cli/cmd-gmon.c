@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symprof/annotate.h"
+#include "symprof/alloc.h"
 #include "symprof/error.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
@@ -244,6 +246,55 @@ static int build_graph(struct gmon_run *g)
 	return 0;
 }
 
+/* -I directories then GPROF_PATH, each a ':'-separated list. */
+static size_t source_dirs(const struct sp_opts *o, char ***out)
+{
+	const char *gpath = getenv("GPROF_PATH");
+	size_t i, n = 0, alloc = 0;
+	char **v = NULL;
+
+	for (i = 0; i <= o->nsrc_dirs; i++) {
+		const char *list = i < o->nsrc_dirs ? o->src_dirs[i] : gpath, *p;
+
+		if (!list)
+			continue;
+		for (p = list;;) {
+			const char *colon = strchr(p, ':');
+			size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+			if (len) {
+				SP_ALLOC_GROW(v, n + 1, alloc);
+				v[n++] = sp_xstrndup(p, len);
+			}
+			if (!colon)
+				break;
+			p = colon + 1;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+static void print_annotated(struct gmon_run *g, int *first_output)
+{
+	struct sp_annotate_opts ao;
+	char **dirs;
+	size_t i;
+
+	memset(&ao, 0, sizeof(ao));
+	ao.ndirs = source_dirs(g->o, &dirs);
+	ao.dirs = (const char *const *)dirs;
+	ao.all_lines = g->o->all_lines;
+	ao.separate_files = g->o->separate_files;
+	ao.ignore_zeros = g->o->ignore_zeros;
+	ao.min_count = g->o->min_count;
+	ao.table_length = g->o->table_length;
+	sp_annotate_gprof(g->out, g->cg, g->specs, &ao, first_output);
+	for (i = 0; i < ao.ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
 static void print_reports(struct gmon_run *g, int first_output)
 {
 	sp_image_symtab_files(g->im, g->symtab);
@@ -286,6 +337,10 @@ static void print_reports(struct gmon_run *g, int first_output)
 		}
 		if (o->output_style & STYLE_EXEC_COUNTS)
 			sp_report_exec_counts(&r, g->specs);
+		if (o->output_style & STYLE_ANNOTATED_SOURCE) {
+			fflush(g->out);
+			print_annotated(g, &r.first_output);
+		}
 	}
 	sp_report_release(&r);
 }

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Annotated source: source files listed with what the profile says about
+ * each line (gprof's -A, with -x -I -y -t -m), built from a call graph and
+ * the source files named by its symbol table.
+ */
+#ifndef SYMPROF_ANNOTATE_H
+#define SYMPROF_ANNOTATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct sp_cg;
+struct sp_symspecs;
+
+struct sp_annotate_opts {
+	const char *const *dirs;  /* search directories, in order (-I, then GPROF_PATH) */
+	size_t ndirs;
+	unsigned all_lines : 1;      /* -x */
+	unsigned separate_files : 1; /* -y: write FILE-ann in the current directory */
+	unsigned ignore_zeros : 1;   /* skip files with no executions unless -z */
+	unsigned long min_count;     /* -m: counts below are shown as ##### */
+	int table_length;            /* -t: the "Top N Lines" table */
+};
+
+/*
+ * gprof's annotated source listing for the files of cg's symbol table
+ * (most recently seen file first, as gprof lists them), written to out
+ * (or to FILE-ann files with separate_files). *first_output says whether a
+ * form feed separates it from earlier sections, and is updated. A source
+ * file that cannot be found is named once on stderr and skipped.
+ */
+void sp_annotate_gprof(FILE *out, const struct sp_cg *cg, const struct sp_symspecs *specs,
+		       const struct sp_annotate_opts *o, int *first_output);
+
+#endif
