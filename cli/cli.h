@@ -56,6 +56,7 @@ struct sp_opts {
 	unsigned ignore_zeros : 1, demangle : 1, inline_file_names : 1;
 	unsigned precise : 1, quiet : 1;
 	enum sp_out_format out_format;
+	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
 	char **argv_storage;        /* expanded argv (freed at exit) */
 };

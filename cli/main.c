@@ -1,11 +1,44 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * symprof: entry point. Expands @FILE arguments, parses the options and
- * runs the pipeline for the profile's format.
+ * symprof: entry point. Expands @FILE arguments, parses the options, looks
+ * at the first profile to pick the pipeline for its format, and runs it.
  */
 #include <stdlib.h>
 
 #include "cli.h"
+#include "symprof/error.h"
+#include "symprof/formats.h"
+#include "symprof/mfile.h"
+
+/* The format of the first profile; gmon.out when it cannot be read (the
+ * gmon pipeline then reports the error as gprof would). */
+static enum sp_input_format input_format(const struct sp_opts *o)
+{
+	struct sp_mfile f;
+	enum sp_input_format fmt;
+
+	if (o->input_format != SP_INPUT_UNKNOWN)
+		return o->input_format;
+	if (!o->nprofiles || sp_mfile_open(&f, o->profiles[0], NULL) < 0)
+		return SP_INPUT_GMON;
+	fmt = sp_fmt_detect(f.data, f.size);
+	sp_mfile_close(&f);
+	return fmt;
+}
+
+static int run(struct sp_opts *o)
+{
+	enum sp_input_format fmt = input_format(o);
+
+	switch (fmt) {
+	case SP_INPUT_GMON:
+		return sp_cmd_gmon(o);
+	default:
+		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
+			     sp_fmt_name(fmt));
+		return 1;
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -14,10 +47,7 @@ int main(int argc, char **argv)
 
 	sp_cli_expand_argv(&argc, &argv);
 	rc = sp_cli_parse(&o, argc, argv);
-	if (rc == 0)
-		rc = sp_cmd_gmon(&o);
-	else
-		rc = 0;
+	rc = rc == 0 ? run(&o) : 0;
 	sp_cli_opts_release(&o);
 	for (i = 0; i < argc; i++)
 		free(argv[i]);

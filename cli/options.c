@@ -27,6 +27,7 @@ enum {
 	OPT_OUTPUT,
 	OPT_PRECISE,
 	OPT_QUIET,
+	OPT_INPUT_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
 	{"output", required_argument, 0, OPT_OUTPUT},
 	{"precise", no_argument, 0, OPT_PRECISE},
 	{"quiet", no_argument, 0, OPT_QUIET},
+	{"input-format", required_argument, 0, OPT_INPUT_FORMAT},
 	{0, 0, 0, 0},
 };
 
@@ -87,7 +89,8 @@ static const char usage_text[] =
 	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-	"\t[--format=text|json] [--output=FILE] [--precise] [--quiet]\n"
+	"\t[--format=text|json] [--input-format=gmon|gperftools|igprof|aprof]\n"
+	"\t[--output=FILE] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
@@ -206,6 +209,21 @@ static int parse_format(struct sp_opts *o, const char *arg)
 	return 0;
 }
 
+static int parse_input_format(struct sp_opts *o, const char *arg)
+{
+	static const enum sp_input_format all[] = {SP_INPUT_GMON, SP_INPUT_GPERF, SP_INPUT_IGPROF,
+						   SP_INPUT_APROF};
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(arg, sp_fmt_name(all[i]))) {
+			o->input_format = all[i];
+			return 0;
+		}
+	sp_cli_error("unknown input format '%s' (try gmon, gperftools, igprof or aprof)", arg);
+	return -1;
+}
+
 static void print_version(void)
 {
 	printf("symprof %s\n", "0.1.0");
@@ -281,6 +299,7 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_OUTPUT: o->output = arg; break;
 	case OPT_PRECISE: o->precise = 1; break;
 	case OPT_QUIET: o->quiet = 1; break;
+	case OPT_INPUT_FORMAT: return parse_input_format(o, arg);
 	default: return -1;
 	}
 	return 0;

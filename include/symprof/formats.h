@@ -93,4 +93,19 @@ struct sp_gmon_write_opts {
 int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
 		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err);
 
+/* ---- format detection ---- */
+
+enum sp_input_format {
+	SP_INPUT_UNKNOWN = 0,
+	SP_INPUT_GMON,       /* GNU or BSD gmon.out */
+	SP_INPUT_GPERF,      /* gperftools CPU profile */
+	SP_INPUT_IGPROF,     /* IgProf dump (plain, gzip or bzip2) */
+	SP_INPUT_APROF,      /* aprof report */
+};
+
+/* Names the format of a profile from its first bytes (gmon.out is the
+ * fallback: BSD files have no magic). */
+enum sp_input_format sp_fmt_detect(const uint8_t *data, size_t size);
+const char *sp_fmt_name(enum sp_input_format f);
+
 #endif
