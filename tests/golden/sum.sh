@@ -4,8 +4,9 @@
 # In a scratch directory, `symprof -s [-O FORMAT] EXE PROFILE...` writes
 # gmon.sum; then GNU gprof must report gmon.sum exactly as it reports the
 # PROFILEs summed on its command line (-b, flat and graph), and so must
-# symprof. FORMAT is "gnu" or "bsd". For the GNU format the 12 spare
-# header bytes must be zero.
+# symprof. FORMAT is "gnu" or "bsd", or "gnu-l" to compare the line-level
+# exec counts (-l -C, where basic-block counts show) as well. For the GNU
+# format the 12 spare header bytes must be zero.
 set -u
 symprof=$1 format=$2 dir=$3 exe=$4
 shift 4
@@ -18,27 +19,34 @@ profiles=""
 for p in "$@"; do profiles="$profiles $(abs "$p")"; done
 opt=""
 [ "$format" = bsd ] && opt="-O b"
+modes="-b"
+[ "$format" = gnu-l ] && modes="-b|-l -C"
 (cd "$tmp" && "$symprof" -s $opt "$exe" $profiles >/dev/null) || {
 	echo "FAIL: symprof -s exited with $?" >&2
 	exit 1
 }
 [ -f "$tmp/gmon.sum" ] || { echo "FAIL: no gmon.sum written" >&2; exit 1; }
-if [ "$format" = gnu ]; then
+if [ "$format" != bsd ]; then
 	spare=$(od -An -tx1 -j8 -N12 "$tmp/gmon.sum" | tr -d ' \n')
 	[ "$spare" = 000000000000000000000000 ] || { echo "FAIL: spare bytes $spare" >&2; exit 1; }
 fi
-gprof -b "$exe" $profiles >"$tmp/want" 2>/dev/null
-gprof -b "$exe" "$tmp/gmon.sum" >"$tmp/got-gprof" 2>/dev/null
-"$symprof" -b "$exe" "$tmp/gmon.sum" >"$tmp/got-symprof" 2>/dev/null
 fail=0
-if ! cmp -s "$tmp/want" "$tmp/got-gprof"; then
-	echo "FAIL: gprof reports gmon.sum differently from the summed inputs" >&2
-	diff -u "$tmp/want" "$tmp/got-gprof" | head -30 >&2
-	fail=1
-fi
-if ! cmp -s "$tmp/want" "$tmp/got-symprof"; then
-	echo "FAIL: symprof reports gmon.sum differently from gprof on the inputs" >&2
-	diff -u "$tmp/want" "$tmp/got-symprof" | head -30 >&2
-	fail=1
-fi
+IFS='|'
+for mode in $modes; do
+	IFS=' '
+	gprof $mode "$exe" $profiles >"$tmp/want" 2>/dev/null
+	gprof $mode "$exe" "$tmp/gmon.sum" >"$tmp/got-gprof" 2>/dev/null
+	"$symprof" $mode "$exe" "$tmp/gmon.sum" >"$tmp/got-symprof" 2>/dev/null
+	if ! cmp -s "$tmp/want" "$tmp/got-gprof"; then
+		echo "FAIL: gprof $mode reports gmon.sum differently from the summed inputs" >&2
+		diff -u "$tmp/want" "$tmp/got-gprof" | head -30 >&2
+		fail=1
+	fi
+	if ! cmp -s "$tmp/want" "$tmp/got-symprof"; then
+		echo "FAIL: symprof $mode reports gmon.sum differently from gprof on the inputs" >&2
+		diff -u "$tmp/want" "$tmp/got-symprof" | head -30 >&2
+		fail=1
+	fi
+	IFS='|'
+done
 exit $fail
