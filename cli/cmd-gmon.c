@@ -280,6 +280,10 @@ static void print_reports(struct gmon_run *g, int first_output)
 		}
 		if (o->output_style & STYLE_EXEC_COUNTS)
 			sp_report_exec_counts(&r, g->specs);
+		if (o->output_style & STYLE_FUNCTION_ORDER)
+			sp_report_function_ordering(&r);
+		if (o->output_style & STYLE_FILE_ORDER)
+			sp_report_file_ordering(&r, g->map);
 	}
 	sp_report_release(&r);
 }
