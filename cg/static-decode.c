@@ -219,7 +219,10 @@ static void via_memory(const struct sp_cg_static *s, struct sp_cg_call *c, int c
 	}
 }
 
-static int x86_branch(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c)
+/* Sets *mem for a branch through [rip+d] or [abs]; c->kind stays -1 for
+ * such a jump that goes through no known GOT slot. */
+static int x86_branch(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c,
+		      int *mem)
 {
 	const cs_x86 *d = &in->detail->x86;
 	const cs_x86_op *op = &d->operands[0];
@@ -235,13 +238,15 @@ static int x86_branch(const struct sp_cg_static *s, const cs_insn *in, struct sp
 	} else if (op->type == X86_OP_MEM && op->mem.index == X86_REG_INVALID &&
 		   op->mem.segment == X86_REG_INVALID && op->mem.base == X86_REG_RIP) {
 		via_memory(s, c, call, in->address + in->size + (uint64_t)op->mem.disp);
+		*mem = 1;
 	} else if (op->type == X86_OP_MEM && op->mem.index == X86_REG_INVALID &&
 		   op->mem.segment == X86_REG_INVALID && op->mem.base == X86_REG_INVALID) {
 		via_memory(s, c, call, (uint64_t)op->mem.disp & mask);
+		*mem = 1;
 	} else {
 		c->kind = call ? SP_CG_CALL_INDIRECT : -1;
 	}
-	return c->kind >= 0;
+	return c->kind >= 0 || *mem;
 }
 
 static int arm64_branch(const cs_insn *in, struct sp_cg_call *c)
@@ -300,12 +305,13 @@ static int ppc_branch(const cs_insn *in, struct sp_cg_call *c)
 	return 1;
 }
 
-static int classify(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c)
+static int classify(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c,
+		    int *mem)
 {
 	switch (s->machine) {
 	case EM_X86_64:
 	case EM_386:
-		return x86_branch(s, in, c);
+		return x86_branch(s, in, c, mem);
 	case EM_AARCH64:
 		return arm64_branch(in, c);
 	case EM_ARM:
@@ -318,20 +324,27 @@ static int classify(const struct sp_cg_static *s, const cs_insn *in, struct sp_c
 	}
 }
 
-/* Object files: the relocation of the branch, if any, says where it goes. */
-static void apply_reloc(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c)
+/*
+ * Object files: the relocation of the branch, if any, says where it goes:
+ * a PC-relative one for a direct branch, a GOT one (x86 GOTPCREL, what
+ * -fno-plt and -pg's mcount calls use) for a branch through memory.
+ */
+static void apply_reloc(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c,
+			int via_memory)
 {
 	const struct sp_code_reloc *r;
+	int call;
 
-	if (c->kind != SP_CG_CALL_DIRECT && c->kind != SP_CG_JUMP_DIRECT)
-		return;
 	r = sp_cgs_reloc_in(s->code, in->address, in->address + in->size);
-	if (!r)
+	if (!r || r->got != via_memory)
 		return;
+	call = c->kind == SP_CG_CALL_DIRECT || c->kind == SP_CG_CALL_IMPORT ||
+	       c->kind == SP_CG_CALL_INDIRECT;
 	if (r->resolved) {
+		c->kind = call ? SP_CG_CALL_DIRECT : SP_CG_JUMP_DIRECT;
 		c->target = r->target;
 	} else {
-		c->kind = c->kind == SP_CG_CALL_DIRECT ? SP_CG_CALL_IMPORT : SP_CG_JUMP_IMPORT;
+		c->kind = call ? SP_CG_CALL_IMPORT : SP_CG_JUMP_IMPORT;
 		c->name = r->name;
 	}
 }
@@ -342,15 +355,18 @@ void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at,
 	struct sp_cg_static *s = w->s;
 	struct sp_cg_call c;
 	const struct sp_code_section *sec;
+	int mem = 0;
 
 	if (!cs_disasm_iter(p->full, &at, &left, &addr, p->di))
 		return;
 	memset(&c, 0, sizeof(c));
 	c.site = p->di->address;
-	if (!classify(s, p->di, &c))
+	if (!classify(s, p->di, &c, &mem))
 		return;
 	if (s->code->nrelocs)
-		apply_reloc(s, p->di, &c);
+		apply_reloc(s, p->di, &c, mem);
+	if (c.kind < 0)
+		return;
 	if ((c.kind == SP_CG_CALL_DIRECT || c.kind == SP_CG_JUMP_DIRECT) &&
 	    (sec = sp_cgs_section_of(s->code, c.target)) && sec->is_plt) {
 		const char *name = stub_name(s, sec, c.target);

@@ -342,8 +342,9 @@ static uint32_t read32(const struct sp_code_section *text, uint64_t off, int big
 }
 
 /*
- * The branch target of relocation r (type `type`, symbol value S), or -1
- * if it is not a branch relocation symprof knows. `a` is the RELA addend.
+ * The branch target of relocation r (type `type`, symbol value S): 0, 1
+ * if the field holds the address of S's GOT slot (the target is S), -1 if
+ * it is not a relocation a branch uses.
  */
 static int branch_target(const struct code_build *b, const struct sp_code_section *text,
 			 unsigned type, uint64_t S, const GElf_Rela *r, int big_endian,
@@ -354,6 +355,11 @@ static int branch_target(const struct code_build *b, const struct sp_code_sectio
 
 	switch (b->machine) {
 	case EM_X86_64:
+		if (type == R_X86_64_GOTPCREL || type == R_X86_64_GOTPCRELX ||
+		    type == R_X86_64_REX_GOTPCRELX) {
+			*target = S;
+			return 1;
+		}
 		if (type != R_X86_64_PC32 && type != R_X86_64_PLT32)
 			return -1;
 		*target = S + (uint64_t)r->r_addend + 4;
@@ -404,9 +410,13 @@ static void add_text_relocs(struct code_build *b, const struct sp_code_section *
 			GElf_Sym sym;
 			const char *name = reloc_sym(b->elf, &sh, GELF_R_SYM(r.r_info), &sym);
 			uint64_t target;
+			int kind;
 
-			if (!name || branch_target(b, text, (unsigned)GELF_R_TYPE(r.r_info),
-						   sym.st_value, &r, big_endian, &target) < 0)
+			if (!name)
+				continue;
+			kind = branch_target(b, text, (unsigned)GELF_R_TYPE(r.r_info), sym.st_value,
+					     &r, big_endian, &target);
+			if (kind < 0)
 				continue;
 			SP_ALLOC_GROW(b->relocs, b->nrelocs + 1, b->relocs_alloc);
 			cr = &b->relocs[b->nrelocs++];
@@ -414,6 +424,7 @@ static void add_text_relocs(struct code_build *b, const struct sp_code_section *
 			cr->target = target + text->vma;
 			cr->name = name;
 			cr->resolved = sym.st_shndx == b->text_ndx;
+			cr->got = kind == 1;
 		}
 	}
 }

@@ -150,12 +150,14 @@ struct sp_code_slot {
 /* A branch relocation of an object file (ET_REL): the branch instruction
  * whose relocated field lies at `place` goes to `target` when the symbol
  * is defined in the scanned text (`resolved`), else to the external
- * symbol `name`. */
+ * symbol `name`. With `got`, the field is the address of the symbol's GOT
+ * slot (x86 GOTPCREL): a call or jump through that memory goes there. */
 struct sp_code_reloc {
 	uint64_t place;
 	uint64_t target;
 	const char *name;
 	unsigned resolved : 1;
+	unsigned got : 1;
 };
 
 /*
