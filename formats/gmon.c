@@ -164,17 +164,19 @@ static int hist_overlaps(const struct sp_profile *p, uint64_t low, uint64_t high
 	return 0;
 }
 
-static int add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
+/* Adds nbins u16 counters (the caller checked they are there). */
+static void add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
 {
+	const uint8_t *p = r->c.p;
 	uint32_t i;
 
-	for (i = 0; i < nbins; i++) {
-		uint64_t v = 0;
-
-		sp_cursor_uint(&r->c, 2, &v);
-		h->bins[i] += (uint32_t)v;
-	}
-	return 0;
+	if (r->c.big_endian)
+		for (i = 0; i < nbins; i++)
+			h->bins[i] += (uint32_t)p[2 * i] << 8 | p[2 * i + 1];
+	else
+		for (i = 0; i < nbins; i++)
+			h->bins[i] += (uint32_t)p[2 * i + 1] << 8 | p[2 * i];
+	r->c.p += 2 * (size_t)nbins;
 }
 
 static int read_hist_rec(struct gmon_reader *r)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blurbs.h"
+#include "fmt.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
@@ -106,25 +107,40 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 {
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[node];
-	FILE *out = r->out;
+	struct sp_buf *b = &r->line;
 	double pct = total_time > 0.0 ? 100 * n->time / total_time : 0.0;
 
 	if (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0)
 		return;
 	*accum += n->time;
-	fprintf(out, r->o->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f", pct, *accum / cg->hz,
-		n->time / cg->hz);
-	if (n->ncalls != 0)
-		fprintf(out, " %8lu %8.2f %8.2f  ", (unsigned long)n->ncalls,
-			scale * n->time / cg->hz / n->ncalls,
-			scale * (n->time + n->child_time) / cg->hz / n->ncalls);
-	else
-		fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+	if (r->o->bsd) {
+		sp_fmt_put_fixed(b, pct, 5, 1);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, *accum / cg->hz, 10, 2);
+	} else {
+		sp_fmt_put_fixed(b, pct, 6, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, *accum / cg->hz, 9, 2);
+	}
+	sp_buf_addch(b, ' ');
+	sp_fmt_put_fixed(b, n->time / cg->hz, 8, 2);
+	if (n->ncalls != 0) {
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_ulong(b, n->ncalls, 8, 0);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, scale * n->time / cg->hz / n->ncalls, 8, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8, 2);
+		sp_buf_addchars(b, ' ', 2);
+	} else {
+		sp_buf_addchars(b, ' ', 1 + 8 + 1 + 8 + 1 + 8 + 2);
+	}
 	if (r->o->bsd)
 		sp_report_name(r, node);
 	else
 		sp_report_name_only(r, node);
-	fputc('\n', out);
+	sp_buf_addch(b, '\n');
+	sp_report_flush_line(r);
 }
 
 void sp_report_flat(struct sp_report *r)

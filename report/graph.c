@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "blurbs.h"
+#include "fmt.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/symbolize.h"
@@ -49,26 +50,62 @@ static void print_header(struct sp_report *r, double *print_time)
 	}
 }
 
-static void print_self_calls(FILE *out, uint64_t self_calls, int trailing_space)
+/* "+%-7lu" (trailing space optional), or " %7.7s" of "" */
+static void put_self_calls(struct sp_buf *b, uint64_t self_calls, int trailing_space)
 {
-	if (self_calls != 0)
-		fprintf(out, trailing_space ? "+%-7lu " : "+%-7lu", (unsigned long)self_calls);
-	else
-		fprintf(out, trailing_space ? " %7.7s " : " %7.7s", "");
+	if (self_calls != 0) {
+		sp_buf_addch(b, '+');
+		sp_fmt_put_ulong(b, self_calls, 7, 1);
+	} else {
+		sp_buf_addchars(b, ' ', 8);
+	}
+	if (trailing_space)
+		sp_buf_addch(b, ' ');
+}
+
+/* "%-6.6s" of "[N]" (a longer index is cut, as gprof's precision does) */
+static void put_index_field(struct sp_buf *b, int index)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "[%d]", index);
+
+	if (n > 6)
+		n = 6;
+	sp_buf_add(b, tmp, (size_t)n);
+	sp_buf_addchars(b, ' ', (size_t)(6 - n));
+}
+
+/* the " %5.1f %7.2f %7.2f" (BSD: %11.2f) columns */
+static void put_times(struct sp_report *r, double pct, double self, double child)
+{
+	struct sp_buf *b = &r->line;
+
+	sp_buf_addch(b, ' ');
+	sp_fmt_put_fixed(b, pct, 5, 1);
+	sp_buf_addch(b, ' ');
+	sp_fmt_put_fixed(b, self, 7, 2);
+	sp_buf_addch(b, ' ');
+	sp_fmt_put_fixed(b, child, r->o->bsd ? 11 : 7, 2);
 }
 
 static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 {
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[c];
-	char buf[32];
+	struct sp_buf *b = &r->line;
 
-	snprintf(buf, sizeof(buf), "[%d]", n->index);
-	fprintf(r->out, r->o->bsd ? "%-6.6s %5.1f %7.2f %11.2f %7lu" : "%-6.6s %5.1f %7.2f %7.2f %7lu",
-		buf, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
-		n->prop_child / cg->hz, (unsigned long)n->ncalls);
-	print_self_calls(r->out, n->self_calls, 0);
-	fprintf(r->out, " <cycle %d as a whole> [%d]\n", n->cycle, n->index);
+	put_index_field(b, n->index);
+	put_times(r, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
+		  n->prop_child / cg->hz);
+	sp_buf_addch(b, ' ');
+	sp_fmt_put_ulong(b, n->ncalls, 7, 0);
+	put_self_calls(b, n->self_calls, 0);
+	sp_buf_addstr(b, " <cycle ");
+	sp_fmt_put_long(b, n->cycle);
+	sp_buf_addstr(b, " as a whole> [");
+	sp_fmt_put_long(b, n->index);
+	sp_buf_addstr(b, "]\n");
+	sp_report_flush_line(r);
 }
 
 /* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
@@ -105,19 +142,24 @@ static void sort_members(struct sp_cg *cg, unsigned cyc)
 static void print_members(struct sp_report *r, unsigned cyc)
 {
 	struct sp_cg *cg = r->cg;
+	struct sp_buf *b = &r->line;
 	uint32_t m;
 
 	sort_members(cg, cyc);
 	for (m = cg->nodes[cyc].cyc_next; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
 		const struct sp_cg_node *n = &cg->nodes[m];
 
-		fprintf(r->out, r->o->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
-			"", "", n->prop_self / cg->hz, n->prop_child / cg->hz,
-			(unsigned long)n->ncalls);
-		print_self_calls(r->out, n->self_calls, 0);
-		fputs("     ", r->out);
+		sp_buf_addchars(b, ' ', 6 + 1 + 5 + 1);
+		sp_fmt_put_fixed(b, n->prop_self / cg->hz, 7, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, n->prop_child / cg->hz, r->o->bsd ? 11 : 7, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_ulong(b, n->ncalls, 7, 0);
+		put_self_calls(b, n->self_calls, 0);
+		sp_buf_addchars(b, ' ', 5);
 		sp_report_name(r, m);
-		fputc('\n', r->out);
+		sp_buf_addch(b, '\n');
+		sp_report_flush_line(r);
 	}
 }
 
@@ -126,20 +168,26 @@ static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_
 		      uint64_t total, unsigned name_node)
 {
 	const struct sp_cg *cg = r->cg;
+	struct sp_buf *b = &r->line;
 
-	if (count_only)
-		fprintf(r->out,
-			r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
-				  : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
-			"", "", "", "", (unsigned long)a->count, "");
-	else
-		fprintf(r->out,
-			r->o->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
-				  : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
-			"", "", a->time / cg->hz, a->child_time / cg->hz, (unsigned long)a->count,
-			(unsigned long)total);
+	sp_buf_addchars(b, ' ', 6 + 1 + 5 + 1);
+	if (count_only) {
+		sp_buf_addchars(b, ' ', (r->o->bsd ? 11 : 7) + 1 + 7 + 1);
+		sp_fmt_put_ulong(b, a->count, 7, 0);
+		sp_buf_addchars(b, ' ', 1 + 7);
+	} else {
+		sp_fmt_put_fixed(b, a->time / cg->hz, 7, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, a->child_time / cg->hz, r->o->bsd ? 11 : 7, 2);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_ulong(b, a->count, 7, 0);
+		sp_buf_addch(b, '/');
+		sp_fmt_put_ulong(b, total, 7, 1);
+	}
+	sp_buf_addchars(b, ' ', 5);
 	sp_report_name(r, name_node);
-	fputc('\n', r->out);
+	sp_buf_addch(b, '\n');
+	sp_report_flush_line(r);
 }
 
 static void print_parents(struct sp_report *r, unsigned child)
@@ -183,20 +231,21 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 {
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[node];
-	char buf[32];
+	struct sp_buf *b = &r->line;
 
-	snprintf(buf, sizeof(buf), "[%d]", n->index);
-	fprintf(r->out, r->o->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f", buf,
-		100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
-		n->prop_child / cg->hz);
+	put_index_field(b, n->index);
+	put_times(r, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
+		  n->prop_child / cg->hz);
 	if (n->ncalls + n->self_calls != 0) {
-		fprintf(r->out, " %7lu", (unsigned long)n->ncalls);
-		print_self_calls(r->out, n->self_calls, 1);
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_ulong(b, n->ncalls, 7, 0);
+		put_self_calls(b, n->self_calls, 1);
 	} else {
-		fprintf(r->out, " %7.7s %7.7s ", "", "");
+		sp_buf_addchars(b, ' ', 1 + 7 + 1 + 7 + 1);
 	}
 	sp_report_name(r, node);
-	fputc('\n', r->out);
+	sp_buf_addch(b, '\n');
+	sp_report_flush_line(r);
 }
 
 static int skipped(const struct sp_report *r, const struct sp_cg_node *n)

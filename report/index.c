@@ -31,12 +31,12 @@ static void print_bsd_cell(struct sp_report *r, unsigned node, int is_name)
 
 	snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
 	if (is_name) {
-		fprintf(r->out, "%6.6s %-19.19s", buf, n->sym->name);
+		sp_buf_addf(&r->line, "%6.6s %-19.19s", buf, n->sym->name);
 		return;
 	}
-	fprintf(r->out, "%6.6s ", buf);
+	sp_buf_addf(&r->line, "%6.6s ", buf);
 	snprintf(cyc, sizeof(cyc), "<cycle %d>", n->cycle);
-	fprintf(r->out, "%-19.19s", cyc);
+	sp_buf_addf(&r->line, "%-19.19s", cyc);
 }
 
 void sp_report_index(struct sp_report *r)
@@ -71,9 +71,13 @@ void sp_report_index(struct sp_report *r)
 			}
 			snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
 			col += (int)strlen(buf);
-			for (; col < starting_col + 5; ++col)
-				fputc(' ', r->out);
-			fprintf(r->out, " %s ", buf);
+			if (col < starting_col + 5) {
+				sp_buf_addchars(&r->line, ' ', (size_t)(starting_col + 5 - col));
+				col = starting_col + 5;
+			}
+			sp_buf_addch(&r->line, ' ');
+			sp_buf_addstr(&r->line, buf);
+			sp_buf_addch(&r->line, ' ');
 			if (j < nnames) {
 				col += sp_report_name_only(r, names[j]);
 				if (!r->o->line_granularity && n->sym->is_static && n->sym->file) {
@@ -81,15 +85,19 @@ void sp_report_index(struct sp_report *r)
 
 					if (!r->o->print_path && (slash = strrchr(f, '/')))
 						f = slash + 1;
-					fprintf(r->out, " (%s)", f);
+					sp_buf_addf(&r->line, " (%s)", f);
 					col += (int)strlen(f) + 3;
 				}
 			} else {
-				col += fprintf(r->out, "<cycle %d>", n->cycle);
+				size_t before = r->line.len;
+
+				sp_buf_addf(&r->line, "<cycle %d>", n->cycle);
+				col += (int)(r->line.len - before);
 			}
 			starting_col += column_width;
 		}
-		fputc('\n', r->out);
+		sp_buf_addch(&r->line, '\n');
+		sp_report_flush_line(r);
 	}
 	free(names);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/symbolize.h"
@@ -23,6 +24,13 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->o = o;
 	r->first_output = 1;
 	r->demangled = sp_xcalloc(cg->nsyms + 1, sizeof(char *));
+	sp_buf_init(&r->line, 256);
+}
+
+void sp_report_flush_line(struct sp_report *r)
+{
+	fwrite(r->line.buf, 1, r->line.len, r->out);
+	sp_buf_reset(&r->line);
 }
 
 void sp_report_release(struct sp_report *r)
@@ -33,6 +41,7 @@ void sp_report_release(struct sp_report *r)
 		free(r->demangled[i]);
 	free(r->demangled);
 	r->demangled = NULL;
+	sp_buf_release(&r->line);
 }
 
 static const char *display_name(struct sp_report *r, unsigned node)
@@ -68,17 +77,17 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 	if (!s || !s->name)
 		return 0;
 	name = display_name(r, node);
-	fputs(name, r->out);
 	size = (int)strlen(name);
+	sp_buf_add(&r->line, name, (size_t)size);
 	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {
 		const char *f = file_label(r, s->file->name);
-		int n;
+		size_t before = r->line.len;
 
 		if (r->o->line_granularity)
-			n = fprintf(r->out, " (%s:%d @ %lx)", f, s->line, (unsigned long)s->addr);
+			sp_buf_addf(&r->line, " (%s:%d @ %lx)", f, s->line, (unsigned long)s->addr);
 		else
-			n = fprintf(r->out, " (%s:%d)", f, s->line);
-		size += n;
+			sp_buf_addf(&r->line, " (%s:%d)", f, s->line);
+		size += (int)(r->line.len - before);
 	}
 	return size;
 }
@@ -88,8 +97,14 @@ void sp_report_name(struct sp_report *r, unsigned node)
 	const struct sp_cg_node *n = &r->cg->nodes[node];
 
 	sp_report_name_only(r, node);
-	if (n->cycle != 0)
-		fprintf(r->out, " <cycle %d>", n->cycle);
-	if (n->index != 0)
-		fprintf(r->out, n->print_flag ? " [%d]" : " (%d)", n->index);
+	if (n->cycle != 0) {
+		sp_buf_addstr(&r->line, " <cycle ");
+		sp_fmt_put_long(&r->line, n->cycle);
+		sp_buf_addch(&r->line, '>');
+	}
+	if (n->index != 0) {
+		sp_buf_addstr(&r->line, n->print_flag ? " [" : " (");
+		sp_fmt_put_long(&r->line, n->index);
+		sp_buf_addch(&r->line, n->print_flag ? ']' : ')');
+	}
 }

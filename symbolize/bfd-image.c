@@ -4,6 +4,8 @@
  * libbfd, the library gprof itself uses: the symbols and their classes come
  * from bfd_canonicalize_symtab/bfd_get_symbol_info (plus synthetic PLT
  * symbols), lines from bfd_find_nearest_line, exactly as gprof gets them.
+ * For PE images the long names are also located in the COFF string table
+ * (coff-strtab.c), whose following strings gprof's static-name filter reads.
  */
 #define PACKAGE "symprof"
 #define PACKAGE_VERSION "0"
@@ -19,9 +21,11 @@ struct bfd_image {
 	bfd *abfd;
 	asymbol **syms;
 	long nsyms;
+	long ncanon; /* symbols from the file; synthetic ones follow */
 	asymbol *synth;
 	asection *text;
 	bfd_byte *text_bytes;
+	struct sp_coff_strtab coff; /* PE images: gprof's view of long names */
 };
 
 static struct bfd_image *BI(struct sp_image *im)
@@ -45,6 +49,10 @@ static int load_syms(struct sp_image *im, struct sp_error *err)
 	if (b->nsyms < 0)
 		return sp_error_set(err, SP_E_BFD, "cannot read symbols of '%s': %s", im->path,
 				    bfd_errmsg(bfd_get_error()));
+	b->ncanon = b->nsyms;
+	if (bfd_get_flavour(b->abfd) == bfd_target_coff_flavour &&
+	    sp_coff_strtab_read(&b->coff, im->path) == 0 && b->coff.nsyms != (size_t)b->ncanon)
+		sp_coff_strtab_release(&b->coff);
 	nsynth = bfd_get_synthetic_symtab(b->abfd, b->nsyms, b->syms, 0, NULL, &b->synth);
 	if (nsynth > 0) {
 		long i;
@@ -79,6 +87,13 @@ static int bfd_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 		r.local = (s->flags & BSF_LOCAL) != 0;
 		r.function = (s->flags & BSF_FUNCTION) != 0;
 		r.name = s->name ? s->name : "";
+		if (i < b->ncanon && s->name) {
+			const char *in_table =
+				sp_coff_strtab_name(&b->coff, (size_t)i, s->name, &r.name_limit);
+
+			if (in_table)
+				r.name = in_table;
+		}
 		if (r.has_section && !r.debugging) {
 			bfd_get_symbol_info(b->abfd, s, &info);
 			r.type = info.type;
@@ -153,6 +168,7 @@ static void bfd_image_free(struct sp_image *im)
 	free(b->syms);
 	free(b->synth);
 	free(b->text_bytes);
+	sp_coff_strtab_release(&b->coff);
 	bfd_close(b->abfd);
 	free(b);
 }

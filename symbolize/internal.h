@@ -54,6 +54,26 @@ struct sp_image {
 
 extern const struct image_ops sp_elf_image_ops;
 
+/* The COFF string table of a PE image as libbfd holds it (coff-strtab.c):
+ * strs is 4 zero bytes, the strings, a NUL; name_off[i] is where the name
+ * of bfd's i-th canonical symbol starts in strs (0: a short name, which
+ * bfd keeps elsewhere). */
+struct sp_coff_strtab {
+	char *strs;
+	size_t len;
+	uint32_t *name_off;
+	size_t nsyms;
+};
+
+/* Reads the table of the PE image at `path`: 0, or -1 (not a PE image,
+ * truncated, unreadable) with *t empty. */
+int sp_coff_strtab_read(struct sp_coff_strtab *t, const char *path);
+void sp_coff_strtab_release(struct sp_coff_strtab *t);
+/* Symbol i's name inside the table if it is `name` there (and then *limit
+ * = the end of the table), else NULL. Borrowed from t. */
+const char *sp_coff_strtab_name(const struct sp_coff_strtab *t, size_t i, const char *name,
+				const char **limit);
+
 
 /* Backend constructors: 0, -error, or 1 if the file is not theirs. */
 int sp_elf_image_open(struct sp_image *im, struct sp_error *err);

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "symprof/buf.h"
+
 struct sp_cg;
 struct sp_symbol;
 struct sp_symspecs;
@@ -35,6 +37,7 @@ struct sp_report {
 	const struct sp_report_opts *o;
 	int first_output;   /* no form feed before the first section */
 	char **demangled;   /* per symbol node: cache, "" = not mangled */
+	struct sp_buf line; /* the line being built */
 };
 
 void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
@@ -57,9 +60,12 @@ void sp_report_function_ordering(struct sp_report *r);
  * is the -R map the symbol table was built with. */
 void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *map);
 
-/* gprof's print_name_only() and print_name(): returns the width printed. */
+/* gprof's print_name_only() and print_name(), appended to r->line:
+ * returns the width of what was appended. */
 int sp_report_name_only(struct sp_report *r, unsigned node);
 void sp_report_name(struct sp_report *r, unsigned node);
+/* Writes r->line to the output and empties it. */
+void sp_report_flush_line(struct sp_report *r);
 
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
