@@ -25,10 +25,15 @@ function flush() {
 }
 BEGIN {
 	FS = "\t"
+	# functions with an entry or an arc
 	while ((getline l < known) > 0) {
-		split(l, f, "\t")
-		if (f[1] == "K") is_known[f[2]] = 1
+		n = split(l, f, "\t")
+		for (i = 2; i <= n && i <= 3; i++) is_known[f[i]] = 1
 	}
+	# gprof keeps these out of the graph, but code under their label is
+	# still theirs, not the function before them
+	split("_gprof_mcount mcount _mcount __mcount __mcount_internal __mcleanup", ex, " ")
+	for (i in ex) excluded[ex[i]] = 1
 	while ((getline l < nmfile) > 0) {
 		split(l, f, " ")
 		a = f[1]; sub(/^0+/, "", a)
@@ -51,7 +56,8 @@ skip { next }
 /^[0-9a-f]+ <.*>:$/ {
 	flush()
 	name = $0; sub(/^[0-9a-f]+ </, "", name); sub(/>:$/, "", name)
-	if (canon(name) != "") fn = canon(name)
+	if (name in excluded) fn = name
+	else if (canon(name) != "") fn = canon(name)
 	next
 }
 fn == "" { next }

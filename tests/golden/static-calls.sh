@@ -68,7 +68,7 @@ awk -v precise="$precise" -v rel="$rel" -v a64="$a64" -v known="$tmp/parsed" -v 
 	-v slotfile="$tmp/slots" -f "$(dirname "$0")/objdump-calls.awk" | sort -u >"$tmp/calls"
 
 awk -F '\t' '$1 == "A" { print $2, $3 }' "$tmp/parsed" | sort -u >"$tmp/arcs"
-awk -F '\t' '$1 == "A" && $4 ~ /^0\// && $2 != $3 { print $2, $3 }' "$tmp/parsed" |
+awk -F '\t' '$1 == "A" && $4 ~ /^0(\/|$)/ && $2 != $3 { print $2, $3 }' "$tmp/parsed" |
 	sort -u >"$tmp/static"
 
 fail=0

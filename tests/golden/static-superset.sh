@@ -51,7 +51,7 @@ if [ -n "$missing" ]; then
 	echo "$missing" | head -20
 	fail=1
 fi
-extra=$(grep '^A' "$tmp/s" | comm -13 "$tmp/g" - | awk -F '\t' '$4 !~ /^0\//')
+extra=$(grep '^A' "$tmp/s" | comm -13 "$tmp/g" - | awk -F '\t' '$4 !~ /^0(\/|$)/')
 if [ -n "$extra" ]; then
 	echo "FAIL: arcs gprof does not print that have calls:"
 	echo "$extra" | head -20
