@@ -350,11 +350,32 @@ static uint32_t node_by_name(struct sp_cg_static *s, const struct sp_symtab *t, 
 	return SP_CG_NONE;
 }
 
-/* The node whose symbol starts exactly at addr, or SP_CG_NONE. */
-static uint32_t node_at(const struct sp_cg *cg, uint64_t addr)
+/* The function `addr' is a second entry point of (PowerPC64), or addr. */
+static uint64_t entry_of(const struct sp_code *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->naliases;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->aliases[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->naliases && c->aliases[lo].addr == addr ? c->aliases[lo].entry : addr;
+}
+
+/* The node whose symbol starts exactly at addr (or at the function addr
+ * is a local entry of), or SP_CG_NONE. */
+static uint32_t node_at(const struct sp_cg_static *s, const struct sp_cg *cg, uint64_t addr)
 {
 	const struct sp_symbol *sym = sp_symtab_lookup(cg->symtab, addr);
 
+	if ((!sym || sym->addr != addr) && s->code->naliases) {
+		addr = entry_of(s->code, addr);
+		sym = sp_symtab_lookup(cg->symtab, addr);
+	}
 	if (!sym || sym->addr != addr)
 		return SP_CG_NONE;
 	return (uint32_t)(sym - cg->symtab->syms);
@@ -383,7 +404,7 @@ static void on_call(void *ctx, const struct sp_cg_call *c)
 
 	switch (c->kind) {
 	case SP_CG_CALL_DIRECT:
-		add_arc(h, c, node_at(h->cg, c->target), SP_CG_ARC_STATIC);
+		add_arc(h, c, node_at(h->s, h->cg, c->target), SP_CG_ARC_STATIC);
 		break;
 	case SP_CG_CALL_IMPORT:
 		add_arc(h, c, node_by_name(h->s, t, c->name), SP_CG_ARC_STATIC);
@@ -396,7 +417,7 @@ static void on_call(void *ctx, const struct sp_cg_call *c)
 		/* AArch64 without --precise: what gprof's scan takes, B to an entry */
 		if (!(h->s->flags & SP_CG_STATIC_TAIL) && c->conditional)
 			break;
-		child = c->kind == SP_CG_JUMP_DIRECT ? node_at(h->cg, c->target)
+		child = c->kind == SP_CG_JUMP_DIRECT ? node_at(h->s, h->cg, c->target)
 						     : node_by_name(h->s, t, c->name);
 		if (child != h->node)
 			add_arc(h, c, child, SP_CG_ARC_TAIL);

@@ -14,6 +14,8 @@
  *    symbol before them).
  *  - marks: the ARM/AArch64 mapping symbols ($a ARM, $t Thumb, $x A64,
  *    $d data) and, for ARM, the Thumb bit of function symbols.
+ *  - aliases: PowerPC64 ELFv2 local entry points (a function's address
+ *    plus the offset its st_other encodes), where local calls land.
  *  - slots: GOT entries with the symbol a GLOB_DAT or JUMP_SLOT dynamic
  *    relocation writes there. A PLT stub jumps through one; so does a
  *    call compiled with -fno-plt. The scanner decodes the stub, finds the
@@ -53,6 +55,8 @@ struct code_build {
 	size_t nslots, slots_alloc;
 	struct sp_code_reloc *relocs;
 	size_t nrelocs, relocs_alloc;
+	struct sp_code_alias *aliases;
+	size_t naliases, aliases_alloc;
 };
 
 static const char *sec_name(Elf *elf, const GElf_Shdr *sh)
@@ -141,6 +145,22 @@ static int mapping_mode(const char *n)
 	}
 }
 
+/* PPC64_LOCAL_ENTRY_OFFSET of binutils' elf/ppc64.h. */
+static unsigned ppc64_local_entry(unsigned char other)
+{
+	unsigned v = (other >> 5) & 7;
+
+	return v >= 2 && v <= 6 ? (1u << v) >> 2 << 2 : 0;
+}
+
+static void add_alias(struct code_build *b, uint64_t addr, uint64_t entry)
+{
+	SP_ALLOC_GROW(b->aliases, b->naliases + 1, b->aliases_alloc);
+	b->aliases[b->naliases].addr = addr;
+	b->aliases[b->naliases].entry = entry;
+	b->naliases++;
+}
+
 static void one_symbol(struct code_build *b, const GElf_Sym *s, Elf32_Word shndx,
 		       const char *name)
 {
@@ -164,6 +184,8 @@ static void one_symbol(struct code_build *b, const GElf_Sym *s, Elf32_Word shndx
 		add_mark(b, addr & ~(uint64_t)1, (addr & 1) ? SP_CODE_THUMB : SP_CODE_ARM);
 		addr &= ~(uint64_t)1;
 	}
+	if (b->machine == EM_PPC64 && type == STT_FUNC && ppc64_local_entry(s->st_other))
+		add_alias(b, addr + ppc64_local_entry(s->st_other), addr);
 	SP_ALLOC_GROW(b->starts, b->nstarts + 1, b->starts_alloc);
 	b->starts[b->nstarts++] = addr;
 }
@@ -225,6 +247,14 @@ static int cmp_mark(const void *a, const void *b, void *ctx)
 	return (l->addr > r->addr) - (l->addr < r->addr);
 }
 
+static int cmp_alias(const void *a, const void *b, void *ctx)
+{
+	const struct sp_code_alias *l = a, *r = b;
+
+	(void)ctx;
+	return (l->addr > r->addr) - (l->addr < r->addr);
+}
+
 static void dedup_starts(struct code_build *b)
 {
 	size_t i, n = 0;
@@ -235,6 +265,7 @@ static void dedup_starts(struct code_build *b)
 			b->starts[n++] = b->starts[i];
 	b->nstarts = n;
 	sp_sort(b->marks, b->nmarks, sizeof(*b->marks), cmp_mark, NULL);
+	sp_sort(b->aliases, b->naliases, sizeof(*b->aliases), cmp_alias, NULL);
 }
 
 /* ---- dynamic relocations: GOT slots ---- */
@@ -495,6 +526,8 @@ int sp_elf_code_load(struct sp_image *im, Elf *elf, Elf *symelf, struct sp_code 
 	c->nslots = b.nslots;
 	c->relocs = b.relocs;
 	c->nrelocs = b.nrelocs;
+	c->aliases = b.aliases;
+	c->naliases = b.naliases;
 	return 0;
 }
 
@@ -507,5 +540,6 @@ void sp_code_release(struct sp_code *c)
 	free((void *)c->marks);
 	free((void *)c->slots);
 	free((void *)c->relocs);
+	free((void *)c->aliases);
 	memset(c, 0, sizeof(*c));
 }

@@ -160,6 +160,13 @@ struct sp_code_reloc {
 	unsigned got : 1;
 };
 
+/* A second entry point of a function: PowerPC64 ELFv2 functions are called
+ * at their local entry, `entry' plus the offset st_other encodes. */
+struct sp_code_alias {
+	uint64_t addr;
+	uint64_t entry;
+};
+
 /*
  * What a code scanner needs to know about an image, every array sorted by
  * address. `starts` are the addresses of every symbol in a code section,
@@ -178,6 +185,8 @@ struct sp_code {
 	size_t nslots;
 	const struct sp_code_reloc *relocs;
 	size_t nrelocs;
+	const struct sp_code_alias *aliases;
+	size_t naliases;
 	uint64_t got;             /* .got.plt (else .got): i386 PIC stubs index from it */
 };
 
