@@ -5,6 +5,7 @@
 #   nmfile    "address name" of every symbol (aliases: one table symbol
 #             stands for every name at its address)
 #   slotfile  "address name" of the GOT slots (calls through memory)
+#   localfile "name offset" of PowerPC64 local entry points (<name+0x8>)
 #   rel       1 for an object file: only .text, callees from relocations
 #   precise   1 to count jumps to another function's entry too
 #   a64       1 for AArch64: an unconditional `b' to an entry counts as a
@@ -44,6 +45,10 @@ BEGIN {
 	while ((getline l < slotfile) > 0) {
 		split(l, f, " ")
 		slot[f[1]] = f[2]
+	}
+	while ((getline l < localfile) > 0) {
+		split(l, f, " ")
+		localentry[f[1] "+0x" sprintf("%x", f[2])] = f[1]
 	}
 }
 /^Disassembly of section/ {
@@ -91,6 +96,8 @@ fn == "" { next }
 	} else if (match(insn, /<[^>+]*>$/)) {
 		pend_callee = substr(insn, RSTART + 1, RLENGTH - 2)
 		sub(/@plt$/, "", pend_callee)
+	} else if (match(insn, /<[^>]*>$/) && (substr(insn, RSTART + 1, RLENGTH - 2) in localentry)) {
+		pend_callee = localentry[substr(insn, RSTART + 1, RLENGTH - 2)]
 	}
 	if (!rel) flush()
 }

@@ -45,6 +45,10 @@ awk -f "$(dirname "$0")/graph-arcs.awk" "$tmp/graph" >"$tmp/parsed"
 nm=$(echo "$objdump" | sed 's/objdump$/nm/')
 command -v "$nm" >/dev/null 2>&1 || nm=nm
 LC_ALL=C "$nm" --defined-only "$prog" 2>/dev/null | awk 'NF == 3 { print $1, $3 }' >"$tmp/nm"
+# PowerPC64 ELFv2: local calls land on a function's local entry, which
+# objdump prints as <name+0x8>; readelf gives the offset per function
+LC_ALL=C readelf -sW "$prog" 2>/dev/null |
+	awk '/localentry/ { n = $NF; o = $0; sub(/.*<localentry>: /, "", o); sub(/].*/, "", o); print n, o }' >"$tmp/localentry"
 
 # GOT slots: "address name" from the dynamic relocations (PLT stubs and
 # -fno-plt calls jump through them).
@@ -65,7 +69,7 @@ LC_ALL=C "$objdump" -f "$prog" | grep -q 'architecture: aarch64' && a64=1
 # objdump: "caller callee" for every direct call between known names.
 LC_ALL=C "$objdump" -d ${rel:+-r} --no-show-raw-insn "$prog" |
 awk -v precise="$precise" -v rel="$rel" -v a64="$a64" -v known="$tmp/parsed" -v nmfile="$tmp/nm" \
-	-v slotfile="$tmp/slots" -f "$(dirname "$0")/objdump-calls.awk" | sort -u >"$tmp/calls"
+	-v slotfile="$tmp/slots" -v localfile="$tmp/localentry" -f "$(dirname "$0")/objdump-calls.awk" | sort -u >"$tmp/calls"
 
 awk -F '\t' '$1 == "A" { print $2, $3 }' "$tmp/parsed" | sort -u >"$tmp/arcs"
 awk -F '\t' '$1 == "A" && $4 ~ /^0(\/|$)/ && $2 != $3 { print $2, $3 }' "$tmp/parsed" |
