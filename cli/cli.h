@@ -72,6 +72,9 @@ void sp_cli_expand_argv(int *argc, char ***argv);
 /* The gmon.out pipeline; returns the exit status. */
 int sp_cmd_gmon(struct sp_opts *o);
 
+/* With SYMPROF_TIMING set, prints the time since the previous mark. */
+void sp_cli_mark(const char *phase);
+
 /* Prints "symprof: <msg>" on stderr. */
 void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -50,6 +50,7 @@ static int load_symbols(struct gmon_run *g)
 	g->im = sp_image_open(o->image, &err);
 	if (!g->im)
 		return fail(&err);
+	sp_cli_mark("open image");
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))
 		return fail(&err);
 	memset(&so, 0, sizeof(so));
@@ -62,6 +63,7 @@ static int load_symbols(struct gmon_run *g)
 	g->symtab = sp_image_gprof_symtab(g->im, &so, &err);
 	if (!g->symtab)
 		return fail(&err);
+	sp_cli_mark("symbol table");
 	g->specs = sp_symspecs_new();
 	sp_symspecs_set_leading_char(g->specs, sp_image_target(g->im)->leading_char);
 	for (i = 0; i < o->nspecs; i++)
@@ -72,6 +74,7 @@ static int load_symbols(struct gmon_run *g)
 		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_FLAT);
 	}
 	sp_symspecs_resolve(g->specs, g->symtab, (o->debug & SP_DBG_ID) ? stderr : NULL);
+	sp_cli_mark("symspecs");
 	return 0;
 }
 
@@ -160,6 +163,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 		sp_cli_error("warning: ignored a partial arc record at the end of a BSD gmon file");
 	if ((g->st.input_flags & SP_GMON_INPUT_BB_COUNTS) && !g->o->line)
 		sp_cli_error("warning: ignoring basic-block exec counts (use -l or --line)");
+	sp_cli_mark("read profiles");
 	return check_match(g);
 }
 
@@ -234,6 +238,7 @@ static int build_graph(struct gmon_run *g)
 	g->cg = sp_cg_from_gmon(g->prof, g->symtab, &co, &err);
 	if (!g->cg)
 		return fail(&err);
+	sp_cli_mark("call graph");
 	if ((g->o->output_style & STYLE_FLAT_PROFILE) && !co.have_hist) {
 		sp_cli_error("gmon.out file is missing histogram");
 		return 1;
@@ -271,12 +276,16 @@ static void print_reports(struct gmon_run *g, int first_output)
 	} else {
 		if (graph && o->bsd)
 			sp_report_graph(&r);
-		if (o->output_style & STYLE_FLAT_PROFILE)
+		if (o->output_style & STYLE_FLAT_PROFILE) {
 			sp_report_flat(&r);
+			sp_cli_mark("flat profile");
+		}
 		if (graph) {
 			if (!o->bsd)
 				sp_report_graph(&r);
+			sp_cli_mark("call graph text");
 			sp_report_index(&r);
+			sp_cli_mark("index");
 		}
 		if (o->output_style & STYLE_EXEC_COUNTS)
 			sp_report_exec_counts(&r, g->specs);
@@ -305,6 +314,7 @@ int sp_cmd_gmon(struct sp_opts *o)
 	int first_output = 1, rc;
 
 	memset(&g, 0, sizeof(g));
+	sp_cli_mark(NULL);
 	g.o = o;
 	g.out = stdout;
 	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
@@ -330,5 +340,6 @@ int sp_cmd_gmon(struct sp_opts *o)
 		rc = 1;
 	}
 	gmon_run_release(&g);
+	sp_cli_mark("release");
 	return rc;
 }

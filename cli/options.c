@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "symprof/alloc.h"
 #include "symprof/symbolize.h"
@@ -101,6 +102,24 @@ void sp_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void sp_cli_mark(const char *phase)
+{
+	static int enabled = -1;
+	static double last;
+	struct timespec ts;
+	double now;
+
+	if (enabled < 0)
+		enabled = getenv("SYMPROF_TIMING") != NULL;
+	if (!enabled)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	if (phase)
+		fprintf(stderr, "symprof: %-16s %8.3f ms\n", phase, now - last);
+	last = now;
 }
 
 static _Noreturn void usage_error(void)

@@ -130,11 +130,27 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 	return h;
 }
 
-static struct sp_pairmap *index_of(void **slot)
+static void pcarc_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_profile *p = ctx;
+
+	*k1 = p->pcarcs[i].from_pc;
+	*k2 = p->pcarcs[i].self_pc;
+}
+
+static void bb_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_profile *p = ctx;
+
+	*k1 = p->bbs[i].addr;
+	*k2 = 0;
+}
+
+static struct sp_pairmap *index_of(struct sp_profile *p, void **slot, sp_pairmap_key_fn key)
 {
 	if (!*slot) {
 		*slot = sp_xmalloc(sizeof(struct sp_pairmap));
-		sp_pairmap_init(*slot);
+		sp_pairmap_init(*slot, key, p);
 	}
 	return *slot;
 }
@@ -142,7 +158,7 @@ static struct sp_pairmap *index_of(void **slot)
 void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
 			  uint64_t count)
 {
-	struct sp_pairmap *m = index_of(&p->pcarc_index);
+	struct sp_pairmap *m = index_of(p, &p->pcarc_index, pcarc_key);
 	uint32_t i = sp_pairmap_put(m, from_pc, self_pc, (uint32_t)p->npcarcs);
 
 	if (i == p->npcarcs) {
@@ -155,9 +171,15 @@ void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_
 	p->pcarcs[i].count += count;
 }
 
+void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n)
+{
+	sp_pairmap_reserve(index_of(p, &p->pcarc_index, pcarc_key), n);
+	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
+}
+
 void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
 {
-	struct sp_pairmap *m = index_of(&p->bb_index);
+	struct sp_pairmap *m = index_of(p, &p->bb_index, bb_key);
 	uint32_t i = sp_pairmap_put(m, addr, 0, (uint32_t)p->nbbs);
 
 	if (i == p->nbbs) {

@@ -306,6 +306,47 @@ static int read_bb_rec(struct gmon_reader *r, int version)
 	return 0;
 }
 
+/* Counts the arc records ahead (stopping quietly at anything broken: the
+ * real pass reports it), so that the arc index is sized once. */
+static size_t count_arc_records(const struct gmon_reader *r, int version)
+{
+	size_t ptr = (size_t)r->o->target.ptr_size, n = 0;
+	const uint8_t *p = r->c.p, *end = r->c.end;
+
+	while (p < end) {
+		size_t left = (size_t)(end - p) - 1;
+		uint64_t cnt;
+
+		switch (*p++) {
+		case GMON_TAG_TIME_HIST:
+			if (left < 2 * ptr + 24)
+				return n;
+			cnt = sp_load_uint(p + 2 * ptr, 4, r->c.big_endian);
+			if ((left - 2 * ptr - 24) / 2 < cnt)
+				return n;
+			p += 2 * ptr + 24 + 2 * cnt;
+			break;
+		case GMON_TAG_CG_ARC:
+			if (left < 2 * ptr + 4)
+				return n;
+			p += 2 * ptr + 4;
+			n++;
+			break;
+		case GMON_TAG_BB_COUNT:
+			if (version == 0 || left < 4)
+				return n;
+			cnt = sp_load_uint(p, 4, r->c.big_endian);
+			if ((left - 4) / (2 * ptr) < cnt)
+				return n;
+			p += 4 + 2 * ptr * cnt;
+			break;
+		default:
+			return n;
+		}
+	}
+	return n;
+}
+
 static int read_gnu(struct gmon_reader *r)
 {
 	uint32_t version;
@@ -321,6 +362,7 @@ static int read_gnu(struct gmon_reader *r)
 	r->in->version = (int)version;
 	r->st->file_version = (int)version;
 	sp_cursor_skip(&r->c, 12);
+	sp_profile_reserve_pcarcs(r->p, count_arc_records(r, (int)version));
 	while (ret == 0 && sp_cursor_left(&r->c) > 0) {
 		uint8_t tag = *r->c.p++;
 

@@ -24,6 +24,7 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->o = o;
 	r->first_output = 1;
 	r->demangled = sp_xcalloc(cg->nsyms + 1, sizeof(char *));
+	r->name_len = sp_xcalloc(cg->nsyms + 1, sizeof(uint32_t));
 	sp_buf_init(&r->line, 256);
 }
 
@@ -38,24 +39,31 @@ void sp_report_release(struct sp_report *r)
 	size_t i;
 
 	for (i = 0; i < r->cg->nsyms; i++)
-		free(r->demangled[i]);
+		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
+			free(r->demangled[i]);
 	free(r->demangled);
+	free(r->name_len);
 	r->demangled = NULL;
 	sp_buf_release(&r->line);
 }
 
-static const char *display_name(struct sp_report *r, unsigned node)
+/* The name to print, demangled once per symbol; its length in *len. */
+static const char *display_name(struct sp_report *r, unsigned node, size_t *len)
 {
 	const struct sp_symbol *s = r->cg->nodes[node].sym;
 	char *d;
 
-	if (r->o->bsd || !r->o->demangle || node >= r->cg->nsyms)
+	if (node >= r->cg->nsyms) {
+		*len = strlen(s->name);
 		return s->name;
-	if (!r->demangled[node]) {
-		d = sp_demangle(s->name, r->o->leading_char);
-		r->demangled[node] = d ? d : sp_xstrdup("");
 	}
-	return r->demangled[node][0] ? r->demangled[node] : s->name;
+	if (!r->demangled[node]) {
+		d = (r->o->bsd || !r->o->demangle) ? NULL : sp_demangle(s->name, r->o->leading_char);
+		r->demangled[node] = d ? d : (char *)s->name;
+		r->name_len[node] = (uint32_t)strlen(r->demangled[node]);
+	}
+	*len = r->name_len[node];
+	return r->demangled[node];
 }
 
 static const char *file_label(const struct sp_report *r, const char *path)
@@ -72,13 +80,14 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 {
 	const struct sp_symbol *s = r->cg->nodes[node].sym;
 	const char *name;
+	size_t len;
 	int size;
 
 	if (!s || !s->name)
 		return 0;
-	name = display_name(r, node);
-	size = (int)strlen(name);
-	sp_buf_add(&r->line, name, (size_t)size);
+	name = display_name(r, node, &len);
+	size = (int)len;
+	sp_buf_add(&r->line, name, len);
 	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {
 		const char *f = file_label(r, s->file->name);
 		size_t before = r->line.len;

@@ -41,6 +41,9 @@ struct elf_image {
 	int text_found;
 	uint64_t text_vma, text_size;
 	Elf_Scn *text_scn;
+	uint64_t (*code)[2];       /* executable sections [lo, hi), found once */
+	size_t ncode;
+	int code_found;
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -397,7 +400,7 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 		if (!has_dwarf(src))
 			src = debug_file(im);
 		if (src && (e->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL)))
-			e->lines = sp_linetab_new(e->dw, &im->strs, NULL);
+			e->lines = sp_linetab_new_lenient(e->dw, &im->strs, NULL);
 	}
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
@@ -409,15 +412,27 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 {
 	struct elf_image *e = EI(im);
-	Elf_Scn *scn = NULL;
+	size_t i, alloc = 0;
 
-	while ((scn = elf_nextscn(e->main.elf, scn))) {
-		GElf_Shdr sh;
+	if (!e->code_found) {
+		Elf_Scn *scn = NULL;
 
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
-		    (sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size)
-			return 1;
+		e->code_found = 1;
+		while ((scn = elf_nextscn(e->main.elf, scn))) {
+			GElf_Shdr sh;
+
+			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+			    !(sh.sh_flags & SHF_ALLOC))
+				continue;
+			SP_ALLOC_GROW(e->code, e->ncode + 1, alloc);
+			e->code[e->ncode][0] = sh.sh_addr;
+			e->code[e->ncode][1] = sh.sh_addr + sh.sh_size;
+			e->ncode++;
+		}
 	}
+	for (i = 0; i < e->ncode; i++)
+		if (vaddr >= e->code[i][0] && vaddr < e->code[i][1])
+			return 1;
 	return 0;
 }
 
@@ -440,6 +455,7 @@ static void elf_free(struct sp_image *im)
 	struct elf_image *e = EI(im);
 
 	sp_linetab_free(e->lines);
+	free(e->code);
 	if (e->dw)
 		dwarf_end(e->dw);
 	elf_file_close(&e->dbg);

@@ -1,34 +1,936 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER until the line-table module lands (branch `lines`). */
+/*
+ * The line table: bfd_find_nearest_line()'s file and line for every
+ * address, computed once for the whole program.
+ *
+ * gprof asks bfd for the source line of each symbol and, with -l, of every
+ * byte of .text. bfd answers from per-unit tables that it builds lazily
+ * with a few rules of its own; this file applies the same rules up front
+ * and flattens the result into one sorted array of rows, so that a lookup
+ * is one binary search and gives bfd's answer.
+ *
+ * The rules, as observed in binutils 2.40 (dwarf2.c) and checked against
+ * libbfd by tests/helper/lines-vs-bfd.c:
+ *
+ *  1. Rows group into sequences: a sequence starts with the first row after
+ *     an end_sequence row (or the first row of the unit) and ends with its
+ *     end_sequence row. Within a sequence, a row at the same address (and
+ *     op_index) as the sequence's highest row replaces it: of consecutive
+ *     rows at one address only the last one is kept. Rows that arrive out
+ *     of address order are inserted where they sort, in front of equal
+ *     ones; an end_sequence row always goes on top. A sequence covers
+ *     [low_pc, address of its top row), where low_pc is the first row's
+ *     address, lowered only by some of the out-of-order insertions (the
+ *     ones bfd handles without its "lcl_head" shortcut).
+ *  2. Per unit, sequences are sorted by low_pc, then by decreasing end,
+ *     then newest first. Walking that order, a sequence inside the ones
+ *     before it is dropped, and one that overlaps them is cut to start
+ *     where they end. A lookup binary-searches these sequences, then the
+ *     rows of the one found; the answer is the row whose range holds the
+ *     address, never the sequence's top row (usually its end_sequence).
+ *  3. Across units, the first unit (in .debug_info order) with an answer
+ *     wins. Units overlap for real: the linker points the line programs of
+ *     duplicate COMDAT functions at the copy it kept, and functions it
+ *     discarded at address 0.
+ *  4. A unit whose line program bfd cannot decode answers nothing, nor
+ *     does one with a function whose DW_AT_ranges bfd cannot read; and
+ *     bfd reads no unit after one whose own DW_AT_ranges it cannot read.
+ *
+ * Rows with line 0 or no file are kept in the table (bfd finds them, and
+ * they stop the search), but sp_linetab_find() returns NULL for them, as
+ * gprof treats them as "no line".
+ *
+ * Not reproduced, as they depend on the lookups bfd did before or on its
+ * long-lived state (tests/helper/lines-vs-bfd.c walks .text the way gprof
+ * -l does, so it would show them):
+ *  - bfd consults the units whose ranges hold an address in the order they
+ *    entered its lookup trie, which follows the order earlier lookups
+ *    decoded them; here the first unit in .debug_info order wins. This only
+ *    matters where units overlap at real code and disagree.
+ *  - A unit with a function DIE but no line row at an address stops bfd's
+ *    search there (no line); here the next unit's row answers. dwarf-funcs.c
+ *    follows bfd in that case.
+ *  - A unit whose DIEs bfd fails to read loses its lines too. Here that
+ *    is followed for unreadable function ranges (rule 4 below is checked
+ *    before decoding), not for other DIE errors such as bad references.
+ *  - bfd's trie misses the last byte (0x..ff) of a 256-byte bucket holding
+ *    more than 16 ranges, for every range that runs past it (the bucket
+ *    clamp mixes an inclusive end with an exclusive one); once all units
+ *    are read, lookups there find nothing. Seen at 2 of 900,094 addresses
+ *    of libasan.so.8, in none of the other programs tried.
+ */
 #include "lines.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "dwarf-lineprog.h"
+#include "ivsweep.h"
+#include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/strtab.h"
+
+struct sp_linetab {
+	struct sp_line *rows;
+	size_t nrows;
+	uint64_t *index; /* rows[k * INDEX_STEP].addr, for the search */
+	size_t nindex;
+	struct sp_linetab_run *runs;
+	size_t nruns;
+	uint8_t *ustate; /* enum sp_linetab_unit_state, per unit */
+	size_t nunits, ustate_alloc;
+	int has_warning;
+	struct sp_error warning;
+};
+
+/*
+ * Rows of one unit answering [start, end) without a hole: rows[first ..
+ * first + n) of the table (or of the merge buffer), then in storage a gap
+ * row at end if `gap`.
+ */
+struct chunk {
+	uint64_t start, end;
+	size_t first, n;
+	uint32_t unit;
+	uint8_t gap;
+	uint8_t state; /* enum chunk_state */
+};
+
+enum chunk_state { KEPT, MOVED, CLUSTERED, DEAD };
+
+/* A sequence of the unit being read; rows[first .. first + n). */
+struct seq {
+	size_t first, n;
+	uint64_t low;
+	size_t lcl_head;  /* bfd's insertion hint, an index into the sequence */
+	uint64_t high;	  /* address of the top row, once sorted */
+	uint32_t high_op; /* op_index of the top row (0 unless VLIW) */
+	uint32_t rank;	  /* newest sequence first, bfd's last tie-breaker */
+};
+
+struct build {
+	struct sp_linetab *t;
+	size_t out_alloc;
+	/* the unit being read */
+	struct sp_lprow *rows;
+	size_t nrows, rows_alloc;
+	struct seq *seqs;
+	size_t nseqs, seqs_alloc;
+	struct seq *kept;
+	size_t nkept, kept_alloc;
+	uint64_t *bps;
+	size_t bps_alloc;
+	uint32_t unit;
+	uint64_t last_key; /* source row of the last row written */
+	/* all units */
+	struct chunk *chunks;
+	size_t nchunks, chunks_alloc;
+	size_t open; /* the chunk rows are appended to, or NONE */
+	/* merging */
+	struct sp_line *tmp; /* rows of moved chunks and resolved overlaps */
+	size_t ntmp, tmp_alloc;
+};
+
+#define INDEX_STEP 8
+#define NONE ((size_t)-1)
+
+/* ---- rule 1: rows into sequences ---- */
+
+static int row_after(const struct sp_lprow *a, const struct sp_lprow *b)
+{
+	return a->addr > b->addr || (a->addr == b->addr && a->op_index > b->op_index);
+}
+
+static void push_row(struct build *b, const struct sp_lprow *row, size_t at)
+{
+	SP_ALLOC_GROW(b->rows, b->nrows + 1, b->rows_alloc);
+	if (at < b->nrows)
+		memmove(b->rows + at + 1, b->rows + at, (b->nrows - at) * sizeof(*b->rows));
+	b->rows[at] = *row;
+	b->nrows++;
+}
+
+static void new_seq(struct build *b, const struct sp_lprow *row)
+{
+	struct seq *s;
+
+	SP_ALLOC_GROW(b->seqs, b->nseqs + 1, b->seqs_alloc);
+	s = &b->seqs[b->nseqs++];
+	s->first = b->nrows;
+	s->n = 1;
+	s->low = row->addr;
+	s->lcl_head = 0;
+	push_row(b, row, b->nrows);
+}
+
+/* An out-of-order row: insert it in front of the first row not below it. */
+static void insert_row(struct build *b, struct seq *s, const struct sp_lprow *row)
+{
+	size_t lo = 0, hi = s->n - 1, pos;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row_after(row, &b->rows[s->first + mid]))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pos = lo;
+	if (pos != s->lcl_head && row->addr < s->low)
+		s->low = row->addr;
+	push_row(b, row, s->first + pos);
+	s->n++;
+	s->lcl_head = pos + 1;
+}
+
+static int add_row(void *ctx, const struct sp_lprow *row)
+{
+	struct build *b = ctx;
+	struct seq *s = b->nseqs ? &b->seqs[b->nseqs - 1] : NULL;
+	struct sp_lprow *top = s ? &b->rows[s->first + s->n - 1] : NULL;
+
+	if (s && top->addr == row->addr && top->op_index == row->op_index &&
+	    top->end_sequence == row->end_sequence)
+		*top = *row;
+	else if (!s || top->end_sequence)
+		new_seq(b, row);
+	else if (row->end_sequence || row_after(row, top))
+		push_row(b, row, b->nrows), s->n++;
+	else
+		insert_row(b, s, row);
+	return 0;
+}
+
+/* ---- rule 2: sorting, trimming and searching sequences ---- */
+
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct seq *a = pa, *b = pb;
+
+	if (a->low != b->low)
+		return a->low < b->low ? -1 : 1;
+	if (a->high != b->high)
+		return a->high > b->high ? -1 : 1;
+	if (a->high_op != b->high_op)
+		return a->high_op > b->high_op ? -1 : 1;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+static void sort_seqs(struct build *b)
+{
+	uint64_t last_high = 0;
+	size_t i;
+
+	for (i = 0; i < b->nseqs; i++) {
+		struct seq *s = &b->seqs[i];
+		const struct sp_lprow *top = &b->rows[s->first + s->n - 1];
+
+		s->high = top->addr;
+		s->high_op = top->op_index;
+		s->rank = (uint32_t)(b->nseqs - 1 - i);
+	}
+	qsort(b->seqs, b->nseqs, sizeof(*b->seqs), seq_cmp);
+	b->nkept = 0;
+	for (i = 0; i < b->nseqs; i++) {
+		struct seq s = b->seqs[i];
+
+		if (i > 0 && s.low < last_high) {
+			if (s.high <= last_high)
+				continue;
+			s.low = last_high;
+		}
+		last_high = s.high;
+		SP_ALLOC_GROW(b->kept, b->nkept + 1, b->kept_alloc);
+		b->kept[b->nkept++] = s;
+	}
+}
+
+/* bfd's binary search over the kept sequences; NULL if it finds none. */
+static const struct seq *search_seq(const struct build *b, uint64_t addr)
+{
+	const struct seq *s = NULL;
+	size_t lo = 0, hi = b->nkept;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		s = &b->kept[mid];
+		if (addr < s->low)
+			hi = mid;
+		else if (addr >= s->high)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (!s || addr < s->low || addr >= s->high)
+		return NULL;
+	return s;
+}
+
+/* ---- writing rows ---- */
+
+static struct sp_line *out_row(struct build *b)
+{
+	struct sp_linetab *t = b->t;
+
+	if (t->nrows == b->out_alloc) {
+		b->out_alloc = b->out_alloc ? 2 * b->out_alloc : 4096;
+		t->rows = sp_xreallocarray(t->rows, b->out_alloc, sizeof(*t->rows));
+	}
+	return &t->rows[t->nrows++];
+}
+
+static void set_row(struct sp_line *l, uint64_t addr, const struct sp_lprow *r)
+{
+	l->addr = addr;
+	l->file = r->file;
+	l->line = r->line;
+	l->column = r->column;
+	l->discriminator = r->discriminator;
+	l->is_stmt = r->is_stmt;
+	l->end_sequence = 0;
+}
+
+static void set_gap(struct sp_line *l, uint64_t addr)
+{
+	memset(l, 0, sizeof(*l));
+	l->addr = addr;
+	l->end_sequence = 1;
+}
+
+static void close_chunk(struct build *b)
+{
+	if (b->open != NONE)
+		set_gap(out_row(b), b->chunks[b->open].end);
+	b->open = NONE;
+}
+
+/* "Row r (source row `key`) of this unit answers [start, end)." */
+static void add_piece(struct build *b, const struct sp_lprow *r, uint64_t key, uint64_t start,
+		      uint64_t end)
+{
+	struct chunk *c = b->open != NONE ? &b->chunks[b->open] : NULL;
+
+	if (c && c->end == start && key == b->last_key) {
+		c->end = end;
+		return;
+	}
+	if (!c || c->end != start) {
+		close_chunk(b);
+		SP_ALLOC_GROW(b->chunks, b->nchunks + 1, b->chunks_alloc);
+		b->open = b->nchunks;
+		c = &b->chunks[b->nchunks++];
+		c->start = start;
+		c->first = b->t->nrows;
+		c->n = 0;
+		c->unit = b->unit;
+		c->gap = 1;
+		c->state = KEPT;
+	}
+	set_row(out_row(b), start, r);
+	c->n++;
+	c->end = end;
+	b->last_key = key;
+}
+
+/*
+ * The answers of sequence s for [a, end): the row k whose range
+ * [row k, row k + 1) holds an address answers it. The rows below the top
+ * are sorted; the top (the end_sequence row) may sit lower in broken
+ * programs, which only shortens the sequence.
+ */
+static void emit_seq(struct build *b, const struct seq *s, uint64_t a, uint64_t end)
+{
+	const struct sp_lprow *r = &b->rows[s->first];
+	size_t lo = 0, hi = s->n - 1, k;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].addr <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (k = lo; k + 1 < s->n && r[k].addr < end; k++) {
+		uint64_t st = r[k].addr > a ? r[k].addr : a;
+		uint64_t en = r[k + 1].addr < end ? r[k + 1].addr : end;
+
+		if (st < en)
+			add_piece(b, &r[k], (uint64_t)b->unit << 32 | (s->first + k), st, en);
+	}
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * When every kept sequence is a proper, disjoint range, bfd's search finds
+ * exactly the sequence holding an address. Otherwise (a sequence ending
+ * below its start in a broken program) the search can take odd turns, so
+ * ask it at every boundary: its answer is constant between boundaries.
+ */
+static void emit_unit(struct build *b)
+{
+	size_t i, nb = 0;
+
+	for (i = 0; i < b->nkept; i++)
+		if (b->kept[i].low > b->kept[i].high ||
+		    (i > 0 && b->kept[i].low < b->kept[i - 1].high))
+			break;
+	if (i == b->nkept) {
+		for (i = 0; i < b->nkept; i++)
+			if (b->kept[i].low < b->kept[i].high)
+				emit_seq(b, &b->kept[i], b->kept[i].low, b->kept[i].high);
+		return;
+	}
+	SP_ALLOC_GROW(b->bps, 2 * b->nkept, b->bps_alloc);
+	for (i = 0; i < b->nkept; i++) {
+		b->bps[nb++] = b->kept[i].low;
+		b->bps[nb++] = b->kept[i].high;
+	}
+	qsort(b->bps, nb, sizeof(*b->bps), u64_cmp);
+	for (i = 0; i + 1 < nb; i++) {
+		const struct seq *s;
+
+		if (b->bps[i] == b->bps[i + 1])
+			continue;
+		s = search_seq(b, b->bps[i]);
+		if (s)
+			emit_seq(b, s, b->bps[i], b->bps[i + 1]);
+	}
+}
+
+/* Decodes unit u and appends its pieces; negative + err if bfd would not. */
+static int read_unit(struct build *b, struct sp_lineprog *lp, const struct sp_dwsecs *secs,
+		     const struct sp_dwunit *u, struct sp_strtab *strs, struct sp_error *err)
+{
+	b->nrows = 0;
+	b->nseqs = 0;
+	if (sp_lineprog_open(lp, secs, u, strs, err) < 0 || sp_lineprog_run(lp, add_row, b, err))
+		return -SP_E_CORRUPT;
+	if (b->nseqs == 0)
+		return 0;
+	sort_seqs(b);
+	emit_unit(b);
+	close_chunk(b);
+	return 0;
+}
+
+/* ---- rule 3: merging units ---- */
+
+/*
+ * Each unit wrote its rows as chunks, in .debug_info order. Usually the
+ * chunks do not overlap and most are already in address order: a longest
+ * increasing run of them stays in place, the others (main in .text.startup,
+ * .cold parts) move through a buffer, and chunks that overlap (units
+ * sharing COMDAT code) are resolved into that buffer. The final order is
+ * then merged back into the table from its end, so the table is never
+ * copied as a whole.
+ */
+
+struct ord {
+	uint64_t start;
+	uint32_t unit;
+	size_t idx;
+};
+
+static int ord_cmp(const void *pa, const void *pb)
+{
+	const struct ord *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->unit != b->unit)
+		return a->unit < b->unit ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static struct ord *sorted_chunks(const struct build *b, int with_state, size_t *n)
+{
+	struct ord *o = sp_xreallocarray(NULL, b->nchunks ? b->nchunks : 1, sizeof(*o));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < b->nchunks; i++) {
+		if (with_state >= 0 && b->chunks[i].state != with_state)
+			continue;
+		o[*n].start = b->chunks[i].start;
+		o[*n].unit = b->chunks[i].unit;
+		o[(*n)++].idx = i;
+	}
+	qsort(o, *n, sizeof(*o), ord_cmp);
+	return o;
+}
+
+/* Marks chunks that overlap others; returns whether there are any. */
+static int mark_clusters(struct build *b)
+{
+	size_t n, i = 0, j, k;
+	struct ord *o = sorted_chunks(b, -1, &n);
+	int any = 0;
+
+	while (i < n) {
+		uint64_t end = b->chunks[o[i].idx].end;
+
+		for (j = i + 1; j < n && b->chunks[o[j].idx].start < end; j++)
+			if (b->chunks[o[j].idx].end > end)
+				end = b->chunks[o[j].idx].end;
+		if (j - i > 1)
+			for (k = i, any = 1; k < j; k++)
+				b->chunks[o[k].idx].state = CLUSTERED;
+		i = j;
+	}
+	free(o);
+	return any;
+}
+
+/* Keeps a longest address-ordered subsequence of chunks in place. */
+static int mark_moved(struct build *b)
+{
+	size_t *tail = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*tail));
+	size_t *prev = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*prev));
+	size_t len = 0, i, k, kept = 0, cand = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		size_t lo = 0, hi = len;
+
+		if (b->chunks[i].state != KEPT)
+			continue;
+		cand++;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (b->chunks[tail[mid]].start < b->chunks[i].start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[i] = lo ? tail[lo - 1] : NONE;
+		tail[lo] = i;
+		if (lo == len)
+			len++;
+	}
+	for (i = 0; i < b->nchunks; i++)
+		if (b->chunks[i].state == KEPT)
+			b->chunks[i].state = MOVED;
+	for (k = len ? tail[len - 1] : NONE; k != NONE; k = prev[k], kept++)
+		b->chunks[k].state = KEPT;
+	free(tail);
+	free(prev);
+	return kept != cand;
+}
+
+static struct sp_line *tmp_row(struct build *b)
+{
+	SP_ALLOC_GROW(b->tmp, b->ntmp + 1, b->tmp_alloc);
+	return &b->tmp[b->ntmp++];
+}
+
+static void move_out(struct build *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+
+		if (c->state != MOVED)
+			continue;
+		SP_ALLOC_GROW(b->tmp, b->ntmp + c->n, b->tmp_alloc);
+		memcpy(b->tmp + b->ntmp, b->t->rows + c->first, c->n * sizeof(*b->tmp));
+		c->first = b->ntmp;
+		b->ntmp += c->n;
+	}
+}
+
+struct resolve_ctx {
+	struct build *b;
+	size_t open; /* chunk written to, or NONE */
+	size_t last_id;
+};
+
+/* Writes the winner of [start, end) (a row of the table) into the buffer. */
+static void resolve_out(void *vctx, uint64_t start, uint64_t end, const struct sp_iv *w)
+{
+	struct resolve_ctx *x = vctx;
+	struct build *b = x->b;
+	struct chunk *c = x->open != NONE ? &b->chunks[x->open] : NULL;
+	struct sp_line *l;
+
+	if (c && c->end == start && c->unit == w->key1 && x->last_id == w->id) {
+		c->end = end;
+		return;
+	}
+	if (!c || c->end != start || c->unit != w->key1) {
+		SP_ALLOC_GROW(b->chunks, b->nchunks + 1, b->chunks_alloc);
+		x->open = b->nchunks;
+		c = &b->chunks[b->nchunks++];
+		c->start = start;
+		c->first = b->ntmp;
+		c->n = 0;
+		c->unit = (uint32_t)w->key1;
+		c->gap = 0;
+		c->state = MOVED;
+	}
+	l = tmp_row(b);
+	*l = b->t->rows[w->id];
+	l->addr = start;
+	c->n++;
+	c->end = end;
+	x->last_id = w->id;
+}
+
+/* Resolves the overlapping chunks: at every address the first unit wins. */
+static void resolve_clusters(struct build *b)
+{
+	size_t nc = b->nchunks, i, j, n = 0;
+	struct resolve_ctx x = {b, NONE, NONE};
+	struct sp_iv *iv;
+
+	for (i = 0; i < nc; i++)
+		if (b->chunks[i].state == CLUSTERED)
+			n += b->chunks[i].n;
+	iv = sp_xreallocarray(NULL, n ? n : 1, sizeof(*iv));
+	for (i = 0, n = 0; i < nc; i++) {
+		const struct chunk *c = &b->chunks[i];
+
+		if (c->state != CLUSTERED)
+			continue;
+		for (j = 0; j < c->n; j++, n++) {
+			iv[n].start = b->t->rows[c->first + j].addr;
+			iv[n].end = j + 1 < c->n ? b->t->rows[c->first + j + 1].addr : c->end;
+			iv[n].key1 = c->unit;
+			iv[n].key2 = 0;
+			iv[n].id = c->first + j;
+		}
+	}
+	sp_iv_sort(iv, n);
+	sp_iv_sweep(iv, n, resolve_out, &x);
+	free(iv);
+	for (i = 0; i < nc; i++)
+		if (b->chunks[i].state == CLUSTERED)
+			b->chunks[i].state = DEAD;
+}
+
+static void add_run(struct sp_linetab *t, size_t *alloc, const struct chunk *c)
+{
+	struct sp_linetab_run *r = t->nruns ? &t->runs[t->nruns - 1] : NULL;
+
+	if (r && r->unit == c->unit && r->end == c->start) {
+		r->end = c->end;
+		return;
+	}
+	SP_ALLOC_GROW(t->runs, t->nruns + 1, *alloc);
+	r = &t->runs[t->nruns++];
+	r->start = c->start;
+	r->end = c->end;
+	r->unit = c->unit;
+}
+
+/* The final order: kept chunks (already sorted) merged with moved ones. */
+static size_t *final_order(struct build *b, size_t *n)
+{
+	size_t nm, i, k = 0, *order = sp_xreallocarray(NULL, b->nchunks + 1, sizeof(*order));
+	struct ord *m = sorted_chunks(b, MOVED, &nm);
+
+	*n = 0;
+	for (i = 0; i < b->nchunks; i++) {
+		if (b->chunks[i].state != KEPT)
+			continue;
+		while (k < nm && m[k].start < b->chunks[i].start)
+			order[(*n)++] = m[k++].idx;
+		order[(*n)++] = i;
+	}
+	while (k < nm)
+		order[(*n)++] = m[k++].idx;
+	free(m);
+	return order;
+}
+
+/* Rebuilds the table in final order, writing from its end backwards. */
+static void place(struct build *b, const size_t *order, size_t n)
+{
+	struct sp_linetab *t = b->t;
+	size_t i, w = 0, total, runs_alloc = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+
+		if (c->state != KEPT)
+			continue;
+		memmove(t->rows + w, t->rows + c->first, c->n * sizeof(*t->rows));
+		c->first = w;
+		w += c->n;
+	}
+	for (i = 0, total = 0; i < n; i++) {
+		struct chunk *c = &b->chunks[order[i]];
+
+		c->gap = i + 1 == n || b->chunks[order[i + 1]].start != c->end;
+		total += c->n + c->gap;
+	}
+	if (total > b->out_alloc) {
+		b->out_alloc = total;
+		t->rows = sp_xreallocarray(t->rows, total, sizeof(*t->rows));
+	}
+	for (i = n, w = total; i-- > 0;) {
+		struct chunk *c = &b->chunks[order[i]];
+		const struct sp_line *src = (c->state == KEPT ? t->rows : b->tmp) + c->first;
+
+		if (c->gap)
+			set_gap(&t->rows[--w], c->end);
+		w -= c->n;
+		memmove(t->rows + w, src, c->n * sizeof(*t->rows));
+	}
+	t->nrows = total;
+	for (i = 0; i < n; i++)
+		add_run(t, &runs_alloc, &b->chunks[order[i]]);
+}
+
+/* No chunk moves: only drop the gap rows between touching chunks. */
+static void compact(struct build *b)
+{
+	struct sp_linetab *t = b->t;
+	size_t i, w = 0, runs_alloc = 0;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct chunk *c = &b->chunks[i];
+		size_t from = c->first;
+
+		c->gap = i + 1 == b->nchunks || b->chunks[i + 1].start != c->end;
+		memmove(t->rows + w, t->rows + from, (c->n + c->gap) * sizeof(*t->rows));
+		c->first = w;
+		w += c->n + c->gap;
+		add_run(t, &runs_alloc, c);
+	}
+	t->nrows = w;
+}
+
+static void merge_units(struct build *b)
+{
+	int clusters = mark_clusters(b), moved = mark_moved(b);
+	size_t *order, n;
+
+	if (!clusters && !moved) {
+		compact(b);
+		return;
+	}
+	move_out(b);
+	if (clusters)
+		resolve_clusters(b);
+	order = final_order(b, &n);
+	place(b, order, n);
+	free(order);
+}
+
+static void build_index(struct sp_linetab *t)
+{
+	size_t k;
+
+	t->nindex = (t->nrows + INDEX_STEP - 1) / INDEX_STEP;
+	t->index = sp_xreallocarray(NULL, t->nindex ? t->nindex : 1, sizeof(*t->index));
+	for (k = 0; k < t->nindex; k++)
+		t->index[k] = t->rows[k * INDEX_STEP].addr;
+}
+
+/* ---- API ---- */
+
+static void build_release(struct build *b)
+{
+	free(b->rows);
+	free(b->seqs);
+	free(b->kept);
+	free(b->bps);
+	free(b->chunks);
+	free(b->tmp);
+}
+
+static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int lenient,
+		      struct sp_error *err)
+{
+	struct sp_lineprog lp;
+	struct sp_dwsecs secs;
+	struct sp_dwunit u;
+	Dwarf_CU *cu = NULL;
+	uint32_t index = 0;
+	int have_offset0 = 0, r;
+
+	if (sp_dwsecs_load(dw, &secs, err) < 0)
+		return -SP_E_LIBELF;
+	sp_lineprog_init(&lp);
+	while ((r = sp_dwunit_next(dw, &cu, &u, err)) > 0) {
+		struct sp_error uerr = SP_ERROR_INIT;
+		uint8_t *st;
+
+		b->unit = index++;
+		SP_ALLOC_GROW(b->t->ustate, index, b->t->ustate_alloc);
+		b->t->nunits = index;
+		st = &b->t->ustate[b->unit];
+		*st = SP_LINETAB_UNIT_NONE;
+		if (!sp_dwunit_bfd_reads(&secs, &u)) {
+			sp_error_set(&b->t->warning, SP_E_CORRUPT,
+				     "cannot read the ranges of the unit at %#llx: bfd reads no "
+				     "further units",
+				     (unsigned long long)u.die_off);
+			b->t->has_warning = 1;
+			break;
+		}
+		if (!u.has_stmt_list)
+			continue;
+		/* bfd drops a unit whose functions' ranges it cannot read */
+		if (!sp_dwunit_functions_ok(&secs, &u)) {
+			*st = SP_LINETAB_UNIT_FAILED;
+			continue;
+		}
+		/* bfd decodes the program at offset 0 once, for the first unit */
+		*st = SP_LINETAB_UNIT_SHARED;
+		if (u.line_offset == 0 && have_offset0)
+			continue;
+		if (read_unit(b, &lp, &secs, &u, strs, &uerr) == 0) {
+			have_offset0 |= u.line_offset == 0;
+			*st = lp.defines_files ? SP_LINETAB_UNIT_DEFINES : SP_LINETAB_UNIT_OK;
+			continue;
+		}
+		*st = SP_LINETAB_UNIT_FAILED;
+		if (!lenient || !b->t->has_warning)
+			sp_error_set(lenient ? &b->t->warning : err, SP_E_CORRUPT,
+				     "corrupt line table at .debug_line offset %#llx (unit at "
+				     "%#llx): %s",
+				     (unsigned long long)u.line_offset,
+				     (unsigned long long)u.die_off, uerr.msg);
+		b->t->has_warning = 1;
+		if (!lenient) {
+			r = -SP_E_CORRUPT;
+			break;
+		}
+	}
+	sp_lineprog_release(&lp);
+	return r;
+}
+
+static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int lenient,
+					struct sp_error *err)
+{
+	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
+	struct build b;
+
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	b.open = NONE;
+	if (read_units(&b, dw, strs, lenient, err) < 0) {
+		build_release(&b);
+		sp_linetab_free(t);
+		return NULL;
+	}
+	merge_units(&b);
+	build_release(&b);
+	build_index(t);
+	return t;
+}
 
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	(void)dw;
-	(void)strs;
-	sp_error_set(err, SP_E_UNSUPPORTED, "line tables are not available yet");
-	return NULL;
+	return linetab_build(dw, strs, 0, err);
+}
+
+struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
+{
+	return linetab_build(dw, strs, 1, err);
+}
+
+const char *sp_linetab_warning(const struct sp_linetab *t)
+{
+	return t->has_warning ? t->warning.msg : NULL;
 }
 
 void sp_linetab_free(struct sp_linetab *t)
 {
-	(void)t;
+	if (!t)
+		return;
+	free(t->rows);
+	free(t->index);
+	free(t->runs);
+	free(t->ustate);
+	free(t);
+}
+
+/* Index of the last row at or below addr, or nrows if there is none. */
+static size_t row_at(const struct sp_linetab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nindex, i, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->index[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return t->nrows;
+	i = (lo - 1) * INDEX_STEP;
+	end = i + INDEX_STEP < t->nrows ? i + INDEX_STEP : t->nrows;
+	while (i + 1 < end && t->rows[i + 1].addr <= addr)
+		i++;
+	return i;
 }
 
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
 {
-	(void)t;
-	(void)addr;
-	return NULL;
+	size_t i = row_at(t, addr);
+	const struct sp_line *l;
+
+	if (i == t->nrows)
+		return NULL;
+	l = &t->rows[i];
+	if (l->end_sequence || !l->file || l->line == 0)
+		return NULL;
+	return l;
+}
+
+const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t addr)
+{
+	size_t i = row_at(t, addr);
+
+	if (i == t->nrows || t->rows[i].end_sequence)
+		return NULL;
+	return &t->rows[i];
 }
 
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows)
 {
-	(void)t;
-	*rows = NULL;
-	return 0;
+	*rows = t->rows;
+	return t->nrows;
+}
+
+size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_run **runs)
+{
+	*runs = t->runs;
+	return t->nruns;
+}
+
+uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nruns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->runs[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
+}
+
+enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit)
+{
+	return unit < t->nunits ? (enum sp_linetab_unit_state)t->ustate[unit]
+				: SP_LINETAB_UNIT_NONE;
 }

@@ -1,27 +1,109 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* PLACEHOLDER until the line-table module lands (branch `lines`). */
+/*
+ * Private to symbolize/: the line table, which answers "which source file
+ * and line is this address" exactly as libbfd 2.40's bfd_find_nearest_line
+ * does for gprof (see lines.c for the rules it reproduces).
+ */
 #ifndef SYMPROF_SYMBOLIZE_LINES_H
 #define SYMPROF_SYMBOLIZE_LINES_H
 
-#include <elfutils/libdw.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symprof/strtab.h"
+#include <elfutils/libdw.h>
 
 struct sp_error;
+struct sp_strtab;
 struct sp_linetab;
 
+/*
+ * One row of the effective table: from `addr` up to the next row's addr,
+ * lookups answer this row. A row with end_sequence set starts a range that
+ * has no answer (it carries no file and line 0).
+ */
 struct sp_line {
 	uint64_t addr;
-	const char *file;
+	const char *file; /* path composed as bfd's concat_filename does;
+			     interned in the caller's strtab; NULL if none */
 	uint32_t line, column, discriminator;
 	uint8_t is_stmt, end_sequence;
 };
 
+/*
+ * Reads every unit's line program once and builds one sorted table. `strs`
+ * interns the file names (they stay valid as long as strs does; the table
+ * keeps no pointer into `dw`, which may be closed afterwards). Returns NULL
+ * and fills err if the DWARF cannot be read or any unit's line program is
+ * corrupt (the message names the unit and says what is wrong).
+ */
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err);
+
+/*
+ * Like sp_linetab_new() but treats a corrupt line program the way bfd does:
+ * that unit contributes nothing and the others still answer. The first
+ * such problem is kept, see sp_linetab_warning(). NULL + err only when the
+ * sections cannot be read at all.
+ */
+struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err);
+
+/*
+ * The first problem sp_linetab_new_lenient() skipped over, or where bfd
+ * stops reading units (a unit whose own ranges it cannot read; both
+ * variants), or NULL.
+ */
+const char *sp_linetab_warning(const struct sp_linetab *t);
+
 void sp_linetab_free(struct sp_linetab *t);
+
+/*
+ * Exactly the file and line bfd_find_nearest_line() returns for `addr`:
+ * NULL when bfd returns no file or line 0. The row is borrowed (valid until
+ * sp_linetab_free()); its addr is where its range starts, not `addr`.
+ * lines.c lists the corner cases where bfd's answer depends on its earlier
+ * lookups and this table gives bfd's first-lookup answer instead.
+ */
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr);
+
+/*
+ * All rows in address order, end-of-sequence rows included, for line-level
+ * reports; returns their number. Consecutive rows describe consecutive
+ * ranges: rows that bfd can never answer (overwritten, overlapped by other
+ * sequences, empty ranges) are not in it.
+ */
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows);
+
+/* ---- for dwarf-funcs.c ---- */
+
+/*
+ * The unit whose line table answers for addr (its position in .debug_info
+ * order, as counted by sp_dwunit_next()), or UINT32_MAX if none does.
+ */
+uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr);
+
+/* What became of each unit's line program. */
+enum sp_linetab_unit_state {
+	SP_LINETAB_UNIT_NONE, /* no DW_AT_stmt_list */
+	SP_LINETAB_UNIT_OK,
+	SP_LINETAB_UNIT_DEFINES, /* ok, and it uses DW_LNE_define_file */
+	SP_LINETAB_UNIT_FAILED,	 /* bfd cannot decode it: the unit is ignored */
+	SP_LINETAB_UNIT_SHARED,	 /* offset 0 again: bfd reuses the first one's table */
+};
+
+/* The state of unit `unit` (as counted by sp_dwunit_next()). */
+enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit);
+
+/* Stretches of addresses answered by one unit, in address order. */
+struct sp_linetab_run {
+	uint64_t start, end;
+	uint32_t unit;
+};
+
+size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_run **runs);
+
+/*
+ * The row bfd finds for addr even when it has line 0 or no file (what
+ * addr2line prints as "file:?" or "??:0"); NULL only where bfd finds none.
+ */
+const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t addr);
 
 #endif

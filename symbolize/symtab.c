@@ -28,6 +28,7 @@ void sp_symtab_free(struct sp_symtab *t)
 	if (!t)
 		return;
 	free(t->syms);
+	free(t->addrs);
 	free(t->files);
 	sp_strtab_release(&t->strs);
 	sp_arena_release(&t->arena);
@@ -141,9 +142,37 @@ void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 
 void sp_symtab_finalize(struct sp_symtab *t)
 {
+	size_t i;
+
 	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
 	sp_symbols_finalize(t->syms, &t->len, t->text_end);
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
+	free(t->addrs);
+	t->addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*t->addrs));
+	for (i = 0; i < t->len; i++)
+		t->addrs[i] = t->syms[i].addr;
+}
+
+/*
+ * gprof's sym_lookup() answers with the last symbol starting at or below
+ * addr (addresses are distinct after finalizing), if addr is within its
+ * range; searching a plain array of addresses finds it with fewer cache
+ * misses than walking the symbols.
+ */
+const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, n = t->len;
+
+	if (!n || !t->addrs || addr < t->addrs[0])
+		return !t->addrs ? sp_symbols_lookup(t->syms, t->len, addr) : NULL;
+	while (n > 1) {
+		size_t half = n / 2;
+
+		if (t->addrs[lo + half] <= addr)
+			lo += half;
+		n -= half;
+	}
+	return addr > t->syms[lo].end_addr ? NULL : &t->syms[lo];
 }
 
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *sym, size_t len, uint64_t addr)

@@ -131,6 +131,8 @@ struct sp_cg {
 	int have_hist;
 	int have_arcs;
 	int have_bbs;
+	int stack_based;             /* built from exact stacks (no cycles) */
+	int counts_known;            /* call counts are meaningful */
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	void *arc_index;             /* private */
 };
@@ -246,6 +248,39 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err);
 void sp_cg_free(struct sp_cg *cg);
 
+/* ---- stack-based profiles ---- */
+
+enum sp_value_field {
+	SP_VALUE_VALUE = 0, /* the amount (ticks, bytes, cost) */
+	SP_VALUE_COUNT,     /* the number of events */
+	SP_VALUE_PEAK,      /* the peak amount */
+};
+
+struct sp_cg_stack_opts {
+	uint32_t counter;               /* which of the profile's counters */
+	enum sp_value_field field;
+	/* frame f expands to functions frame_funcs[frame_first[f] ..
+	 * frame_first[f + 1]), outermost first (inline chains); none: the frame
+	 * is transparent */
+	const uint32_t *frame_first;
+	const uint32_t *frame_funcs;
+	const struct sp_symtab *funcs;  /* one symbol per function, any order */
+	long hz;                        /* value units per dimension unit */
+	const char *dimen;              /* "seconds", "bytes" ... */
+	char dimen_abbrev;
+	int counts_known;               /* counts are calls/events worth showing */
+};
+
+/*
+ * Builds the call graph of a profile's calling-context tree for one
+ * counter: exact self and total per function (each stack counted once per
+ * function, even under recursion) and exact caller -> callee values.
+ */
+struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stack_opts *o,
+			     struct sp_error *err);
+
+/* Makes room for n arcs in the arc index. */
+void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);
 /* gprof's sort_parents()/sort_children(): relinks the node's arc list in

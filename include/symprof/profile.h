@@ -268,6 +268,8 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 /* gmon: adds `count` traversals of (from_pc, self_pc), summing equal pairs. */
 void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
 			  uint64_t count);
+/* gmon: makes room for n more pc arcs (a reader that knows how many follow). */
+void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n);
 /* gmon: adds a basic-block count, summing equal addresses. */
 void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count);
 

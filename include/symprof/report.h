@@ -8,6 +8,7 @@
 #ifndef SYMPROF_REPORT_H
 #define SYMPROF_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "symprof/buf.h"
@@ -36,7 +37,8 @@ struct sp_report {
 	struct sp_cg *cg;
 	const struct sp_report_opts *o;
 	int first_output;   /* no form feed before the first section */
-	char **demangled;   /* per symbol node: cache, "" = not mangled */
+	char **demangled;   /* per symbol node: the name to print (cache) */
+	uint32_t *name_len; /* its length */
 	struct sp_buf line; /* the line being built */
 };
 

@@ -67,6 +67,7 @@ struct sp_symtab {
 	struct sp_srcfile **files;  /* in creation order */
 	size_t nfiles, files_alloc;
 	uint64_t text_end;          /* last byte of .text, ends the last symbol */
+	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
 	struct sp_arena arena;
 	struct sp_strtab strs;
 };
@@ -90,10 +91,8 @@ void sp_symtab_finalize(struct sp_symtab *t);
 /* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len,
 					  uint64_t addr);
-static inline const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
-{
-	return sp_symbols_lookup(t->syms, t->len, addr);
-}
+/* The same answer as sp_symbols_lookup() on the finalized table, faster. */
+const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
 /* The source file whose basename is `base`, most recently created first
  * (gprof's source_file_lookup_name()); NULL if none. */
 const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);

@@ -104,13 +104,26 @@ static void test_sort_stable(void)
 	CU_ASSERT(ok);
 }
 
+static uint64_t pm_keys[3000][2];
+
+static void pm_key(const void *ctx, uint32_t v, uint64_t *k1, uint64_t *k2)
+{
+	(void)ctx;
+	*k1 = pm_keys[v][0];
+	*k2 = pm_keys[v][1];
+}
+
 static void test_pairmap(void)
 {
-	struct sp_pairmap m = SP_PAIRMAP_INIT;
+	struct sp_pairmap m;
 	uint32_t i;
 
-	for (i = 0; i < 3000; i++)
-		CU_ASSERT_EQUAL(sp_pairmap_put(&m, i, i * 7, i), i);
+	sp_pairmap_init(&m, pm_key, NULL);
+	for (i = 0; i < 3000; i++) {
+		pm_keys[i][0] = i;
+		pm_keys[i][1] = (uint64_t)i * 7;
+		CU_ASSERT_EQUAL(sp_pairmap_put(&m, i, (uint64_t)i * 7, i), i);
+	}
 	CU_ASSERT_EQUAL(sp_pairmap_put(&m, 5, 35, 99), 5);
 	CU_ASSERT_EQUAL(sp_pairmap_get(&m, 2999, 2999 * 7), 2999);
 	CU_ASSERT_EQUAL(sp_pairmap_get(&m, 1, 1), UINT32_MAX);

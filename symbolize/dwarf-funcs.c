@@ -1,0 +1,940 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Functions and inline chains: what addr2line -f -i prints for an address.
+ *
+ * addr2line asks libbfd for the nearest line (which also picks the
+ * function) and then walks bfd_find_inliner_info() outwards. This file
+ * computes the same answers for every address up front and keeps them as
+ * one sorted array of ranges, each naming its innermost function; the
+ * chain follows precomputed caller links. A lookup is a binary search and
+ * a walk, without allocation.
+ *
+ * The rules, as observed in binutils 2.40 (dwarf2.c, elf.c) and checked
+ * against libbfd by tests/helper/lines-vs-bfd.c:
+ *
+ *  1. Functions are the DW_TAG_subprogram, DW_TAG_entry_point and
+ *     DW_TAG_inlined_subroutine DIEs of a unit, at any depth, but only of
+ *     units whose line program bfd can decode (it reads the DIEs of a unit
+ *     only then). An inlined subroutine's caller is the nearest enclosing
+ *     function DIE; other functions have no caller.
+ *  2. Attributes apply in the order of the DIE: DW_AT_linkage_name (or
+ *     DW_AT_MIPS_linkage_name) sets the name; DW_AT_name sets it only if it
+ *     is still unset. DW_AT_abstract_origin and DW_AT_specification read
+ *     the same two attributes from the DIE they point to, following further
+ *     DW_AT_specification links (not abstract origins) up to 100 deep. A
+ *     name from DW_AT_name counts as a linkage name in C-like languages
+ *     (C, Fortran 77, Pascal, Cobol, PL/I, UPC, assembler), which matters
+ *     below. Empty strings count as absent.
+ *  3. Ranges: DW_AT_ranges (.debug_ranges for DWARF 2-4, .debug_rnglists
+ *     for DWARF 5, where bfd knows only the entry kinds without .debug_addr
+ *     indexes, and ignores DW_FORM_rnglistx attributes: clang's inlined
+ *     functions with several ranges have none for bfd) and
+ *     low_pc/high_pc. A new range that starts where a listed one ends (or
+ *     ends where one starts) extends it instead of being listed.
+ *  4. At an address, the function is the one with the shortest listed
+ *     range holding it; on a tie, the later DIE. bfd breaks ties by
+ *     comparing allocation addresses, which follow DIE order.
+ *  5. bfd takes the function from the unit that answered the line lookup,
+ *     or from an earlier unit if that one has a function there.
+ *  6. The innermost frame is named by the function's linkage name. A
+ *     function whose name is not a linkage name (C++ "main", extern "C"
+ *     functions) is named by the ELF symbol bfd finds at the address
+ *     (the nearest function symbol at or below it in the same section),
+ *     falling back to the DWARF name. Callers are named by their DWARF
+ *     names.
+ *  7. Inline frames exist only when the innermost function is an inlined
+ *     subroutine; each frame gives the caller's name and the call site
+ *     (DW_AT_call_file composed like the line table's names, and
+ *     DW_AT_call_line), ending at the first function that is not inlined.
+ *
+ * bfd caches names between lookups: after it named a non-linkage function
+ * by its symbol once, later lookups in the same bfd may use the DWARF name.
+ * This file gives the answer of a fresh bfd, as addr2line with one address
+ * prints it. A unit whose DIEs bfd fails to read (bad references, range
+ * lists it cannot read) loses its functions; lines.c drops its lines too
+ * where the cause is a range list.
+ */
+#include "dwarf-funcs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "dwarf-lineprog.h"
+#include "ivsweep.h"
+#include "lines.h"
+#include "symprof/alloc.h"
+#include "symprof/error.h"
+#include "symprof/strtab.h"
+
+#define NONE UINT32_MAX
+
+struct fn {
+	const char *name;
+	const char *call_file;
+	uint32_t caller; /* enclosing function of an inlined one, else NONE */
+	uint32_t call_line;
+	uint32_t unit;
+	uint8_t is_linkage, inlined;
+};
+
+/* An allocated section and its function symbols, best first per address. */
+struct symsec {
+	uint64_t lo, hi;
+	size_t first, n; /* into sym_addr / sym_name */
+};
+
+struct sp_dwfuncs {
+	struct fn *fns;
+	size_t nfns;
+	uint64_t *seg_start; /* segments in address order... */
+	uint32_t *seg_fn;    /* ...each with its innermost function or NONE */
+	size_t nsegs;
+	const struct sp_linetab *lines;
+	struct symsec *secs;
+	size_t nsecs;
+	uint64_t *sym_addr;
+	const char **sym_name;
+	size_t nsyms;
+};
+
+struct arange {
+	uint64_t low, high;
+};
+
+struct fbuild {
+	struct sp_dwfuncs *f;
+	struct sp_strtab *strs;
+	size_t fns_alloc;
+	struct sp_iv *iv; /* the current unit's function ranges */
+	size_t niv, iv_alloc;
+	struct sp_iv *all; /* every unit's segments and line claims */
+	size_t nall, all_alloc;
+	struct arange *ar; /* the current DIE's ranges, bfd's list order */
+	size_t nar, ar_alloc;
+	Dwarf_Die *stack;
+	uint32_t *encl;
+	size_t stack_alloc;
+	size_t segs_alloc;
+	struct sp_lineprog lp;
+	struct sp_dwsecs secs;
+	const struct sp_dwunit *unit;
+	uint32_t unit_index;
+	uint64_t base_address;
+	/* the function DIE being read */
+	struct fn *cur;
+	uint64_t low, high;
+	int high_rel;
+	int failed;
+	struct sp_error *err;
+	uint64_t seg_end; /* end of the last segment written */
+};
+
+/* ---- attribute values as bfd reads them ---- */
+
+static uint64_t load(const unsigned char *p, int n, int be)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static uint64_t uleb(const unsigned char *p)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	do {
+		if (shift < 64)
+			v |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+	} while (*p++ & 0x80);
+	return v;
+}
+
+/*
+ * The value bfd gives an integer-form attribute: the raw number, except
+ * that addrx forms are looked up in .debug_addr. (DW_FORM_rnglistx is not
+ * an integer form for bfd, so such ranges are never read.)
+ */
+static int attr_uint(const struct fbuild *b, Dwarf_Attribute *a, uint64_t *v)
+{
+	const struct sp_dwunit *u = b->unit;
+	const unsigned char *p = a->valp;
+	int be = b->secs.big_endian;
+	Dwarf_Addr addr;
+	Dwarf_Sword sv;
+
+	switch (a->form) {
+	case DW_FORM_addr:
+	case DW_FORM_addrx:
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4:
+		if (dwarf_formaddr(a, &addr) != 0)
+			return -1;
+		*v = addr;
+		return 0;
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(a, &sv) != 0)
+			return -1;
+		*v = (uint64_t)sv;
+		return 0;
+	case DW_FORM_flag_present:
+		*v = 1;
+		return 0;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+		*v = load(p, 1, be);
+		return 0;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+		*v = load(p, 2, be);
+		return 0;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+		*v = load(p, 4, be);
+		return 0;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+		*v = load(p, 8, be);
+		return 0;
+	case DW_FORM_ref_addr:
+		*v = load(p, u->version >= 3 ? u->offset_size : u->addr_size, be);
+		return 0;
+	case DW_FORM_sec_offset:
+	case DW_FORM_GNU_ref_alt:
+		*v = load(p, u->offset_size, be);
+		return 0;
+	case DW_FORM_udata:
+	case DW_FORM_ref_udata:
+		*v = uleb(p);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* A string attribute as bfd reads it: NULL if empty (except strx forms). */
+static const char *attr_string(struct fbuild *b, Dwarf_Attribute *a)
+{
+	const char *s = dwarf_formstring(a);
+
+	if (!s || (!*s && !sp_dw_is_strx_form(a->form)))
+		return NULL;
+	return sp_strtab_intern(b->strs, s);
+}
+
+/* bfd's mangle_style() == 0: names in these languages are linkage names. */
+static int plain_names(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_PLI:
+	case DW_LANG_C99:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+	case 0x8765: /* DW_LANG_Upc, the old vendor code */
+	case 0x8004: /* DW_LANG_HP_Basic91 */
+	case 0x8006: /* DW_LANG_HP_IMacro */
+	case 0x8007: /* DW_LANG_HP_Assembler */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int die_lang(const struct fbuild *b, Dwarf_Die *die)
+{
+	Dwarf_Die cudie;
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (die->cu == b->unit->die.cu)
+		return b->unit->lang;
+	if (!dwarf_diecu(die, &cudie, NULL, NULL) || !dwarf_attr(&cudie, DW_AT_language, &a) ||
+	    dwarf_formudata(&a, &w) != 0)
+		return 0;
+	return (int)w;
+}
+
+static int fail(struct fbuild *b, const char *what, Dwarf_Die *die)
+{
+	if (!b->failed)
+		sp_error_set(b->err, SP_E_CORRUPT, "DIE at %#llx: %s",
+			     (unsigned long long)dwarf_dieoffset(die), what);
+	b->failed = 1;
+	return DWARF_CB_ABORT;
+}
+
+/* ---- rule 3: ranges ---- */
+
+static void arange_add(struct fbuild *b, uint64_t low, uint64_t high)
+{
+	size_t i;
+
+	if (low == high)
+		return;
+	if (b->nar == 0 || b->ar[0].high == 0) {
+		SP_ALLOC_GROW(b->ar, 1, b->ar_alloc);
+		b->ar[0].low = low;
+		b->ar[0].high = high;
+		if (b->nar == 0)
+			b->nar = 1;
+		return;
+	}
+	for (i = 0; i < b->nar; i++) {
+		if (low == b->ar[i].high) {
+			b->ar[i].high = high;
+			return;
+		}
+		if (high == b->ar[i].low) {
+			b->ar[i].low = low;
+			return;
+		}
+	}
+	/* bfd links a new range right after the first one */
+	SP_ALLOC_GROW(b->ar, b->nar + 1, b->ar_alloc);
+	memmove(b->ar + 2, b->ar + 1, (b->nar - 1) * sizeof(*b->ar));
+	b->ar[1].low = low;
+	b->ar[1].high = high;
+	b->nar++;
+}
+
+static void add_range(void *ctx, uint64_t low, uint64_t high)
+{
+	arange_add(ctx, low, high);
+}
+
+/* ---- rule 2: names ---- */
+
+static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *from);
+
+struct absctx {
+	struct fbuild *b;
+	Dwarf_Die *die;
+	int depth, lang;
+};
+
+static int abstract_attr(Dwarf_Attribute *a, void *arg)
+{
+	struct absctx *c = arg;
+	struct fn *f = c->b->cur;
+
+	switch (a->code) {
+	case DW_AT_name:
+		if (!f->name && sp_dw_is_str_form(a->form)) {
+			f->name = attr_string(c->b, a);
+			if (plain_names(c->lang))
+				f->is_linkage = 1;
+		}
+		break;
+	case DW_AT_specification:
+		if (sp_dw_is_int_form(a->form) && follow(c->b, a, c->depth + 1, c->die) < 0)
+			return DWARF_CB_ABORT;
+		break;
+	case DW_AT_linkage_name:
+	case DW_AT_MIPS_linkage_name:
+		if (sp_dw_is_str_form(a->form)) {
+			f->name = attr_string(c->b, a);
+			f->is_linkage = 1;
+		}
+		break;
+	default:
+		break;
+	}
+	return DWARF_CB_OK;
+}
+
+/* bfd's find_abstract_instance(): names from the DIE that `a` refers to. */
+static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *from)
+{
+	Dwarf_Die target;
+	struct absctx c;
+	uint64_t ref;
+
+	if (depth == 100)
+		return fail(b, "abstract instance recursion detected", from), -1;
+	if (a->form == DW_FORM_ref_addr && attr_uint(b, a, &ref) == 0 && ref == 0)
+		return 0;
+	if (a->form == DW_FORM_ref_sig8 || !dwarf_formref_die(a, &target))
+		return fail(b, "invalid abstract instance DIE ref", from), -1;
+	c.b = b;
+	c.die = &target;
+	c.depth = depth;
+	c.lang = die_lang(b, &target);
+	if (dwarf_getattrs(&target, abstract_attr, &c, 0) == -1)
+		return fail(b, "cannot read abstract instance DIE", from), -1;
+	return b->failed ? -1 : 0;
+}
+
+struct fnctx {
+	struct fbuild *b;
+	Dwarf_Die *die;
+};
+
+static int fn_attr(Dwarf_Attribute *a, void *arg)
+{
+	struct fnctx *c = arg;
+	struct fbuild *b = c->b;
+	struct fn *f = b->cur;
+	uint64_t v;
+
+	if (sp_dw_is_int_form(a->form)) {
+		if (attr_uint(b, a, &v) < 0)
+			return DWARF_CB_OK;
+		switch (a->code) {
+		case DW_AT_call_file:
+			f->call_file = sp_lineprog_filename(&b->lp, v);
+			break;
+		case DW_AT_call_line:
+			f->call_line = (uint32_t)v;
+			break;
+		case DW_AT_abstract_origin:
+		case DW_AT_specification:
+			if (follow(b, a, 0, c->die) < 0)
+				return DWARF_CB_ABORT;
+			break;
+		case DW_AT_low_pc:
+			b->low = v;
+			break;
+		case DW_AT_high_pc:
+			b->high = v;
+			b->high_rel = a->form != DW_FORM_addr;
+			break;
+		case DW_AT_ranges:
+			if (sp_dw_rangelist(&b->secs, b->unit, b->base_address, v, add_range, b) <
+			    0)
+				return fail(b, "cannot read range list", c->die);
+			break;
+		default:
+			break;
+		}
+	} else if (sp_dw_is_str_form(a->form)) {
+		if (a->code == DW_AT_name && !f->name) {
+			f->name = attr_string(b, a);
+			if (plain_names(b->unit->lang))
+				f->is_linkage = 1;
+		} else if (a->code == DW_AT_linkage_name || a->code == DW_AT_MIPS_linkage_name) {
+			f->name = attr_string(b, a);
+			f->is_linkage = 1;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+/* Reads one function DIE; queues its ranges for the unit's sweep. */
+static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uint32_t *idx)
+{
+	struct sp_dwfuncs *f = b->f;
+	struct fnctx c = {b, die};
+	size_t i;
+
+	*idx = (uint32_t)f->nfns;
+	SP_ALLOC_GROW(f->fns, f->nfns + 1, b->fns_alloc);
+	b->cur = &f->fns[f->nfns++];
+	memset(b->cur, 0, sizeof(*b->cur));
+	b->cur->unit = b->unit_index;
+	b->cur->inlined = tag == DW_TAG_inlined_subroutine;
+	b->cur->caller = b->cur->inlined ? encl : NONE;
+	b->low = b->high = 0;
+	b->high_rel = 0;
+	b->nar = 0;
+	if (dwarf_getattrs(die, fn_attr, &c, 0) == -1)
+		fail(b, "cannot read attributes", die);
+	if (b->failed)
+		return -1;
+	if (b->high_rel)
+		b->high += b->low;
+	if (b->high != 0)
+		arange_add(b, b->low, b->high);
+	for (i = 0; i < b->nar; i++) {
+		struct sp_iv *iv;
+
+		if (b->ar[i].low >= b->ar[i].high)
+			continue;
+		SP_ALLOC_GROW(b->iv, b->niv + 1, b->iv_alloc);
+		iv = &b->iv[b->niv++];
+		iv->start = b->ar[i].low;
+		iv->end = b->ar[i].high;
+		iv->key1 = b->ar[i].high - b->ar[i].low;
+		iv->key2 = UINT64_MAX - *idx; /* later DIEs win ties */
+		iv->id = *idx;
+	}
+	return 0;
+}
+
+/* ---- rules 1 and 4: walking a unit ---- */
+
+static void grow_stack(struct fbuild *b, size_t depth)
+{
+	if (depth < b->stack_alloc)
+		return;
+	b->stack_alloc = 2 * depth + 16;
+	b->stack = sp_xreallocarray(b->stack, b->stack_alloc, sizeof(*b->stack));
+	b->encl = sp_xreallocarray(b->encl, b->stack_alloc, sizeof(*b->encl));
+}
+
+static int is_fn_tag(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_entry_point ||
+	       tag == DW_TAG_inlined_subroutine;
+}
+
+/* Depth-first over the unit's DIEs; encl[d] is the function around depth d. */
+static int walk_unit(struct fbuild *b)
+{
+	Dwarf_Die cudie = b->unit->die;
+	size_t depth = 0;
+
+	grow_stack(b, 1);
+	if (dwarf_child(&cudie, &b->stack[0]) != 0)
+		return 0;
+	b->encl[0] = NONE;
+	for (;;) {
+		Dwarf_Die *die = &b->stack[depth], next;
+		int tag = dwarf_tag(die), r;
+		uint32_t self = NONE;
+
+		if (is_fn_tag(tag) && read_fn(b, die, tag, b->encl[depth], &self) < 0)
+			return -1;
+		if (dwarf_haschildren(die)) {
+			grow_stack(b, depth + 2);
+			die = &b->stack[depth];
+			if (dwarf_child(die, &b->stack[depth + 1]) == 0) {
+				b->encl[depth + 1] = self != NONE ? self : b->encl[depth];
+				depth++;
+				continue;
+			}
+		}
+		while ((r = dwarf_siblingof(&b->stack[depth], &next)) != 0) {
+			if (r < 0)
+				return fail(b, "cannot read sibling", &b->stack[depth]), -1;
+			if (depth-- == 0)
+				return 0;
+		}
+		b->stack[depth] = next;
+	}
+}
+
+static void unit_seg_out(void *ctx, uint64_t start, uint64_t end, const struct sp_iv *w)
+{
+	struct fbuild *b = ctx;
+	struct sp_iv *last = b->nall ? &b->all[b->nall - 1] : NULL;
+
+	if (last && last->key1 == b->unit_index && last->id == w->id && last->end == start) {
+		last->end = end;
+		return;
+	}
+	SP_ALLOC_GROW(b->all, b->nall + 1, b->all_alloc);
+	last = &b->all[b->nall++];
+	last->start = start;
+	last->end = end;
+	last->key1 = b->unit_index;
+	last->key2 = 0;
+	last->id = w->id;
+}
+
+static uint64_t unit_base(const struct sp_dwunit *u)
+{
+	Dwarf_Die die = u->die;
+	Dwarf_Attribute a;
+	Dwarf_Addr addr;
+
+	if (dwarf_tag(&die) != DW_TAG_compile_unit || !dwarf_attr(&die, DW_AT_low_pc, &a) ||
+	    !sp_dw_is_int_form(a.form) || dwarf_formaddr(&a, &addr) != 0)
+		return 0;
+	return addr;
+}
+
+/*
+ * Reads the functions of unit u, whose line program (the one of lpunit)
+ * the line table decoded; a program with DW_LNE_define_file is run again
+ * for the file numbers it adds.
+ */
+static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct sp_dwunit *lpunit,
+		      int run)
+{
+	struct sp_error uerr = SP_ERROR_INIT;
+	size_t nfns = b->f->nfns;
+
+	if (sp_lineprog_open(&b->lp, &b->secs, lpunit, b->strs, &uerr) < 0 ||
+	    (run && sp_lineprog_run(&b->lp, NULL, NULL, &uerr)))
+		return;
+	b->unit = u;
+	b->base_address = unit_base(u);
+	b->niv = 0;
+	b->failed = 0;
+	b->err = &uerr;
+	if (walk_unit(b) < 0) {
+		/* bfd gives up on the unit: forget its functions */
+		b->f->nfns = nfns;
+		return;
+	}
+	sp_iv_sort(b->iv, b->niv);
+	sp_iv_sweep(b->iv, b->niv, unit_seg_out, b);
+}
+
+static int read_units(struct fbuild *b, Dwarf *dw, struct sp_error *err)
+{
+	struct sp_dwunit u, first0;
+	Dwarf_CU *cu = NULL;
+	int r, first0_runs = 0;
+
+	for (b->unit_index = 0; (r = sp_dwunit_next(dw, &cu, &u, err)) > 0; b->unit_index++) {
+		if (!sp_dwunit_bfd_reads(&b->secs, &u))
+			return 0; /* bfd stops reading units there */
+		switch (sp_linetab_unit_state(b->f->lines, b->unit_index)) {
+		case SP_LINETAB_UNIT_OK:
+		case SP_LINETAB_UNIT_DEFINES:
+			if (u.line_offset == 0) {
+				first0 = u;
+				first0_runs = sp_linetab_unit_state(b->f->lines, b->unit_index) ==
+					      SP_LINETAB_UNIT_DEFINES;
+			}
+			read_unit(b, &u, &u,
+				  sp_linetab_unit_state(b->f->lines, b->unit_index) ==
+					  SP_LINETAB_UNIT_DEFINES);
+			break;
+		case SP_LINETAB_UNIT_SHARED:
+			/* bfd shares the table at offset 0, read with the first unit */
+			read_unit(b, &u, &first0, first0_runs);
+			break;
+		default:
+			break;
+		}
+	}
+	return r;
+}
+
+/* ---- rule 5: one table for all units ---- */
+
+/* The line table claims, for each unit, the addresses it answers. */
+static void add_line_claims(struct fbuild *b)
+{
+	const struct sp_linetab_run *runs;
+	size_t n = sp_linetab_unit_runs(b->f->lines, &runs), i;
+
+	SP_ALLOC_GROW(b->all, b->nall + n, b->all_alloc);
+	for (i = 0; i < n; i++) {
+		struct sp_iv *iv = &b->all[b->nall++];
+
+		iv->start = runs[i].start;
+		iv->end = runs[i].end;
+		iv->key1 = runs[i].unit;
+		iv->key2 = 1;
+		iv->id = NONE;
+	}
+}
+
+static void push_seg(struct fbuild *b, uint64_t start, uint32_t fn)
+{
+	struct sp_dwfuncs *f = b->f;
+
+	if (f->nsegs && f->seg_fn[f->nsegs - 1] == fn)
+		return;
+	if (f->nsegs == b->segs_alloc) {
+		b->segs_alloc = b->segs_alloc ? 2 * b->segs_alloc : 256;
+		f->seg_start = sp_xreallocarray(f->seg_start, b->segs_alloc, sizeof(*f->seg_start));
+		f->seg_fn = sp_xreallocarray(f->seg_fn, b->segs_alloc, sizeof(*f->seg_fn));
+	}
+	f->seg_start[f->nsegs] = start;
+	f->seg_fn[f->nsegs++] = fn;
+}
+
+static void final_out(void *ctx, uint64_t start, uint64_t end, const struct sp_iv *w)
+{
+	struct fbuild *b = ctx;
+
+	if (b->f->nsegs && start > b->seg_end)
+		push_seg(b, b->seg_end, NONE);
+	push_seg(b, start, w->key2 ? NONE : (uint32_t)w->id);
+	b->seg_end = end;
+}
+
+static void build_segments(struct fbuild *b)
+{
+	add_line_claims(b);
+	sp_iv_sort(b->all, b->nall);
+	sp_iv_sweep(b->all, b->nall, final_out, b);
+	if (b->f->nsegs)
+		push_seg(b, b->seg_end, NONE);
+}
+
+/* ---- rule 6: ELF symbols ---- */
+
+struct symc {
+	uint64_t addr, size;
+	size_t order;
+	const char *name;
+	size_t sec;
+};
+
+static int symc_cmp(const void *pa, const void *pb)
+{
+	const struct symc *a = pa, *b = pb;
+
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* bfd's maybe_function_sym(): could this symbol name code? */
+static int is_code_sym(const GElf_Sym *s)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+
+	if (type == STT_SECTION || type == STT_FILE || type == STT_OBJECT || type == STT_TLS ||
+	    type == 8 /* STT_RELC */ || type == 9 /* STT_SRELC */)
+		return 0;
+	/* annobin's hidden local notype markers */
+	return !(s->st_size == 0 && GELF_ST_BIND(s->st_info) == STB_LOCAL && type == STT_NOTYPE &&
+		 GELF_ST_VISIBILITY(s->st_other) == STV_HIDDEN);
+}
+
+static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr dsh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, sh) || !sh->sh_entsize)
+			continue;
+		if (sh->sh_type == SHT_SYMTAB && sh->sh_size / sh->sh_entsize > 1)
+			return scn;
+		if (sh->sh_type == SHT_DYNSYM && !dyn) {
+			dyn = scn;
+			dsh = *sh;
+		}
+	}
+	if (dyn)
+		*sh = dsh;
+	return dyn;
+}
+
+/* The allocated sections, in header order, and a map from section index. */
+static uint32_t *load_sections(struct sp_dwfuncs *f, Elf *elf, size_t *nscn)
+{
+	Elf_Scn *scn = NULL;
+	uint32_t *map;
+	size_t i;
+
+	if (elf_getshdrnum(elf, nscn) < 0)
+		return NULL;
+	map = sp_xreallocarray(NULL, *nscn ? *nscn : 1, sizeof(*map));
+	for (i = 0; i < *nscn; i++)
+		map[i] = NONE;
+	f->secs = sp_xreallocarray(NULL, *nscn ? *nscn : 1, sizeof(*f->secs));
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		map[elf_ndxscn(scn)] = (uint32_t)f->nsecs;
+		f->secs[f->nsecs].lo = sh.sh_addr;
+		f->secs[f->nsecs].hi = sh.sh_addr + sh.sh_size;
+		f->secs[f->nsecs].first = f->secs[f->nsecs].n = 0;
+		f->nsecs++;
+	}
+	return map;
+}
+
+static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, size_t *n)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_symtab(elf, &sh);
+	Elf_Data *data, *xdata = NULL;
+	struct symc *v = NULL;
+	size_t alloc = 0, count, i;
+	Elf_Scn *x = NULL;
+
+	*n = 0;
+	if (!scn || !(data = elf_getdata(scn, NULL)))
+		return NULL;
+	while ((x = elf_nextscn(elf, x))) {
+		GElf_Shdr xs;
+
+		if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
+		    xs.sh_link == elf_ndxscn(scn))
+			xdata = elf_getdata(x, NULL);
+	}
+	count = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < count; i++) {
+		GElf_Sym s;
+		Elf32_Word xndx;
+		size_t shndx;
+
+		if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
+			continue;
+		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+		if (shndx == SHN_UNDEF ||
+		    (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX) || shndx >= nscn ||
+		    map[shndx] == NONE || !is_code_sym(&s))
+			continue;
+		SP_ALLOC_GROW(v, *n + 1, alloc);
+		v[*n].addr = s.st_value;
+		v[*n].size = s.st_size ? s.st_size : 1;
+		v[*n].order = i;
+		v[*n].name = elf_strptr(elf, sh.sh_link, s.st_name);
+		v[*n].sec = map[shndx];
+		(*n)++;
+	}
+	return v;
+}
+
+static void load_symbols(struct fbuild *b, Elf *elf)
+{
+	struct sp_dwfuncs *f = b->f;
+	size_t nscn, n, i;
+	uint32_t *map = elf ? load_sections(f, elf, &nscn) : NULL;
+	struct symc *v;
+
+	if (!map)
+		return;
+	v = collect_syms(elf, map, nscn, &n);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), symc_cmp);
+	f->sym_addr = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_addr));
+	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
+	for (i = 0; i < n; i++) {
+		struct symsec *sec = &f->secs[v[i].sec];
+
+		/* per address, bfd keeps the largest, then the first symbol */
+		if (i > 0 && v[i].sec == v[i - 1].sec && v[i].addr == v[i - 1].addr)
+			continue;
+		if (!sec->n)
+			sec->first = f->nsyms;
+		sec->n++;
+		f->sym_addr[f->nsyms] = v[i].addr;
+		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
+	}
+	free(v);
+	free(map);
+}
+
+/* ---- API ---- */
+
+static void fbuild_release(struct fbuild *b)
+{
+	free(b->iv);
+	free(b->all);
+	free(b->ar);
+	free(b->stack);
+	free(b->encl);
+	sp_lineprog_release(&b->lp);
+}
+
+struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, struct sp_strtab *strs,
+				  struct sp_error *err)
+{
+	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
+	struct fbuild b;
+
+	memset(&b, 0, sizeof(b));
+	f->lines = lines;
+	b.f = f;
+	b.strs = strs;
+	sp_lineprog_init(&b.lp);
+	if (sp_dwsecs_load(dw, &b.secs, err) < 0 || read_units(&b, dw, err) < 0) {
+		fbuild_release(&b);
+		sp_dwfuncs_free(f);
+		return NULL;
+	}
+	build_segments(&b);
+	load_symbols(&b, dwarf_getelf(dw));
+	fbuild_release(&b);
+	return f;
+}
+
+void sp_dwfuncs_free(struct sp_dwfuncs *f)
+{
+	if (!f)
+		return;
+	free(f->fns);
+	free(f->seg_start);
+	free(f->seg_fn);
+	free(f->secs);
+	free(f->sym_addr);
+	free(f->sym_name);
+	free(f);
+}
+
+/* Index of the last element of v[0..n) at or below x, or n if none. */
+static size_t last_at_or_below(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : n;
+}
+
+const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
+{
+	size_t i, k;
+
+	for (i = 0; i < f->nsecs; i++)
+		if (addr >= f->secs[i].lo && addr < f->secs[i].hi)
+			break;
+	if (i == f->nsecs || !f->secs[i].n)
+		return NULL;
+	k = last_at_or_below(f->sym_addr + f->secs[i].first, f->secs[i].n, addr);
+	return k == f->secs[i].n ? NULL : f->sym_name[f->secs[i].first + k];
+}
+
+size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+		       size_t max)
+{
+	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr), n = 1;
+	const struct sp_line *row;
+	const struct fn *fn;
+	const char *sym;
+
+	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
+		return 0;
+	fn = &f->fns[f->seg_fn[i]];
+	row = sp_linetab_find_any(f->lines, addr);
+	/* bfd reads the line from the unit it took the function from */
+	if (row && sp_linetab_unit_at(f->lines, addr) != fn->unit)
+		row = NULL;
+	frames[0].name = fn->name;
+	if (!fn->is_linkage && (sym = sp_dwfuncs_symbol(f, addr)))
+		frames[0].name = sym;
+	frames[0].file = row ? row->file : NULL;
+	frames[0].line = row ? row->line : 0;
+	for (; fn->inlined && fn->caller != NONE && n < max; n++) {
+		const struct fn *caller = &f->fns[fn->caller];
+
+		frames[n].name = caller->name;
+		frames[n].file = fn->call_file;
+		frames[n].line = fn->call_line;
+		fn = caller;
+	}
+	return n;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to symbolize/: functions and inline chains from DWARF, with the
+ * answers of addr2line -f -i (libbfd's bfd_find_nearest_line followed by
+ * bfd_find_inliner_info). See dwarf-funcs.c for the rules.
+ */
+#ifndef SYMPROF_SYMBOLIZE_DWARF_FUNCS_H
+#define SYMPROF_SYMBOLIZE_DWARF_FUNCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+
+struct sp_error;
+struct sp_linetab;
+struct sp_strtab;
+struct sp_dwfuncs;
+
+/*
+ * One frame of an inline chain; frames[0] is the innermost. Frame i names
+ * function i and the place in it: for frame 0 the line-table row of the
+ * address, for the others the call site of the frame below (its
+ * DW_AT_call_file and DW_AT_call_line). Strings are interned in the strtab
+ * given to sp_dwfuncs_new(); NULL where addr2line prints "??".
+ */
+struct sp_inline_frame {
+	const char *name; /* linkage name if any, else DW_AT_name; see below */
+	const char *file; /* composed like the line table's names */
+	uint32_t line;	  /* 0 if unknown */
+};
+
+/*
+ * Reads every DW_TAG_subprogram, DW_TAG_entry_point and
+ * DW_TAG_inlined_subroutine of the units the line table could read, and
+ * the ELF symbol table of dw's file. `lines` must come from the same dw and
+ * outlive the result; neither dw nor lines is needed by sp_dwfuncs_find().
+ * NULL + err if the sections or the DIEs cannot be read.
+ */
+struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, struct sp_strtab *strs,
+				  struct sp_error *err);
+void sp_dwfuncs_free(struct sp_dwfuncs *f);
+
+/*
+ * Fills up to max frames of the chain at addr, innermost first, and
+ * returns how many it filled: 0 if no function covers addr (addr2line then
+ * names the ELF symbol, see sp_dwfuncs_symbol()). Frame 0's name is the
+ * function's linkage name, or its DW_AT_name in C-like languages; for other
+ * functions without a linkage name (C++ main, extern "C"), it is the ELF
+ * symbol, as bfd prefers it. No allocation; safe to call concurrently.
+ */
+size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+		       size_t max);
+
+/*
+ * The ELF function symbol bfd names for addr when DWARF does not (its
+ * _bfd_elf_find_function: the nearest symbol at or below addr in the same
+ * section), or NULL.
+ */
+const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr);
+
+#endif

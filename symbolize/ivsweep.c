@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Resolving overlapping ranges by priority: a sweep over the range starts
+ * in address order, with the ranges that cover the current address in a
+ * binary min-heap on (key1, key2). Ranges that have ended are dropped from
+ * the heap lazily, when they reach its top. O(n log n).
+ */
+#include "ivsweep.h"
+
+#include <stdlib.h>
+
+#include "symprof/alloc.h"
+
+static int iv_cmp(const void *pa, const void *pb)
+{
+	const struct sp_iv *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->key1 != b->key1)
+		return a->key1 < b->key1 ? -1 : 1;
+	if (a->key2 != b->key2)
+		return a->key2 < b->key2 ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void sp_iv_sort(struct sp_iv *iv, size_t n)
+{
+	if (n > 1)
+		qsort(iv, n, sizeof(*iv), iv_cmp);
+}
+
+struct heap {
+	const struct sp_iv **v;
+	size_t n;
+};
+
+static int less(const struct sp_iv *a, const struct sp_iv *b)
+{
+	return a->key1 < b->key1 || (a->key1 == b->key1 && a->key2 < b->key2);
+}
+
+static void heap_push(struct heap *h, const struct sp_iv *x)
+{
+	size_t i = h->n++;
+
+	while (i > 0 && less(x, h->v[(i - 1) / 2])) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static void heap_pop(struct heap *h)
+{
+	const struct sp_iv *x = h->v[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && less(h->v[c + 1], h->v[c]))
+			c++;
+		if (!less(h->v[c], x))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = x;
+}
+
+void sp_iv_sweep(const struct sp_iv *iv, size_t n, sp_iv_out_fn out, void *ctx)
+{
+	struct heap h = {NULL, 0};
+	uint64_t x = 0;
+	size_t k = 0;
+
+	if (!n)
+		return;
+	h.v = sp_xreallocarray(NULL, n, sizeof(*h.v));
+	while (k < n || h.n) {
+		uint64_t nx;
+
+		if (!h.n)
+			x = iv[k].start;
+		while (k < n && iv[k].start <= x)
+			heap_push(&h, &iv[k++]);
+		while (h.n && h.v[0]->end <= x)
+			heap_pop(&h);
+		if (!h.n)
+			continue;
+		nx = h.v[0]->end;
+		if (k < n && iv[k].start < nx)
+			nx = iv[k].start;
+		out(ctx, x, nx, h.v[0]);
+		x = nx;
+	}
+	free(h.v);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests for cg/: the exact stack-based graph and the arc sorting. */
+#include <math.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+
+#include "suites.h"
+#include "symprof/cg.h"
+#include "symprof/profile.h"
+#include "symprof/symbolize.h"
+
+static struct sp_symtab *three_funcs(void)
+{
+	struct sp_symtab *t = sp_symtab_new();
+	const char *names[] = {"main", "a", "b"};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct sp_symbol *s = sp_symtab_add(t);
+		s->name = sp_strtab_intern(&t->strs, names[i]);
+		s->is_func = 1;
+	}
+	return t;
+}
+
+static uint32_t stack(struct sp_profile *p, const uint32_t *leaf_first, size_t n, int64_t v)
+{
+	uint32_t node = sp_profile_cct_insert_leaf_first(p, leaf_first, n);
+
+	sp_profile_add_value(p, node, 0, v, v, 0);
+	return node;
+}
+
+static uint32_t find_arc(const struct sp_cg *cg, uint32_t from, uint32_t to)
+{
+	return sp_cg_arc_find(cg, from, to);
+}
+
+static void test_exact_recursion(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GPERF);
+	struct sp_symtab *t = three_funcs();
+	uint32_t first[4] = {0, 1, 2, 3}, funcs[3] = {0, 1, 2};
+	uint32_t s1[] = {2, 1, 0}, s2[] = {2, 1, 1, 0}, s3[] = {2, 0}, s4[] = {0};
+	struct sp_counter c = {"samples", "count", 1, SP_COUNTER_SUM};
+	struct sp_cg_stack_opts o;
+	struct sp_cg *cg;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct sp_frame f;
+		memset(&f, 0, sizeof(f));
+		f.addr = (uint64_t)i;
+		sp_profile_add_frame(p, &f);
+	}
+	sp_profile_add_counter(p, &c);
+	stack(p, s1, 3, 5);
+	stack(p, s2, 4, 3);
+	stack(p, s3, 2, 2);
+	stack(p, s4, 1, 1);
+	memset(&o, 0, sizeof(o));
+	o.frame_first = first;
+	o.frame_funcs = funcs;
+	o.funcs = t;
+	o.hz = 1;
+	o.counts_known = 1;
+	cg = sp_cg_from_cct(p, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	CU_ASSERT_DOUBLE_EQUAL(cg->total_time, 11, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[2].time, 10, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[0].time, 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[1].time, 0, 1e-9);
+	/* totals count each stack once, recursion included */
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[0].prop_self + cg->nodes[0].prop_child, 11, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[1].prop_self + cg->nodes[1].prop_child, 8, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[2].prop_self + cg->nodes[2].prop_child, 10, 1e-9);
+	/* arcs: a->b carries both stacks ending in b below a, once each */
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 1, 2)].time, 8, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 1, 2)].child_time, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 0, 1)].time, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 0, 1)].child_time, 8, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 1, 1)].child_time, 3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 0, 2)].time, 2, 1e-9);
+	CU_ASSERT_EQUAL(cg->arcs[find_arc(cg, 0, 1)].count, 8);
+	/* ranks by total: main, b, a */
+	CU_ASSERT_EQUAL(cg->nodes[0].index, 1);
+	CU_ASSERT_EQUAL(cg->nodes[2].index, 2);
+	CU_ASSERT_EQUAL(cg->nodes[1].index, 3);
+	sp_cg_free(cg);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
+static void test_inline_expansion(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GPERF);
+	struct sp_symtab *t = three_funcs();
+	/* frame 0 = main; frame 1 = a with b inlined into it */
+	uint32_t first[3] = {0, 1, 3}, funcs[3] = {0, 1, 2};
+	uint32_t s1[] = {1, 0};
+	struct sp_counter c = {"samples", "count", 1, SP_COUNTER_SUM};
+	struct sp_cg_stack_opts o;
+	struct sp_frame f;
+	struct sp_cg *cg;
+
+	memset(&f, 0, sizeof(f));
+	sp_profile_add_frame(p, &f);
+	sp_profile_add_frame(p, &f);
+	sp_profile_add_counter(p, &c);
+	stack(p, s1, 2, 4);
+	memset(&o, 0, sizeof(o));
+	o.frame_first = first;
+	o.frame_funcs = funcs;
+	o.funcs = t;
+	o.hz = 1;
+	cg = sp_cg_from_cct(p, &o, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[2].time, 4, 1e-9);
+	CU_ASSERT_NOT_EQUAL(find_arc(cg, 1, 2), SP_CG_NONE);
+	CU_ASSERT_DOUBLE_EQUAL(cg->arcs[find_arc(cg, 1, 2)].time, 4, 1e-9);
+	CU_ASSERT_EQUAL(cg->arcs[find_arc(cg, 1, 2)].count, 0);
+	sp_cg_free(cg);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
+/* The fast lookup must answer exactly as gprof's binary search. */
+static void test_symtab_lookup(void)
+{
+	struct sp_gprof_symopts so;
+	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/prog/prog", NULL);
+	struct sp_symtab *t;
+	uint64_t a;
+	int same = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+	memset(&so, 0, sizeof(so));
+	t = sp_image_gprof_symtab(im, &so, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (a = t->syms[0].addr - 64; a < t->syms[t->len - 1].addr + 64; a++)
+		if (sp_symtab_lookup(t, a) != sp_symbols_lookup(t->syms, t->len, a))
+			same = 0;
+	CU_ASSERT(same);
+	CU_ASSERT_PTR_NULL(sp_symtab_lookup(t, 0));
+	sp_symtab_free(t);
+	sp_image_free(im);
+}
+
+int sp_test_register_cg(void)
+{
+	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
+
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "stacks: recursion counted once", test_exact_recursion) ||
+	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
+	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests for symbolize/lines.c and dwarf-funcs.c: known answers for
+ * fixture binaries (expectations taken from binutils 2.40 addr2line), the
+ * table's invariants, and corrupt line programs (errors, never crashes).
+ * tests/helper/lines-vs-bfd compares every address with libbfd itself.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <CUnit/CUnit.h>
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "dwarf-funcs.h"
+#include "lines.h"
+#include "suites.h"
+#include "symprof/error.h"
+#include "symprof/strtab.h"
+
+#define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
+
+/* A fixture read into memory, so that tests can damage it. */
+struct image {
+	char *data;
+	size_t size;
+	Elf *elf;
+	Dwarf *dw;
+	struct sp_strtab strs;
+	struct sp_linetab *lines;
+	struct sp_dwfuncs *funcs;
+};
+
+static int image_load(struct image *im, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	memset(im, 0, sizeof(*im));
+	sp_strtab_init(&im->strs);
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	im->data = malloc((size_t)n);
+	im->size = (size_t)n;
+	if (fread(im->data, 1, im->size, f) != im->size) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int image_open_dwarf(struct image *im)
+{
+	im->elf = elf_memory(im->data, im->size);
+	im->dw = im->elf ? dwarf_begin_elf(im->elf, DWARF_C_READ, NULL) : NULL;
+	return im->dw ? 0 : -1;
+}
+
+static void image_close(struct image *im)
+{
+	sp_dwfuncs_free(im->funcs);
+	sp_linetab_free(im->lines);
+	if (im->dw)
+		dwarf_end(im->dw);
+	if (im->elf)
+		elf_end(im->elf);
+	sp_strtab_release(&im->strs);
+	free(im->data);
+	memset(im, 0, sizeof(*im));
+}
+
+/* Loads a fixture and builds both tables; fails the test if it cannot. */
+static int open_fixture(struct image *im, const char *path)
+{
+	struct sp_error err = SP_ERROR_INIT;
+
+	if (image_load(im, path) < 0 || image_open_dwarf(im) < 0) {
+		CU_FAIL("cannot open fixture");
+		return -1;
+	}
+	im->lines = sp_linetab_new(im->dw, &im->strs, &err);
+	CU_ASSERT_PTR_NOT_NULL(im->lines);
+	if (!im->lines)
+		return -1;
+	im->funcs = sp_dwfuncs_new(im->dw, im->lines, &im->strs, &err);
+	CU_ASSERT_PTR_NOT_NULL(im->funcs);
+	return im->funcs ? 0 : -1;
+}
+
+/* Where .debug_line is in the file image, or -1. */
+static long debug_line_offset(struct image *im, size_t *size)
+{
+	Elf *elf = elf_memory(im->data, im->size);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	long off = -1;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return -1;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".debug_line")) {
+			off = (long)sh.sh_offset;
+			*size = sh.sh_size;
+		}
+	}
+	elf_end(elf);
+	return off;
+}
+
+static void expect_line(const struct sp_linetab *t, uint64_t addr, const char *file, unsigned line)
+{
+	const struct sp_line *l = sp_linetab_find(t, addr);
+
+	if (!file) {
+		CU_ASSERT_PTR_NULL(l);
+		return;
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_STRING_EQUAL(l->file, file);
+	CU_ASSERT_EQUAL(l->line, line);
+	CU_ASSERT(l->addr <= addr);
+}
+
+/* ---- known answers ---- */
+
+static void test_dwarf5_prefix_map(void)
+{
+	struct image im;
+	const struct sp_line *l;
+
+	if (open_fixture(&im, FIX("c-O1-prefixmap")) == 0) {
+		/* comp_dir "." + directory 0 "." + "util.c", as bfd composes it */
+		expect_line(im.lines, 0x124d, "././util.c", 13);
+		expect_line(im.lines, 0x1149, "././main.c", 27);
+		expect_line(im.lines, 0x1290, "././util.c", 10);
+		expect_line(im.lines, 0x1296, "././util.c", 20);
+		expect_line(im.lines, 0x1278, "././util.h", 16);
+		l = sp_linetab_find(im.lines, 0x1278);
+		CU_ASSERT(l && l->discriminator == 3);
+		/* no DWARF (crt code), and crtstuff's line-0 answer */
+		expect_line(im.lines, 0x1000, NULL, 0);
+		expect_line(im.lines, 0x1060, NULL, 0);
+		expect_line(im.lines, 0x1148, NULL, 0);
+		expect_line(im.lines, 0x10000000, NULL, 0);
+		expect_line(im.lines, 0, NULL, 0);
+	}
+	image_close(&im);
+}
+
+static void test_dwarf4_cxx(void)
+{
+	struct image im;
+
+	if (open_fixture(&im, FIX("cxx-O2-dw4-nopie")) == 0) {
+		/* DWARF 4: directory 0 is the unit's, so only comp_dir "." */
+		expect_line(im.lines, 0x401040, "./unit_b.cc", 32);
+		expect_line(im.lines, 0x401050, "./unit_b.cc", 33);
+		expect_line(im.lines, 0x4011c0, "./shapes.hh", 23);
+		expect_line(im.lines, 0x4013d0, "./unit_b.cc", 28);
+		expect_line(im.lines, 0x401170, "./unit_a.cc", 6);
+	}
+	image_close(&im);
+}
+
+/* The rows describe consecutive ranges, and find() agrees with them. */
+static void test_rows(void)
+{
+	struct image im;
+	const struct sp_line *rows;
+	size_t n, i, gaps = 0;
+
+	if (open_fixture(&im, FIX("cxx-O0-dw5-pie")) == 0) {
+		n = sp_linetab_rows(im.lines, &rows);
+		CU_ASSERT(n > 100);
+		CU_ASSERT(rows[n - 1].end_sequence);
+		for (i = 0; i < n; i++) {
+			const struct sp_line *l = sp_linetab_find(im.lines, rows[i].addr);
+			int answers = !rows[i].end_sequence && rows[i].file && rows[i].line;
+
+			if (i > 0)
+				CU_ASSERT(rows[i].addr > rows[i - 1].addr);
+			gaps += rows[i].end_sequence;
+			CU_ASSERT(answers ? l == &rows[i] : l == NULL);
+			if (i + 1 < n && rows[i + 1].addr > rows[i].addr + 1)
+				CU_ASSERT(sp_linetab_find(im.lines, rows[i + 1].addr - 1) == l);
+		}
+		CU_ASSERT(gaps >= 1);
+		CU_ASSERT_PTR_NULL(sp_linetab_warning(im.lines));
+	}
+	image_close(&im);
+}
+
+/*
+ * A 7 KB function dropped by --gc-sections keeps a line sequence at 0,
+ * which in this PIE covers all of .text: bfd sorts it first in its unit,
+ * drops the unit's real sequences as nested in it, and answers from it
+ * everywhere, even in crt code. So does the table.
+ */
+static void test_discarded_sequence(void)
+{
+	struct sp_inline_frame fr[4];
+	struct image im;
+
+	if (open_fixture(&im, FIX("c-O0-gc-big")) == 0) {
+		expect_line(im.lines, 0x1050, "././gcbig.c", 19);
+		expect_line(im.lines, 0x114e, "././gcbig.c", 19);
+		expect_line(im.lines, 0x1183, "././gcbig.c", 19);
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x1050, fr, 4), 1);
+		CU_ASSERT_STRING_EQUAL(fr[0].name, "never_called");
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x114e, fr, 4), 1);
+		CU_ASSERT_STRING_EQUAL(fr[0].name, "main");
+	}
+	image_close(&im);
+}
+
+/*
+ * -gz=zlib-gnu with DWARF 5: bfd looks for ".zdebug_rnglist", cannot read
+ * the first unit's DW_AT_ranges and stops reading units: no lines at all.
+ */
+static void test_zdebug_rnglists(void)
+{
+	struct sp_inline_frame fr[4];
+	const struct sp_line *rows;
+	struct image im;
+
+	if (open_fixture(&im, FIX("c-O2-dw5-zgnu")) == 0) {
+		CU_ASSERT_PTR_NOT_NULL(sp_linetab_warning(im.lines));
+		CU_ASSERT_EQUAL(sp_linetab_rows(im.lines, &rows), 0);
+		expect_line(im.lines, 0x1149, NULL, 0);
+		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1149, fr, 4), 0);
+	}
+	image_close(&im);
+	/* the units read, but bfd cannot read inlined functions' ranges */
+	if (open_fixture(&im, FIX("cxx-O1-dw5-zgnu")) == 0) {
+		CU_ASSERT_EQUAL(sp_linetab_rows(im.lines, &rows), 0);
+		CU_ASSERT_EQUAL(sp_linetab_unit_state(im.lines, 0), SP_LINETAB_UNIT_FAILED);
+		CU_ASSERT_EQUAL(sp_linetab_unit_state(im.lines, 1), SP_LINETAB_UNIT_FAILED);
+	}
+	image_close(&im);
+	/* with DWARF 4 the .zdebug names are right and everything answers */
+	if (open_fixture(&im, FIX("c-O2-dw4-zgnu")) == 0) {
+		CU_ASSERT_PTR_NULL(sp_linetab_warning(im.lines));
+		CU_ASSERT(sp_linetab_rows(im.lines, &rows) > 50);
+	}
+	image_close(&im);
+}
+
+/* ---- inline chains ---- */
+
+static void expect_frame(const struct sp_inline_frame *f, const char *name, const char *file,
+			 unsigned line)
+{
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->name);
+	CU_ASSERT_STRING_EQUAL(f->name, name);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->file);
+	CU_ASSERT_STRING_EQUAL(f->file, file);
+	CU_ASSERT_EQUAL(f->line, line);
+}
+
+static void test_inline_chain_c(void)
+{
+	struct sp_inline_frame fr[8];
+	struct image im;
+
+	if (open_fixture(&im, FIX("c-O1-prefixmap")) == 0) {
+		/* addr2line -f -i: mix, inlined by step, inlined by checksum */
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x1278, fr, 8), 3);
+		expect_frame(&fr[0], "mix", "././util.h", 16);
+		expect_frame(&fr[1], "step", "././util.c", 5);
+		expect_frame(&fr[2], "checksum", "././util.c", 14);
+		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1278, fr, 2), 2);
+		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1278, fr, 0), 0);
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x1290, fr, 8), 1);
+		expect_frame(&fr[0], "checksum", "././util.c", 10);
+		/* crt code: no DWARF function, bfd names the ELF symbol */
+		CU_ASSERT_EQUAL(sp_dwfuncs_find(im.funcs, 0x1060, fr, 8), 0);
+		CU_ASSERT_STRING_EQUAL(sp_dwfuncs_symbol(im.funcs, 0x1060), "_start");
+		CU_ASSERT_STRING_EQUAL(sp_dwfuncs_symbol(im.funcs, 0x1070), "_start");
+		CU_ASSERT_PTR_NULL(sp_dwfuncs_symbol(im.funcs, 0x10000000));
+	}
+	image_close(&im);
+}
+
+static void test_inline_chain_cxx(void)
+{
+	struct sp_inline_frame fr[8];
+	struct image im;
+
+	if (open_fixture(&im, FIX("cxx-O2-dw4-nopie")) == 0) {
+		/*
+		 * The lambda has no linkage name, so bfd names frame 0 by the
+		 * ELF symbol; its caller keeps its DWARF name.
+		 */
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x401200, fr, 8), 3);
+		expect_frame(&fr[0], "_Z6unit_ai", "./unit_a.cc", 9);
+		expect_frame(&fr[1],
+			     "sort<unit_a(int)::<lambda(const geo::Vec<int>&, const "
+			     "geo::Vec<int>&)> >",
+			     "./shapes.hh", 24);
+		expect_frame(&fr[2], "_Z6unit_ai", "./unit_a.cc", 8);
+		/* C++ main and extern "C" have no linkage name either */
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x401050, fr, 8), 1);
+		expect_frame(&fr[0], "main", "./unit_b.cc", 33);
+		CU_ASSERT_EQUAL_FATAL(sp_dwfuncs_find(im.funcs, 0x4013d0, fr, 8), 1);
+		expect_frame(&fr[0], "plain_c_entry", "./unit_b.cc", 28);
+	}
+	image_close(&im);
+}
+
+/* ---- corrupt input ---- */
+
+static void store32(char *p, uint32_t v)
+{
+	memcpy(p, &v, 4); /* the fixtures are little-endian */
+}
+
+static void test_truncated_header(void)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	struct image im;
+	size_t size;
+	long off;
+
+	CU_ASSERT_EQUAL_FATAL(image_load(&im, FIX("c-O0-dw4-nopie")), 0);
+	off = debug_line_offset(&im, &size);
+	CU_ASSERT_FATAL(off > 0 && size > 64);
+	/* the first unit claims 10 bytes: too few for its header */
+	store32(im.data + off, 10);
+	CU_ASSERT_EQUAL_FATAL(image_open_dwarf(&im), 0);
+	im.lines = sp_linetab_new(im.dw, &im.strs, &err);
+	CU_ASSERT_PTR_NULL(im.lines);
+	CU_ASSERT_EQUAL(err.code, SP_E_CORRUPT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "header is truncated"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, ".debug_line offset 0"));
+	/* lenient: bfd ignores that unit and still answers for the others */
+	im.lines = sp_linetab_new_lenient(im.dw, &im.strs, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im.lines);
+	CU_ASSERT_PTR_NOT_NULL(sp_linetab_warning(im.lines));
+	expect_line(im.lines, 0x401136, NULL, 0); /* main.c's clamp, first unit */
+	CU_ASSERT_PTR_NOT_NULL(sp_linetab_find(im.lines, 0x401340)); /* util.c */
+	image_close(&im);
+}
+
+static void test_bad_length_and_version(void)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	struct image im;
+	size_t size;
+	long off;
+
+	CU_ASSERT_EQUAL_FATAL(image_load(&im, FIX("c-O2-dw5-pie")), 0);
+	off = debug_line_offset(&im, &size);
+	CU_ASSERT_FATAL(off > 0);
+	store32(im.data + off, 0x7fffffff);
+	CU_ASSERT_EQUAL_FATAL(image_open_dwarf(&im), 0);
+	CU_ASSERT_PTR_NULL(sp_linetab_new(im.dw, &im.strs, &err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "exceeds the section"));
+	image_close(&im);
+
+	CU_ASSERT_EQUAL_FATAL(image_load(&im, FIX("c-O2-dw5-pie")), 0);
+	im.data[off + 4] = 9; /* version */
+	CU_ASSERT_EQUAL_FATAL(image_open_dwarf(&im), 0);
+	CU_ASSERT_PTR_NULL(sp_linetab_new(im.dw, &im.strs, &err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "unsupported version 9"));
+	image_close(&im);
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Random damage to .debug_line: any outcome but a crash (run under ASan). */
+static void test_fuzz_line_programs(void)
+{
+	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"), FIX("cxx-O2-dw4-nopie"),
+					       FIX("cxx-O0-dw5-pie")};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	int iter, ok = 0, failed = 0;
+
+	for (iter = 0; iter < 600; iter++) {
+		struct sp_error err = SP_ERROR_INIT;
+		struct sp_inline_frame fr[16];
+		struct image im;
+		size_t size, k, flips;
+		uint64_t a;
+		long off;
+
+		if (image_load(&im, fixtures[iter % 3]) < 0) {
+			CU_FAIL("cannot load fixture");
+			image_close(&im);
+			return;
+		}
+		off = debug_line_offset(&im, &size);
+		flips = 1 + rnd(&x) % 8;
+		for (k = 0; k < flips && off > 0; k++)
+			im.data[off + (long)(rnd(&x) % size)] = (char)rnd(&x);
+		if (image_open_dwarf(&im) == 0) {
+			struct sp_linetab *strict = sp_linetab_new(im.dw, &im.strs, &err);
+
+			failed += !strict;
+			sp_linetab_free(strict);
+			im.lines = sp_linetab_new_lenient(im.dw, &im.strs, &err);
+			if (im.lines)
+				im.funcs = sp_dwfuncs_new(im.dw, im.lines, &im.strs, &err);
+			for (a = 0; im.funcs && a < 0x2000; a += 3) {
+				sp_linetab_find(im.lines, 0x400000 + a);
+				sp_linetab_find(im.lines, a);
+				sp_dwfuncs_find(im.funcs, 0x400000 + a, fr, 16);
+				sp_dwfuncs_find(im.funcs, a, fr, 16);
+			}
+			ok += im.funcs != NULL;
+		}
+		image_close(&im);
+	}
+	CU_ASSERT(ok > 500);
+	CU_ASSERT(failed > 50); /* the damage was noticed often */
+}
+
+int sp_test_register_lines(void)
+{
+	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
+
+	if (!s)
+		return -1;
+	elf_version(EV_CURRENT);
+	if (!CU_add_test(s, "DWARF 5 with -fdebug-prefix-map", test_dwarf5_prefix_map) ||
+	    !CU_add_test(s, "DWARF 4 C++", test_dwarf4_cxx) ||
+	    !CU_add_test(s, "rows and find agree", test_rows) ||
+	    !CU_add_test(s, "discarded sequence at 0", test_discarded_sequence) ||
+	    !CU_add_test(s, ".zdebug_rnglists", test_zdebug_rnglists) ||
+	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
+	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
+	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
+	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
+	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs))
+		return -1;
+	return 0;
+}
