@@ -349,22 +349,53 @@ static void apply_reloc(const struct sp_cg_static *s, const cs_insn *in, struct 
 	}
 }
 
+/*
+ * x86 relative branches without prefixes (call/jmp rel32, jmp rel8, jcc
+ * rel8/rel32), most of them, need no second decoding: the target is the
+ * end of the instruction plus its last 1 or 4 bytes, signed.
+ */
+static int x86_plain_branch(const struct sp_cg_static *s, const cs_insn *in,
+			    struct sp_cg_call *c)
+{
+	const uint8_t *b = in->bytes;
+	int64_t rel;
+
+	if ((in->size == 5 && (b[0] == 0xe8 || b[0] == 0xe9)) ||
+	    (in->size == 6 && b[0] == 0x0f && (b[1] & 0xf0) == 0x80))
+		rel = (int32_t)((uint32_t)b[in->size - 4] | (uint32_t)b[in->size - 3] << 8 |
+				(uint32_t)b[in->size - 2] << 16 | (uint32_t)b[in->size - 1] << 24);
+	else if (in->size == 2 && (b[0] == 0xeb || (b[0] & 0xf0) == 0x70))
+		rel = (int8_t)b[1];
+	else
+		return 0;
+	c->kind = b[0] == 0xe8 ? SP_CG_CALL_DIRECT : SP_CG_JUMP_DIRECT;
+	c->conditional = b[0] == 0x0f || (b[0] & 0xf0) == 0x70;
+	c->target = in->address + in->size + (uint64_t)rel;
+	if (s->ptr_size == 4)
+		c->target &= 0xffffffffu;
+	return 1;
+}
+
 void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at, size_t left,
 			  uint64_t addr)
 {
 	struct sp_cg_static *s = w->s;
 	struct sp_cg_call c;
 	const struct sp_code_section *sec;
+	const cs_insn *in = p->fi;
 	int mem = 0;
 
-	if (!cs_disasm_iter(p->full, &at, &left, &addr, p->di))
-		return;
 	memset(&c, 0, sizeof(c));
-	c.site = p->di->address;
-	if (!classify(s, p->di, &c, &mem))
-		return;
+	if ((s->machine != EM_X86_64 && s->machine != EM_386) || !x86_plain_branch(s, in, &c)) {
+		if (!cs_disasm_iter(p->full, &at, &left, &addr, p->di))
+			return;
+		in = p->di;
+		if (!classify(s, in, &c, &mem))
+			return;
+	}
+	c.site = in->address;
 	if (s->code->nrelocs)
-		apply_reloc(s, p->di, &c, mem);
+		apply_reloc(s, in, &c, mem);
 	if (c.kind < 0)
 		return;
 	if ((c.kind == SP_CG_CALL_DIRECT || c.kind == SP_CG_JUMP_DIRECT) &&
