@@ -30,7 +30,9 @@
  *
  * Speed: one pass over the bytes. Every instruction is decoded once by a
  * capstone handle without operand details (capstone's fastest mode); only
- * branches are decoded a second time, by a second handle with details.
+ * branches are decoded a second time, by a second handle with details
+ * (x86 relative branches without prefixes not even that: their target is
+ * in their bytes).
  * Both use one cs_insn allocated up front (cs_disasm_iter), so nothing is
  * allocated per instruction.
  */
