@@ -28,6 +28,7 @@ struct gmon_run {
 	struct sp_gmon_state st;
 	struct sp_cg *cg;
 	struct sp_function_map *map;
+	struct sp_cg_static *scanner;
 	FILE *out;
 };
 
@@ -217,6 +218,24 @@ static int write_sum(struct gmon_run *g)
 	return 0;
 }
 
+/* -c: a code scanner for the hook of sp_cg_assemble(). Like gprof, an
+ * image whose code cannot be scanned only costs a message. */
+static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	const struct sp_code *code;
+	unsigned flags = g->o->precise ? SP_CG_STATIC_TAIL : 0;
+	FILE *dbg = (g->o->debug & SP_DBG_CALL) ? stderr : NULL;
+
+	if (!(code = sp_image_code(g->im, &err)) ||
+	    !(g->scanner = sp_cg_static_new(code, sp_image_target(g->im), flags, dbg, &err))) {
+		sp_cli_error("%s", err.msg);
+		return;
+	}
+	co->find_calls = sp_cg_static_find_calls;
+	co->find_calls_ctx = g->scanner;
+}
+
 static int build_graph(struct gmon_run *g)
 {
 	struct sp_cg_gmon_opts co;
@@ -231,6 +250,8 @@ static int build_graph(struct gmon_run *g)
 	co.line_granularity = g->o->line;
 	co.debug.out = g->o->debug ? stderr : NULL;
 	co.debug.mask = g->o->debug;
+	if (g->o->static_cg)
+		open_scanner(g, &co);
 	g->cg = sp_cg_from_gmon(g->prof, g->symtab, &co, &err);
 	if (!g->cg)
 		return fail(&err);
@@ -341,6 +362,10 @@ static void print_reports(struct gmon_run *g, int first_output)
 			fflush(g->out);
 			print_annotated(g, &r.first_output);
 		}
+		if (o->output_style & STYLE_FUNCTION_ORDER)
+			sp_report_function_ordering(&r);
+		if (o->output_style & STYLE_FILE_ORDER)
+			sp_report_file_ordering(&r, g->map);
 	}
 	sp_report_release(&r);
 }
@@ -348,6 +373,7 @@ static void print_reports(struct gmon_run *g, int first_output)
 static void gmon_run_release(struct gmon_run *g)
 {
 	sp_cg_free(g->cg);
+	sp_cg_static_free(g->scanner);
 	sp_profile_free(g->prof);
 	sp_symspecs_free(g->specs);
 	sp_symtab_free(g->symtab);

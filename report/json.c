@@ -13,6 +13,12 @@
  * children column), "total" their sum; "calls" excludes self-recursive
  * calls, which are "recursive_calls"; "cycle" is the cycle number or null.
  * Functions with no calls and no time are left out unless -z is given.
+ *
+ * With -c, every arc also says whether a call instruction for it was found
+ * in the code ("static") and, with --precise, whether a jump to the
+ * callee's entry was ("tail"); with --precise every function has
+ * "indirect_calls", the calls through registers or memory in its code.
+ * These fields are only added, never renamed.
  */
 #include "symprof/report.h"
 
@@ -91,9 +97,12 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
 		(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
 	if (n->cycle)
-		fprintf(r->out, "%d}", n->cycle);
+		fprintf(r->out, "%d", n->cycle);
 	else
-		fputs("null}", r->out);
+		fputs("null", r->out);
+	if ((cg->static_flags & SP_CG_STATIC_ON) && (cg->static_flags & SP_CG_STATIC_TAIL))
+		fprintf(r->out, ", \"indirect_calls\": %u", n->indirect_calls);
+	fputc('}', r->out);
 	free(dm);
 }
 
@@ -145,6 +154,10 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 		json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
 		json_num(r->out, a->child_time / (double)cg->hz);
+		if (cg->static_flags & SP_CG_STATIC_ON)
+			fprintf(r->out, ", \"static\": %s", (a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
+		if (cg->static_flags & SP_CG_STATIC_TAIL)
+			fprintf(r->out, ", \"tail\": %s", (a->flags & SP_CG_ARC_TAIL) ? "true" : "false");
 		fputc('}', r->out);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);

@@ -271,7 +271,11 @@ int sp_bfd_image_open(struct sp_image *im, struct sp_error *err)
 	im->target.sign_extend = bfd_get_sign_extend_vma(abfd) > 0;
 	im->target.leading_char = bfd_get_symbol_leading_char(abfd);
 	im->target.is_elf = 0;
-	im->target.machine = 0;
+	/* the ELF number of the architecture, for -c on PE/COFF x86 */
+	if (bfd_get_arch(abfd) == bfd_arch_i386)
+		im->target.machine = bits == 64 ? 62 /* EM_X86_64 */ : 3 /* EM_386 */;
+	else
+		im->target.machine = 0;
 	im->target.is_relocatable = !(abfd->flags & (EXEC_P | DYNAMIC));
 	return 0;
 }

@@ -328,6 +328,9 @@ static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *s
 		r.type = sym_letter(f, &s, shndx, &r, &vma);
 		r.has_section = 1;
 		r.addr = s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0);
+		/* libbfd (so gprof) drops the Thumb bit of ARM function symbols */
+		if (f->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC)
+			r.addr &= ~(uint64_t)1;
 		r.size = s.st_size;
 		ret = fn(ctx, &r);
 		if (ret < 0)
@@ -602,6 +605,20 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	return ret;
 }
 
+/* The code description; symbols (starts, mapping symbols) come from the
+ * file elf_for_each_sym() reads them from. */
+static int elf_code(struct sp_image *im, struct sp_code *c, struct sp_error *err)
+{
+	struct elf_image *e = EI(im);
+	struct elf_file *dbg;
+	Elf *symelf = e->main.elf;
+
+	if (!find_scn_type(&e->main, SHT_SYMTAB) && (dbg = debug_file(im)) &&
+	    find_scn_type(dbg, SHT_SYMTAB))
+		symelf = dbg->elf;
+	return sp_elf_code_load(im, e->main.elf, symelf, c, err);
+}
+
 static void elf_free(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
@@ -629,6 +646,7 @@ const struct image_ops sp_elf_image_ops = {
 	.for_each_line = elf_for_each_line,
 	.prefetch = elf_prefetch,
 	.in_code = elf_in_code,
+	.code = elf_code,
 	.has_func_syms = 1,
 	.free = elf_free,
 };

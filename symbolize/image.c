@@ -48,6 +48,10 @@ void sp_image_free(struct sp_image *im)
 {
 	if (!im)
 		return;
+	if (im->code) {
+		sp_code_release(im->code);
+		free(im->code);
+	}
 	if (im->ops)
 		im->ops->free(im);
 	sp_strtab_release(&im->strs);
@@ -83,4 +87,38 @@ int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, in
 int sp_image_in_code(struct sp_image *im, uint64_t vaddr)
 {
 	return im->ops->in_code(im, vaddr);
+}
+
+/* Without a backend of its own: the text section alone. */
+static int text_only_code(struct sp_image *im, struct sp_code *c, struct sp_error *err)
+{
+	struct sp_code_section *s = sp_xcalloc(1, sizeof(*s));
+	int r = im->ops->text(im, &s->vma, &s->size, err);
+
+	if (r < 0 || !(s->bytes = im->ops->text_bytes(im, err))) {
+		free(s);
+		return r < 0 ? r : -SP_E_FORMAT;
+	}
+	s->name = ".text";
+	c->sections = s;
+	c->nsections = 1;
+	return 0;
+}
+
+const struct sp_code *sp_image_code(struct sp_image *im, struct sp_error *err)
+{
+	struct sp_code *c;
+	int r;
+
+	if (im->code)
+		return im->code;
+	c = sp_xcalloc(1, sizeof(*c));
+	r = im->ops->code ? im->ops->code(im, c, err) : text_only_code(im, c, err);
+	if (r < 0) {
+		sp_code_release(c);
+		free(c);
+		return NULL;
+	}
+	im->code = c;
+	return c;
 }

@@ -45,6 +45,8 @@ struct image_ops {
 	void (*prefetch)(struct sp_image *im);
 	/* 1 if vaddr lies in a section that holds code */
 	int (*in_code)(struct sp_image *im, uint64_t vaddr);
+	/* fills the code description (NULL: the text section alone) */
+	int (*code)(struct sp_image *im, struct sp_code *c, struct sp_error *err);
 	/* true when the backend's symbols come with function-type flags */
 	int has_func_syms;
 	void (*free)(struct sp_image *im);
@@ -56,6 +58,7 @@ struct sp_image {
 	struct sp_target target;
 	struct sp_strtab strs;   /* names handed out by src_line */
 	void *priv;              /* backend state */
+	struct sp_code *code;    /* sp_image_code(), loaded on first use */
 };
 
 extern const struct image_ops sp_elf_image_ops;
@@ -84,6 +87,14 @@ const char *sp_coff_strtab_name(const struct sp_coff_strtab *t, size_t i, const 
 /* Backend constructors: 0, -error, or 1 if the file is not theirs. */
 int sp_elf_image_open(struct sp_image *im, struct sp_error *err);
 int sp_bfd_image_open(struct sp_image *im, struct sp_error *err);
+
+/* elf-code.c: the code description of an ELF image whose symbols are in
+ * `symelf` (the image itself or its separate debug file). */
+struct Elf;
+int sp_elf_code_load(struct sp_image *im, struct Elf *elf, struct Elf *symelf, struct sp_code *c,
+		     struct sp_error *err);
+/* Frees the arrays of a code description filled by a backend. */
+void sp_code_release(struct sp_code *c);
 
 /* Separate debug files: the path of the debug file for an ELF file with
  * this build-id and/or debuglink (name + crc), or NULL (malloc'ed). */

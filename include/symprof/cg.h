@@ -20,6 +20,8 @@ struct sp_profile;
 struct sp_symtab;
 struct sp_symbol;
 struct sp_error;
+struct sp_code;
+struct sp_target;
 
 /* ---- symspecs (gprof's sym_ids.c) ---- */
 
@@ -86,11 +88,12 @@ struct sp_cg_node {
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
+	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
 };
 
 enum sp_cg_arc_flags {
-	SP_CG_ARC_STATIC = 1 << 0,    /* found by scanning code (-c) */
-	SP_CG_ARC_TAIL = 1 << 1,      /* a tail call (jump to an entry) */
+	SP_CG_ARC_STATIC = 1 << 0,    /* a call instruction for it was found in the code (-c) */
+	SP_CG_ARC_TAIL = 1 << 1,      /* a jump to the callee's entry was found (a tail call) */
 };
 
 struct sp_cg_arc {
@@ -130,6 +133,7 @@ struct sp_cg {
 	int have_bbs;
 	int stack_based;             /* built from exact stacks (no cycles) */
 	int counts_known;            /* call counts are meaningful */
+	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	void *arc_index;             /* private */
 };
 
@@ -172,6 +176,67 @@ struct sp_cg_gmon_opts {
 	void *find_calls_ctx;
 	struct sp_cg_debug debug;
 };
+
+/* ---- the static call graph (-c, cg/static.c) ---- */
+
+enum sp_cg_static_flags {
+	SP_CG_STATIC_ON = 1 << 0,       /* set in cg->static_flags once a scan ran */
+	SP_CG_STATIC_TAIL = 1 << 1,     /* --precise: jumps to a function's entry are arcs */
+};
+
+/* What one branch instruction does, as the scanner decodes it. */
+enum sp_cg_call_kind {
+	SP_CG_CALL_DIRECT,    /* a call to `target` */
+	SP_CG_CALL_IMPORT,    /* a call through a PLT stub or a GOT slot to `name` */
+	SP_CG_CALL_INDIRECT,  /* a call through a register or ordinary memory */
+	SP_CG_JUMP_DIRECT,    /* a jump (conditional or not) to `target` */
+	SP_CG_JUMP_IMPORT,    /* a jump through a PLT stub or a GOT slot to `name` */
+};
+
+struct sp_cg_call {
+	int kind;             /* enum sp_cg_call_kind */
+	uint64_t site;        /* address of the instruction */
+	uint64_t target;      /* *_DIRECT */
+	const char *name;     /* *_IMPORT: the imported (or, in an object file, external) name */
+	unsigned conditional : 1;
+};
+
+typedef void (*sp_cg_call_fn)(void *ctx, const struct sp_cg_call *c);
+
+/* A scanner: capstone handles opened once for the machine, reused for
+ * every function. */
+struct sp_cg_static;
+
+/*
+ * A scanner for `code` (borrowed; see sp_image_code()) of a machine `t`
+ * (ELF e_machine): x86-64, i386, AArch64, ARM/Thumb, PowerPC. `flags`:
+ * SP_CG_STATIC_TAIL. Debugging lines (gprof's -d 256) go to `debug`
+ * unless NULL. NULL + err (SP_E_UNSUPPORTED) for other machines.
+ */
+struct sp_cg_static *sp_cg_static_new(const struct sp_code *code, const struct sp_target *t,
+				      unsigned flags, FILE *debug, struct sp_error *err);
+void sp_cg_static_free(struct sp_cg_static *s);
+
+/*
+ * Decodes [lo, hi) (clipped to the code section holding lo; decoding
+ * restarts at every symbol, skips ARM/AArch64 data and undecodable bytes)
+ * and calls fn for every call and jump, in address order. PLT stubs and
+ * GOT slots are resolved to their imported names, object-file
+ * relocations to their targets.
+ */
+void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
+		       void *ctx);
+
+/*
+ * The find_calls hook (ctx = the scanner): adds a count-0 arc from `node`
+ * to every function whose entry a call in its code reaches (directly, or
+ * through the PLT/GOT by name), marked SP_CG_ARC_STATIC; with
+ * SP_CG_STATIC_TAIL, also to every other function entry a jump reaches,
+ * marked SP_CG_ARC_TAIL (AArch64 always adds unconditional `b` to an
+ * entry, as gprof's BL scan does), and counts indirect calls.
+ */
+void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
+			     void *ctx);
 
 /*
  * Builds the call graph of a gmon.out profile over a gprof symbol table:

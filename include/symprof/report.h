@@ -17,6 +17,7 @@ struct sp_cg;
 struct sp_symbol;
 struct sp_symspecs;
 struct sp_profile;
+struct sp_function_map;
 
 struct sp_report_opts {
 	unsigned brief : 1;             /* -b */
@@ -53,6 +54,13 @@ void sp_report_graph(struct sp_report *r);
 void sp_report_index(struct sp_report *r);
 /* gprof's exec counts (-C, print_exec_counts). */
 void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs);
+
+/* gprof's suggested function order (-r, cg_print_function_ordering); it
+ * uses the graph's placement fields (has_been_placed, nuses, chains). */
+void sp_report_function_ordering(struct sp_report *r);
+/* gprof's suggested object file order (-R, cg_print_file_ordering); `map`
+ * is the -R map the symbol table was built with. */
+void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *map);
 
 /* gprof's print_name_only() and print_name(), appended to r->line:
  * returns the width of what was appended. */

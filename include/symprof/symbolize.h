@@ -25,7 +25,7 @@ struct sp_target {
 	int ptr_size;     /* 4 or 8 */
 	int big_endian;
 	int sign_extend;  /* addresses sign-extend (MIPS) */
-	int machine;      /* ELF e_machine, 0 if not ELF */
+	int machine;      /* ELF e_machine (for PE/COFF x86 its ELF number), 0 if unknown */
 	int is_elf;
 	int is_relocatable; /* ET_REL object file */
 	char leading_char;  /* symbol prefix ('_' on some COFF targets), 0 if none */
@@ -116,6 +116,87 @@ const char *sp_image_path(const struct sp_image *im);
 int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
 /* The text section's bytes (for static call graphs); NULL + err on failure. */
 const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err);
+
+/* ---- machine code, for static call graphs (-c) ---- */
+
+/* A section of the image that holds instructions. */
+struct sp_code_section {
+	const char *name;
+	uint64_t vma, size;
+	const uint8_t *bytes;     /* size bytes; NULL if the file has none (NOBITS) */
+	unsigned is_plt : 1;      /* import stubs: .plt, .plt.sec, .plt.got, .iplt */
+};
+
+/* How the bytes from a mark on are to be decoded (ARM and AArch64). */
+enum sp_code_mode {
+	SP_CODE_DEFAULT = 0,      /* the machine's instructions ($x on AArch64) */
+	SP_CODE_ARM,              /* $a, or an ARM function symbol */
+	SP_CODE_THUMB,            /* $t, or a Thumb function symbol (odd value) */
+	SP_CODE_DATA,             /* $d: a literal pool, not instructions */
+};
+
+struct sp_code_mark {
+	uint64_t addr;
+	int mode;                 /* enum sp_code_mode, up to the next mark */
+};
+
+/* A memory slot (GOT entry) a dynamic relocation (GLOB_DAT, JUMP_SLOT)
+ * fills with the address of the named symbol: PLT stubs and -fno-plt
+ * calls jump through these. */
+struct sp_code_slot {
+	uint64_t addr;
+	const char *name;
+};
+
+/* A branch relocation of an object file (ET_REL): the branch instruction
+ * whose relocated field lies at `place` goes to `target` when the symbol
+ * is defined in the scanned text (`resolved`), else to the external
+ * symbol `name`. With `got`, the field is the address of the symbol's GOT
+ * slot (x86 GOTPCREL): a call or jump through that memory goes there. */
+struct sp_code_reloc {
+	uint64_t place;
+	uint64_t target;
+	const char *name;
+	unsigned resolved : 1;
+	unsigned got : 1;
+};
+
+/* A second entry point of a function: PowerPC64 ELFv2 functions are called
+ * at their local entry, `entry' plus the offset st_other encodes. */
+struct sp_code_alias {
+	uint64_t addr;
+	uint64_t entry;
+};
+
+/*
+ * What a code scanner needs to know about an image, every array sorted by
+ * address. `starts` are the addresses of every symbol in a code section,
+ * including the ones gprof's table drops: like objdump, a scanner restarts
+ * decoding there. For an object file only .text is listed (its sections
+ * all start at address 0) and `relocs` holds its branch relocations.
+ */
+struct sp_code {
+	const struct sp_code_section *sections;
+	size_t nsections;
+	const uint64_t *starts;
+	size_t nstarts;
+	const struct sp_code_mark *marks;
+	size_t nmarks;
+	const struct sp_code_slot *slots;
+	size_t nslots;
+	const struct sp_code_reloc *relocs;
+	size_t nrelocs;
+	const struct sp_code_alias *aliases;
+	size_t naliases;
+	uint64_t got;             /* .got.plt (else .got): i386 PIC stubs index from it */
+};
+
+/*
+ * The image's code, loaded once (section bytes are mapped, not copied).
+ * Borrowed, valid until sp_image_free(). Images that are not ELF list
+ * their text section only. NULL + err on failure.
+ */
+const struct sp_code *sp_image_code(struct sp_image *im, struct sp_error *err);
 
 /* What to keep when building gprof's function symbol table. */
 struct sp_gprof_symopts {
