@@ -7,6 +7,7 @@
  */
 #include "symprof/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,9 +93,20 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 	} else {
 		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / cg->hz, cg->dimen);
 	}
+	if (cg->precise)
+		fputs("Bins are split exactly between symbols; \"+/-\" is the expected sampling "
+		      "error\n(the square root of the samples).\n",
+		      out);
 	if (*total_time <= 0.0) {
 		fputs(" no time accumulated\n\n", out);
 		*total_time = 1.0;
+	}
+	if (cg->precise) {
+		fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ",
+			"cumulative", "self  ", "+/-   ", "", "self  ", "total ", "");
+		fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time",
+			cg->dimen, cg->dimen, cg->dimen, "calls", unit, unit, "name");
+		return;
 	}
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative",
 		"self  ", "", "self  ", "total ", "");
@@ -110,7 +122,7 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	struct sp_buf *b = &r->line;
 	double pct = total_time > 0.0 ? 100 * n->time / total_time : 0.0;
 
-	if (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0)
+	if (n->folded || (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0))
 		return;
 	*accum += n->time;
 	if (r->o->bsd) {
@@ -124,6 +136,10 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	}
 	sp_buf_addch(b, ' ');
 	sp_fmt_put_fixed(b, n->time / cg->hz, 8, 2);
+	if (cg->precise) {
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, sqrt(n->time) / cg->hz, 8, 2);
+	}
 	if (n->ncalls != 0) {
 		sp_buf_addch(b, ' ');
 		sp_fmt_put_ulong(b, n->ncalls, 8, 0);
@@ -141,6 +157,17 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 		sp_report_name_only(r, node);
 	sp_buf_addch(b, '\n');
 	sp_report_flush_line(r);
+}
+
+/* --precise: the samples that fell on no symbol, as a row of their own. */
+static void print_unattributed(struct sp_report *r, double total_time, double *accum)
+{
+	const struct sp_cg *cg = r->cg;
+	double t = cg->unattributed;
+
+	*accum += t;
+	fprintf(r->out, "%6.2f %9.2f %8.2f %8.2f %8.8s %8.8s %8.8s  <unattributed>\n",
+		100 * t / total_time, *accum / cg->hz, t / cg->hz, sqrt(t) / cg->hz, "", "", "");
 }
 
 void sp_report_flat(struct sp_report *r)
@@ -170,6 +197,8 @@ void sp_report_flat(struct sp_report *r)
 	for (i = 0; i < cg->nsyms; i++)
 		if (cg->nodes[sorted[i]].flat_print)
 			print_line(r, sorted[i], si_tab[log_scale].scale, total_time, &accum);
+	if (cg->precise && cg->unattributed > 0)
+		print_unattributed(r, total_time, &accum);
 	free(sorted);
 	if (!r->o->brief && !r->o->bsd)
 		fputs(sp_blurb_flat, r->out);

@@ -250,6 +250,8 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 
 static int skipped(const struct sp_report *r, const struct sp_cg_node *n)
 {
+	if (n->folded)
+		return 1;
 	if (r->o->ignore_zeros && n->ncalls == 0 && n->self_calls == 0 && n->prop_self == 0 &&
 	    n->prop_child == 0)
 		return 1;

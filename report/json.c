@@ -27,6 +27,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 static void json_str(FILE *out, const char *s)
@@ -63,6 +64,8 @@ static void json_num(FILE *out, double v)
 
 static int listed(const struct sp_report *r, const struct sp_cg_node *n)
 {
+	if (n->folded)
+		return 0;
 	return !r->o->ignore_zeros || n->ncalls != 0 || n->self_calls != 0 || n->time != 0 ||
 	       n->prop_child != 0;
 }
@@ -104,6 +107,69 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 		fprintf(r->out, ", \"indirect_calls\": %u", n->indirect_calls);
 	fputc('}', r->out);
 	free(dm);
+}
+
+struct line_entry {
+	const char *file;
+	int line;
+	double self;
+	uint64_t count;
+};
+
+static int cmp_line_entry(const void *a, const void *b, void *ctx)
+{
+	const struct line_entry *l = a, *r = b;
+	int c = strcmp(l->file, r->file);
+
+	(void)ctx;
+	return c ? c : (l->line > r->line) - (l->line < r->line);
+}
+
+/*
+ * "lines": per source line, the histogram time of its line symbols and the
+ * executions counted on it (entry calls and basic blocks), as -A counts
+ * them; sorted by file and line.
+ */
+static void json_lines(struct sp_report *r, const struct sp_cg *lc)
+{
+	struct line_entry *v = sp_xcalloc(lc->nsyms + 1, sizeof(*v));
+	size_t i, n = 0, k;
+	int printed = 0;
+	uint32_t b;
+
+	for (i = 0; i < lc->nsyms; i++) {
+		const struct sp_cg_node *nd = &lc->nodes[i];
+
+		if (!nd->sym->file || nd->folded)
+			continue;
+		v[n].file = nd->sym->file->name;
+		v[n].line = nd->sym->line;
+		v[n].self = nd->time;
+		v[n].count = nd->ncalls;
+		for (b = 0; b < nd->nbbs; b++)
+			v[n].count += lc->bbs[nd->bb_first + b].count;
+		n++;
+	}
+	sp_sort(v, n, sizeof(*v), cmp_line_entry, NULL);
+	fputs(",\n  \"lines\": [", r->out);
+	for (i = 0, k = 0; i < n; i = k) {
+		double self = 0;
+		uint64_t count = 0;
+
+		for (k = i; k < n && !cmp_line_entry(&v[i], &v[k], NULL); k++) {
+			self += v[k].self;
+			count += v[k].count;
+		}
+		if (self == 0 && count == 0 && r->o->ignore_zeros)
+			continue;
+		fputs(printed++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+		json_str(r->out, v[i].file);
+		fprintf(r->out, ", \"line\": %d, \"self\": ", v[i].line);
+		json_num(r->out, self / (double)lc->hz);
+		fprintf(r->out, ", \"count\": %llu}", (unsigned long long)count);
+	}
+	fputs(printed ? "\n  ]" : "]", r->out);
+	free(v);
 }
 
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
@@ -160,6 +226,9 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			fprintf(r->out, ", \"tail\": %s", (a->flags & SP_CG_ARC_TAIL) ? "true" : "false");
 		fputc('}', r->out);
 	}
-	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);
+	fputs(first ? "]" : "\n  ]", r->out);
+	if (m->line_cg)
+		json_lines(r, m->line_cg);
+	fputs("\n}\n", r->out);
 	free(ids);
 }

@@ -98,7 +98,8 @@ static int sym_class(const struct build_ctx *c, const struct raw_sym *s)
 		return 'T';
 	if (s->type != 't' || c->o->no_static)
 		return 0;
-	if (!static_name_ok(s->name, s->name_limit))
+	if (!static_name_ok(s->name, s->name_limit) &&
+	    !(c->o->keep_clones && sp_is_clone_name(s->name, NULL)))
 		return 0;
 	if ((lead && lead != s->name[0]) || !strncmp(s->name, "__gnu_compiled", 14) ||
 	    !strncmp(s->name, "___gnu_compiled", 15))
@@ -170,6 +171,89 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 		fprintf(c->o->debug, "[core_create_function_syms] %zu %s 0x%llx\n", c->t->len - 1,
 			sym->name, (unsigned long long)sym->addr);
 	return 0;
+}
+
+/* ---- --precise: sizes and clones ---- */
+
+/* A symbol with an ELF size ends there (padding and unsymbolized code then
+ * belong to nobody) instead of at the next symbol as in gprof. */
+static void end_at_sizes(struct sp_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->len; i++) {
+		struct sp_symbol *s = &t->syms[i];
+
+		if (s->size && s->addr + s->size - 1 < s->end_addr)
+			s->end_addr = s->addr + s->size - 1;
+	}
+}
+
+static const char *const clone_words[] = {"constprop", "isra", "part",     "cold",
+					  "clone",     "lto_priv", "localalias", "specialized"};
+
+/* Is s[0..n) one of GCC's clone suffix words? */
+static int clone_word(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(clone_words) / sizeof(clone_words[0]); i++)
+		if (strlen(clone_words[i]) == n && !strncmp(s, clone_words[i], n))
+			return 1;
+	return 0;
+}
+
+int sp_is_clone_name(const char *name, size_t *base_len)
+{
+	const char *dot = strchr(name, '.'), *p;
+	int words = 0;
+
+	if (!dot || dot == name)
+		return 0;
+	for (p = dot; *p;) {
+		const char *q;
+
+		p++;
+		for (q = p; *q && *q != '.'; q++)
+			;
+		if (clone_word(p, (size_t)(q - p)))
+			words++;
+		else if (q == p || strspn(p, "0123456789") != (size_t)(q - p))
+			return 0;
+		p = q;
+	}
+	if (!words)
+		return 0;
+	if (base_len)
+		*base_len = (size_t)(dot - name);
+	return 1;
+}
+
+size_t *sp_symtab_clone_origins(const struct sp_symtab *t)
+{
+	size_t *o = sp_xmalloc((t->len + 1) * sizeof(*o)), i, j, base;
+
+	for (i = 0; i < t->len; i++) {
+		const struct sp_symbol *s = &t->syms[i];
+		size_t any = SIZE_MAX;
+
+		o[i] = SIZE_MAX;
+		if (!s->is_func || !sp_is_clone_name(s->name, &base))
+			continue;
+		for (j = 0; j < t->len && o[i] == SIZE_MAX; j++) {
+			const struct sp_symbol *c = &t->syms[j];
+
+			if (j == i || strlen(c->name) != base || strncmp(c->name, s->name, base))
+				continue;
+			if (c->file == s->file)
+				o[i] = j;
+			else if (any == SIZE_MAX)
+				any = j;
+		}
+		if (o[i] == SIZE_MAX)
+			o[i] = any;
+	}
+	return o;
 }
 
 /* ---- line symbols (-l; gprof's core_create_line_syms) ---- */
@@ -275,6 +359,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	}
 	sp_symtab_finalize(c.t);
+	if (o->use_sizes)
+		end_at_sizes(c.t);
 	if (o->line_granularity && add_line_syms(im, c.t, o->debug, err) < 0) {
 		sp_symtab_free(c.t);
 		return NULL;

@@ -84,6 +84,7 @@ struct sp_cg_node {
 	unsigned print_flag : 1;     /* printed in the call graph ([N] vs (N)) */
 	unsigned flat_print : 1;     /* selected for the flat profile */
 	unsigned has_been_placed : 1;
+	unsigned folded : 1;         /* --precise: a GCC clone counted in its origin */
 	uint32_t nuses;
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
@@ -132,6 +133,8 @@ struct sp_cg {
 	int have_arcs;
 	int have_bbs;
 	int stack_based;             /* built from exact stacks (no cycles) */
+	int precise;                 /* --precise arithmetic (exact bins, sizes, clones) */
+	double unattributed;         /* --precise: ticks that fell on no symbol */
 	int counts_known;            /* call counts are meaningful */
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	void *arc_index;             /* private */
@@ -172,6 +175,8 @@ struct sp_cg_gmon_opts {
 	int have_hist;               /* the input had histogram records */
 	int have_arcs;               /* the input had call-graph records */
 	int line_granularity;        /* -l: arcs go to line symbols, bbs kept */
+	int precise;                 /* --precise: exact bin splitting, clones folded */
+	const size_t *fold;          /* --precise: per symbol, its clone origin or SIZE_MAX */
 	sp_cg_find_calls_fn find_calls; /* -c, or NULL */
 	void *find_calls_ctx;
 	struct sp_cg_debug debug;

@@ -77,6 +77,8 @@ struct sp_report_meta {
 	size_t nfiles;
 	const char *metric;      /* "time" */
 	const char *unit;        /* "seconds" */
+	/* line-level graph (-l or -A): adds "lines":[{file, line, self, count}] */
+	const struct sp_cg *line_cg;
 };
 
 /* The JSON document of docs/formats.md. */

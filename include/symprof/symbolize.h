@@ -207,6 +207,8 @@ struct sp_gprof_symopts {
 	const struct sp_function_map *map; /* -R mapping, or NULL */
 	void *debug;                       /* FILE * for -d 128 output, or NULL */
 	unsigned defer_files : 1;          /* leave file/line to sp_image_symtab_files() */
+	unsigned keep_clones : 1;          /* --precise: keep .constprop/.isra/.part/.cold ... */
+	unsigned use_sizes : 1;            /* --precise: a symbol ends at addr + st_size */
 };
 
 /* One line of a -R map file: function -> object file. */
@@ -242,6 +244,16 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
  * Does nothing for a table whose files are already known.
  */
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t);
+
+/*
+ * For each symbol, the index of the function it is a GCC clone of
+ * ("f.isra.0", "f.constprop.1", "f.part.0", "f.cold" ... of "f": the
+ * symbol of that name in the same file if there is one, else any), or
+ * SIZE_MAX. A malloc'ed array of t->len entries.
+ */
+size_t *sp_symtab_clone_origins(const struct sp_symtab *t);
+/* 1 if name ends in GCC clone suffixes; *base_len is the origin's length. */
+int sp_is_clone_name(const char *name, size_t *base_len);
 
 /* gprof's -S: a symbol table from an `nm` listing ("addr type name"). */
 struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct sp_error *err);
