@@ -28,8 +28,12 @@ static void print_header(struct sp_report *r, double *print_time)
 		fputs(r->o->brief ? "\t\t\tCall graph\n\n"
 				  : "\t\t     Call graph (explanation follows)\n\n",
 		      out);
-	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-		(long)cg->hist_scale * 2L);
+	if (cg->precise)
+		fprintf(out, "\ngranularity: each sample hit covers %.2f byte(s)",
+			cg->hist_scale * 2);
+	else
+		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
+			(long)cg->hist_scale * 2L);
 	if (*print_time > 0.0) {
 		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / *print_time,
 			*print_time / cg->hz);

@@ -229,29 +229,53 @@ int sp_is_clone_name(const char *name, size_t *base_len)
 	return 1;
 }
 
-size_t *sp_symtab_clone_origins(const struct sp_symtab *t)
+/* The symbol named exactly `base` (base_len bytes), preferring `file`. */
+static size_t find_origin(const struct sp_symtab *t, const char *base, size_t base_len,
+			  const struct sp_srcfile *file, size_t self)
+{
+	size_t j, any = SIZE_MAX;
+
+	for (j = 0; j < t->len; j++) {
+		const struct sp_symbol *c = &t->syms[j];
+
+		if (j == self || strlen(c->name) != base_len || strncmp(c->name, base, base_len))
+			continue;
+		if (c->file == file)
+			return j;
+		if (any == SIZE_MAX)
+			any = j;
+	}
+	return any;
+}
+
+size_t *sp_symtab_clone_origins(struct sp_symtab *t)
 {
 	size_t *o = sp_xmalloc((t->len + 1) * sizeof(*o)), i, j, base;
 
 	for (i = 0; i < t->len; i++) {
 		const struct sp_symbol *s = &t->syms[i];
-		size_t any = SIZE_MAX;
 
 		o[i] = SIZE_MAX;
-		if (!s->is_func || !sp_is_clone_name(s->name, &base))
-			continue;
-		for (j = 0; j < t->len && o[i] == SIZE_MAX; j++) {
-			const struct sp_symbol *c = &t->syms[j];
+		if (s->is_func && sp_is_clone_name(s->name, &base))
+			o[i] = find_origin(t, s->name, base, s->file, i);
+	}
+	/* clones whose origin was inlined away: the first one of each origin
+	 * name stands for it, under that name, and the others join it */
+	for (i = 0; i < t->len; i++) {
+		struct sp_symbol *s = &t->syms[i];
 
-			if (j == i || strlen(c->name) != base || strncmp(c->name, s->name, base))
-				continue;
-			if (c->file == s->file)
-				o[i] = j;
-			else if (any == SIZE_MAX)
-				any = j;
+		if (o[i] != SIZE_MAX || !s->is_func || !sp_is_clone_name(s->name, &base))
+			continue;
+		for (j = i + 1; j < t->len; j++) {
+			const struct sp_symbol *c = &t->syms[j];
+			size_t cb;
+
+			if (o[j] == SIZE_MAX && c->is_func && c->file == s->file &&
+			    sp_is_clone_name(c->name, &cb) && cb == base &&
+			    !strncmp(c->name, s->name, base))
+				o[j] = i;
 		}
-		if (o[i] == SIZE_MAX)
-			o[i] = any;
+		s->name = sp_strtab_intern_n(&t->strs, s->name, base);
 	}
 	return o;
 }

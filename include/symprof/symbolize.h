@@ -249,9 +249,11 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t);
  * For each symbol, the index of the function it is a GCC clone of
  * ("f.isra.0", "f.constprop.1", "f.part.0", "f.cold" ... of "f": the
  * symbol of that name in the same file if there is one, else any), or
- * SIZE_MAX. A malloc'ed array of t->len entries.
+ * SIZE_MAX. When f itself is gone (inlined into its clones), the first
+ * clone stands for it: it is renamed "f" and the others map to it.
+ * A malloc'ed array of t->len entries.
  */
-size_t *sp_symtab_clone_origins(const struct sp_symtab *t);
+size_t *sp_symtab_clone_origins(struct sp_symtab *t);
 /* 1 if name ends in GCC clone suffixes; *base_len is the origin's length. */
 int sp_is_clone_name(const char *name, size_t *base_len);
 
