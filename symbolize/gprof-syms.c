@@ -287,6 +287,10 @@ struct line_ctx {
 	struct sp_symbol *lines;  /* the new line symbols */
 	size_t n, alloc;
 	FILE *debug;
+	/* the previous answer, as the image named it (its strings are
+	 * interned there: equal names are equal pointers) */
+	const char *last_func, *last_name, *last_file;
+	const struct sp_srcfile *last_sf;
 };
 
 static int add_line(void *vctx, uint64_t addr, const char *file, int line, const char *func)
@@ -299,10 +303,18 @@ static int add_line(void *vctx, uint64_t addr, const char *file, int line, const
 
 	if (!file || !func || !line)
 		return 0;
-	name = sp_strtab_intern(&c->t->strs, func);
-	if (prev && prev->line == line && prev->name == name && !strcmp(prev->file->name, file))
+	if (func != c->last_func) {
+		c->last_func = func;
+		c->last_name = sp_strtab_intern(&c->t->strs, func);
+	}
+	name = c->last_name;
+	if (prev && prev->line == line && prev->name == name && file == c->last_file)
 		return 0;
-	sf = sp_symtab_file(c->t, file);
+	if (file != c->last_file) {
+		c->last_file = file;
+		c->last_sf = sp_symtab_file(c->t, file);
+	}
+	sf = c->last_sf;
 	SP_ALLOC_GROW(c->lines, c->n + 1, c->alloc);
 	prev = c->n ? &c->lines[c->n - 1] : NULL; /* the array may have moved */
 	l = &c->lines[c->n++];
@@ -339,21 +351,30 @@ static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
 	c.t = t;
 	c.debug = debug;
 	ret = im->ops->for_each_line(im, vma, vma + size, add_line, &c, err);
-	if (ret == 0)
-		for (i = 0; i < c.n; i++)
-			*sp_symtab_add(t) = c.lines[i];
-	free(c.lines);
 	if (ret == 0) {
-		/* gprof puts the line symbols first, then the functions */
-		size_t nf = t->len - c.n;
-		struct sp_symbol *tmp = sp_xreallocarray(NULL, t->len + 1, sizeof(*tmp));
+		/*
+		 * gprof sorts the line symbols followed by the functions; both
+		 * runs are sorted already, so merging them (lines first on ties)
+		 * gives the same order as its stable sort.
+		 */
+		size_t nf = t->len, j = 0, k = 0, n = 0;
+		struct sp_symbol *m = sp_xreallocarray(NULL, nf + c.n + 2, sizeof(*m));
 
-		memcpy(tmp, t->syms + nf, c.n * sizeof(*tmp));
-		memcpy(tmp + c.n, t->syms, nf * sizeof(*tmp));
-		memcpy(t->syms, tmp, t->len * sizeof(*tmp));
-		free(tmp);
-		sp_symtab_finalize(t);
+		while (j < c.n || k < nf) {
+			if (k == nf || (j < c.n && sp_symbol_cmp_addr(&c.lines[j], &t->syms[k]) <= 0))
+				m[n++] = c.lines[j++];
+			else
+				m[n++] = t->syms[k++];
+		}
+		memset(&m[n], 0, sizeof(*m));
+		free(t->syms);
+		t->syms = m;
+		t->len = n;
+		t->syms_alloc = nf + c.n + 2;
+		sp_symtab_finalize_sorted(t);
 	}
+	free(c.lines);
+	(void)i;
 	return ret;
 }
 

@@ -82,9 +82,12 @@ struct sp_symbol *sp_symtab_add(struct sp_symtab *t)
 
 static int cmp_addr(const void *a, const void *b, void *ctx)
 {
-	const struct sp_symbol *l = a, *r = b;
-
 	(void)ctx;
+	return sp_symbol_cmp_addr(a, b);
+}
+
+int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r)
+{
 	if (l->addr > r->addr)
 		return 1;
 	if (l->addr < r->addr)
@@ -93,6 +96,8 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 		return (int)r->is_func - (int)l->is_func;
 	return (int)l->is_static - (int)r->is_static;
 }
+
+static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end);
 
 /* Does `src` replace `kept` at the same address? (gprof's preference) */
 static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
@@ -113,12 +118,17 @@ static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
 
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 {
+	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
+	symbols_dedup(syms, len, text_end);
+}
+
+static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end)
+{
 	size_t src, dst = 0;
 	uint64_t prev_addr;
 
 	if (!*len)
 		return;
-	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
 	prev_addr = syms[0].addr - 1;
 	for (src = 0; src < *len; src++) {
 		if (syms[src].addr == prev_addr) {
@@ -141,17 +151,29 @@ void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 	*len = dst;
 }
 
-void sp_symtab_finalize(struct sp_symtab *t)
+static void symtab_index(struct sp_symtab *t)
 {
 	size_t i;
 
-	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
-	sp_symbols_finalize(t->syms, &t->len, t->text_end);
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
 	free(t->addrs);
 	t->addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*t->addrs));
 	for (i = 0; i < t->len; i++)
 		t->addrs[i] = t->syms[i].addr;
+}
+
+void sp_symtab_finalize_sorted(struct sp_symtab *t)
+{
+	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
+	symbols_dedup(t->syms, &t->len, t->text_end);
+	symtab_index(t);
+}
+
+void sp_symtab_finalize(struct sp_symtab *t)
+{
+	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
+	sp_symbols_finalize(t->syms, &t->len, t->text_end);
+	symtab_index(t);
 }
 
 /*

@@ -90,6 +90,10 @@ struct sp_symbol *sp_symtab_add(struct sp_symtab *t);
  */
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end);
 void sp_symtab_finalize(struct sp_symtab *t);
+/* The same for a table whose symbols are already in sp_symbol_cmp_addr() order. */
+void sp_symtab_finalize_sorted(struct sp_symtab *t);
+/* gprof's symbol order: by address, functions first, then globals first. */
+int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r);
 /* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len,
 					  uint64_t addr);
