@@ -353,47 +353,6 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 	}
 }
 
-static int cmp_topo(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	int l = cg->nodes[*(const uint32_t *)a].top_order;
-	int r = cg->nodes[*(const uint32_t *)b].top_order;
-
-	return l - r;
-}
-
-/* gprof's cmp_total(): by propagated time, cycles first, then names. */
-static int cmp_total(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	const struct sp_cg_node *l = &cg->nodes[*(const uint32_t *)a];
-	const struct sp_cg_node *r = &cg->nodes[*(const uint32_t *)b];
-	double diff = (l->prop_self + l->prop_child) - (r->prop_self + r->prop_child);
-	const char *ln = l->sym ? l->sym->name : NULL, *rn = r->sym ? r->sym->name : NULL;
-
-	if (diff < 0.0)
-		return 1;
-	if (diff > 0.0)
-		return -1;
-	if (!ln && l->cycle != 0)
-		return -1;
-	if (!rn && r->cycle != 0)
-		return 1;
-	if (!ln)
-		return -1;
-	if (!rn)
-		return 1;
-	if (ln[0] != '_' && rn[0] == '_')
-		return -1;
-	if (ln[0] == '_' && rn[0] != '_')
-		return 1;
-	if (l->ncalls > r->ncalls)
-		return -1;
-	if (l->ncalls < r->ncalls)
-		return 1;
-	return strcmp(ln, rn);
-}
-
 static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	struct dfn d;
@@ -443,7 +402,7 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));
 	for (i = 0; i < cg->nsyms; i++)
 		top[i] = (uint32_t)i;
-	sp_sort(top, cg->nsyms, sizeof(*top), cmp_topo, cg);
+	sp_cg_sort_nodes(cg, top, cg->nsyms, SP_CG_ORDER_TOPO);
 	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
 		fprintf(o->debug.out, "[cg_assemble] topological sort listing\n");
 		for (i = 0; i < cg->nsyms; i++)
@@ -458,7 +417,7 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
 	for (i = 0; i < cg->nnodes; i++)
 		cg->order[i] = (uint32_t)i;
-	sp_sort(cg->order, cg->nnodes, sizeof(*cg->order), cmp_total, cg);
+	sp_cg_sort_nodes(cg, cg->order, cg->nnodes, SP_CG_ORDER_TOTAL);
 	for (i = 0; i < cg->nnodes; i++)
 		cg->nodes[cg->order[i]].index = (int)i + 1;
 }

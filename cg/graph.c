@@ -13,6 +13,7 @@
 #include "symprof/alloc.h"
 #include "symprof/hashmap.h"
 #include "symprof/sort.h"
+#include "symprof/symbolize.h"
 
 static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
 {
@@ -82,6 +83,7 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg->arcs);
 	free(cg->order);
 	free(cg->arc_list);
+	free(cg->name_rank);
 	free(cg->bbs);
 	free(cg);
 }
@@ -213,4 +215,98 @@ void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
 void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
 {
 	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
+}
+
+/* ---- node orders ---- */
+
+struct node_key {
+	double a;          /* the compared time */
+	uint64_t calls;
+	uint32_t rank;     /* name rank */
+	uint32_t node;
+	int32_t top_order;
+	uint8_t noname, cycle, underscore;
+};
+
+static int cmp_key_total(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = l->a - r->a;
+
+	(void)ctx;
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (l->noname && l->cycle)
+		return -1;
+	if (r->noname && r->cycle)
+		return 1;
+	if (l->noname)
+		return -1;
+	if (r->noname)
+		return 1;
+	if (!l->underscore && r->underscore)
+		return -1;
+	if (l->underscore && !r->underscore)
+		return 1;
+	if (l->calls != r->calls)
+		return l->calls > r->calls ? -1 : 1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_time(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = r->a - l->a;
+
+	(void)ctx;
+	if (diff > 0.0)
+		return 1;
+	if (diff < 0.0)
+		return -1;
+	if (r->calls != l->calls)
+		return r->calls > l->calls ? 1 : -1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_topo(const void *pa, const void *pb, void *ctx)
+{
+	(void)ctx;
+	return ((const struct node_key *)pa)->top_order - ((const struct node_key *)pb)->top_order;
+}
+
+static int cmp_key_name(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+
+	(void)ctx;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order)
+{
+	static const sp_cmp_fn cmp[] = {cmp_key_total, cmp_key_time, cmp_key_topo, cmp_key_name};
+	struct node_key *k = sp_xreallocarray(NULL, n + 1, sizeof(*k));
+	size_t i;
+
+	if (!cg->name_rank)
+		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
+	for (i = 0; i < n; i++) {
+		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
+		const char *name = nd->sym ? nd->sym->name : NULL;
+
+		k[i].node = nodes[i];
+		k[i].a = order == SP_CG_ORDER_TIME ? nd->time : nd->prop_self + nd->prop_child;
+		k[i].calls = nd->ncalls;
+		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].top_order = nd->top_order;
+		k[i].noname = name == NULL;
+		k[i].cycle = nd->cycle != 0;
+		k[i].underscore = name && name[0] == '_';
+	}
+	sp_sort(k, n, sizeof(*k), cmp[order], NULL);
+	for (i = 0; i < n; i++)
+		nodes[i] = k[i].node;
+	free(k);
 }

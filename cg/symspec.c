@@ -31,6 +31,7 @@ struct spec_side {
 	int no_file;         /* a file was named but does not exist */
 	int line;
 	const char *name;
+	const char *interned; /* the table's copy of name (NULL: no symbol has it) */
 	size_t prev_match;   /* 1 + index of the last symbol matched, 0 = none */
 	size_t prev_index;
 };
@@ -135,6 +136,10 @@ static void parse_spec(struct spec *sp, const struct sp_symtab *t)
 		sp->has_right = 1;
 	}
 	parse_side(&sp->left, sp->text, t);
+	if (sp->left.name)
+		sp->left.interned = sp_strtab_find(&t->strs, sp->left.name, strlen(sp->left.name));
+	if (sp->has_right && sp->right.name)
+		sp->right.interned = sp_strtab_find(&t->strs, sp->right.name, strlen(sp->right.name));
 }
 
 static int matches(const struct spec_side *pat, const struct sp_symbol *sym, char lead)
@@ -146,6 +151,9 @@ static int matches(const struct spec_side *pat, const struct sp_symbol *sym, cha
 	if (pat->line && pat->line != sym->line)
 		return 0;
 	if (pat->name) {
+		/* symbol names are interned in the table: compare pointers */
+		if (!lead)
+			return sym->name == pat->interned;
 		if (*name && lead == *name)
 			name++;
 		if (strcmp(pat->name, name))

@@ -27,24 +27,6 @@ static const struct {
 };
 #define SI_LEN (sizeof(si_tab) / sizeof(si_tab[0]))
 
-static int cmp_time(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	const struct sp_cg_node *l = &cg->nodes[*(const unsigned *)a];
-	const struct sp_cg_node *r = &cg->nodes[*(const unsigned *)b];
-	double diff = r->time - l->time;
-
-	if (diff > 0.0)
-		return 1;
-	if (diff < 0.0)
-		return -1;
-	if (r->ncalls > l->ncalls)
-		return 1;
-	if (r->ncalls < l->ncalls)
-		return -1;
-	return strcmp(l->sym->name, r->sym->name);
-}
-
 /* The SI prefix for the per-call columns (index into si_tab). */
 static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted)
 {
@@ -191,7 +173,7 @@ void sp_report_flat(struct sp_report *r)
 	}
 	for (i = 0; i < cg->nsyms; i++)
 		sorted[i] = (unsigned)i;
-	sp_sort(sorted, cg->nsyms, sizeof(*sorted), cmp_time, (void *)cg);
+	sp_cg_sort_nodes(r->cg, sorted, cg->nsyms, SP_CG_ORDER_TIME);
 	log_scale = r->o->bsd ? 5 : unit_scale(cg, sorted);
 	print_header(r, si_tab[log_scale].prefix, &total_time);
 	for (i = 0; i < cg->nsyms; i++)

@@ -15,14 +15,6 @@
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
-static int cmp_name(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-
-	return strcmp(cg->nodes[*(const unsigned *)a].sym->name,
-		      cg->nodes[*(const unsigned *)b].sym->name);
-}
-
 /* The BSD layout: "%6.6s %-19.19s" cells, raw names. */
 static void print_bsd_cell(struct sp_report *r, unsigned node, int is_name)
 {
@@ -52,7 +44,7 @@ void sp_report_index(struct sp_report *r)
 			continue;
 		names[nnames++] = (unsigned)i;
 	}
-	sp_sort(names, nnames, sizeof(*names), cmp_name, (void *)cg);
+	sp_cg_sort_nodes(r->cg, names, nnames, SP_CG_ORDER_NAME);
 	todo = nnames;
 	for (i = cg->nsyms; i < cg->nnodes; i++)
 		names[todo++] = (unsigned)i;

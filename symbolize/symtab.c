@@ -151,9 +151,76 @@ static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end
 	*len = dst;
 }
 
+static int cmp_str(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_ptr(const void *a, const void *b, void *ctx)
+{
+	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+/* Binary search of p among the n sorted pointers of v. */
+static size_t find_ptr(const char *const *v, size_t n, const char *p)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)v[mid] < (uintptr_t)p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
+{
+	const char **ptrs, **names;
+	uint32_t *rank_of, *ranks;
+	size_t i, n = 0, u = 0;
+
+	ptrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*ptrs));
+	for (i = 0; i < t->len; i++)
+		ptrs[n++] = t->syms[i].name ? t->syms[i].name : "";
+	/* distinct strings: the names are interned, but not necessarily all in
+	 * this table's string table, so dedup by pointer, then rank by value */
+	sp_sort(ptrs, n, sizeof(*ptrs), cmp_ptr, NULL);
+	for (i = 0; i < n; i++)
+		if (!u || ptrs[u - 1] != ptrs[i])
+			ptrs[u++] = ptrs[i];
+	names = sp_xreallocarray(NULL, u + 1, sizeof(*names));
+	memcpy(names, ptrs, u * sizeof(*names));
+	sp_sort(names, u, sizeof(*names), cmp_str, NULL);
+	rank_of = sp_xreallocarray(NULL, u + 1, sizeof(*rank_of));
+	for (i = 0; i < u; i++) {
+		/* equal strings at different addresses get one rank */
+		uint32_t r = (uint32_t)i;
+
+		if (i && !strcmp(names[i - 1], names[i]))
+			r = rank_of[find_ptr(ptrs, u, names[i - 1])];
+		rank_of[find_ptr(ptrs, u, names[i])] = r;
+	}
+	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
+	for (i = 0; i < t->len; i++)
+		ranks[i] = rank_of[find_ptr(ptrs, u, t->syms[i].name ? t->syms[i].name : "")];
+	free(ptrs);
+	free(names);
+	free(rank_of);
+	return ranks;
+}
+
 static void symtab_index(struct sp_symtab *t)
 {
 	size_t i;
+
 
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
 	free(t->addrs);

@@ -136,6 +136,7 @@ struct sp_cg {
 	int precise;                 /* --precise arithmetic (exact bins, sizes, clones) */
 	double unattributed;         /* --precise: ticks that fell on no symbol */
 	int counts_known;            /* call counts are meaningful */
+	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	void *arc_index;             /* private */
 };
@@ -283,6 +284,18 @@ struct sp_cg_stack_opts {
  */
 struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stack_opts *o,
 			     struct sp_error *err);
+
+/* The orders gprof sorts nodes in (each exactly as its qsort comparator,
+ * with names compared by rank instead of strcmp). */
+enum sp_cg_order {
+	SP_CG_ORDER_TOTAL, /* cmp_total: call-graph rank */
+	SP_CG_ORDER_TIME,  /* cmp_time: flat profile */
+	SP_CG_ORDER_TOPO,  /* cmp_topo: topological number */
+	SP_CG_ORDER_NAME,  /* cmp_name: index by function name */
+};
+
+/* Sorts n node indices in that order (stable, glibc's merge order). */
+void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order);
 
 /* Makes room for n arcs in the arc index. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);

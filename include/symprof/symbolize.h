@@ -99,6 +99,13 @@ const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t l
 					  uint64_t addr);
 /* The same answer as sp_symbols_lookup() on the finalized table, faster. */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
+/*
+ * For each symbol, the rank of its name in strcmp() order (equal names,
+ * equal ranks), so that sorts can break ties by name without comparing
+ * strings. A malloc'ed array of t->len entries.
+ */
+uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t);
+
 /* The source file whose basename is `base`, most recently created first
  * (gprof's source_file_lookup_name()); NULL if none. */
 const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);
