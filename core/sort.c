@@ -62,6 +62,20 @@ MSORT_TYPED(msort_u64, uint64_t)
 typedef char *charp;
 MSORT_TYPED(msort_ptr, charp)
 
+/* Fixed-size blocks (keys of 16, 24 and 32 bytes) move as structs. */
+struct blk16 {
+	uint64_t w[2];
+};
+struct blk24 {
+	uint64_t w[3];
+};
+struct blk32 {
+	uint64_t w[4];
+};
+MSORT_TYPED(msort_b16, struct blk16)
+MSORT_TYPED(msort_b24, struct blk24)
+MSORT_TYPED(msort_b32, struct blk32)
+
 static void msort_any(const struct msort *m, char *b, size_t n)
 {
 	size_t n1, n2, size = m->size;
@@ -143,10 +157,18 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
 		free(p);
 	} else {
 		m.tmp = sp_xreallocarray(NULL, n, size);
+		int aligned8 = ((uintptr_t)base & 7) == 0;
+
 		if (size == 4 && ((uintptr_t)base & 3) == 0)
 			msort_u32(&m, base, n);
-		else if (size == 8 && ((uintptr_t)base & 7) == 0)
+		else if (size == 8 && aligned8)
 			msort_u64(&m, base, n);
+		else if (size == 16 && aligned8)
+			msort_b16(&m, base, n);
+		else if (size == 24 && aligned8)
+			msort_b24(&m, base, n);
+		else if (size == 32 && aligned8)
+			msort_b32(&m, base, n);
 		else
 			msort_any(&m, base, n);
 	}
