@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "elf-opd.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
@@ -255,6 +256,11 @@ static char section_letter(int fl)
 	return '?';
 }
 
+char sp_elf_section_letter(const char *name, const GElf_Shdr *sh)
+{
+	return section_letter(bfd_sec_flags(name, sh));
+}
+
 /* The class letter bfd_decode_symclass() gives an ELF symbol. */
 static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
 		       struct raw_sym *r, uint64_t *vma)
@@ -340,13 +346,20 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 			    void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
+	const struct elf_file *f = &e->main;
 	struct elf_file *dbg;
 	Elf_Scn *s;
+	int ret;
 
-	if ((s = find_scn_type(&e->main, SHT_SYMTAB)))
-		return walk_symtab(im, &e->main, s, fn, ctx, err);
-	if ((dbg = debug_file(im)) && (s = find_scn_type(dbg, SHT_SYMTAB)))
-		return walk_symtab(im, dbg, s, fn, ctx, err);
+	if ((s = find_scn_type(f, SHT_SYMTAB)) ||
+	    ((dbg = debug_file(im)) && (s = find_scn_type(f = dbg, SHT_SYMTAB)))) {
+		ret = walk_symtab(im, f, s, fn, ctx, err);
+		/* bfd's synthetic symbols follow (gprof asks for them; only
+		 * PowerPC64 ELFv1 images get any from static symbols) */
+		if (ret == 0)
+			ret = sp_elf_opd_syms(e->main.elf, f->elf, s, fn, ctx);
+		return ret;
+	}
 	if ((s = find_scn_type(&e->main, SHT_DYNSYM)))
 		return walk_symtab(im, &e->main, s, fn, ctx, err);
 	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
