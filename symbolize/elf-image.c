@@ -56,11 +56,30 @@ struct elf_image {
 	uint64_t (*code)[2];       /* executable sections [lo, hi), found once */
 	size_t ncode;
 	int code_found;
+	int sext32;                /* 32-bit MIPS: bfd sign-extends addresses */
 };
 
 static struct elf_image *EI(struct sp_image *im)
 {
 	return im->priv;
+}
+
+/*
+ * Addresses. bfd sign-extends the 32-bit addresses of MIPS images
+ * (symbol values, section addresses, DWARF addresses), so gprof sees
+ * 0x80400000 as 0xffffffff80400000 and prints it so; the gmon reader
+ * does the same to the profile's pcs. libelf and libdw give them
+ * zero-extended: what this backend hands out goes through to_target(),
+ * what it is asked about through from_target().
+ */
+static uint64_t to_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)a : a;
+}
+
+static uint64_t from_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? a & 0xffffffffu : a;
 }
 
 /* ---- files and sections ---- */
@@ -333,7 +352,7 @@ static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *s
 		r.name_limit = (const char *)strd->d_buf + strd->d_size;
 		r.type = sym_letter(f, &s, shndx, &r, &vma);
 		r.has_section = 1;
-		r.addr = s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0);
+		r.addr = to_target(EI(im), s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0));
 		r.size = s.st_size;
 		ret = fn(ctx, &r);
 		if (ret < 0)
@@ -384,7 +403,7 @@ static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct s
 		e->text_size = sh.sh_size;
 		e->text_found = 1;
 	}
-	*vma = e->text_vma;
+	*vma = to_target(e, e->text_vma);
 	*size = e->text_size;
 	return 0;
 }
@@ -479,6 +498,7 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	const struct sp_line *l;
 
 	lines_wait(im);
+	vaddr = from_target(e, vaddr);
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
 	*file = l->file;
@@ -507,6 +527,7 @@ static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 			e->ncode++;
 		}
 	}
+	vaddr = from_target(e, vaddr);
 	for (i = 0; i < e->ncode; i++)
 		if (vaddr >= e->code[i][0] && vaddr < e->code[i][1])
 			return 1;
@@ -603,13 +624,13 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	dwarf_funcs(im);
 	if (!e->lines)
 		return 0;
-	points = change_points(im, lo, hi, &n);
+	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
 	for (i = 0; i < n && ret == 0; i++) {
 		const char *file, *func;
 		int line;
 
 		nearest(im, points[i], &file, &line, &func);
-		ret = fn(ctx, points[i], file, line, func);
+		ret = fn(ctx, to_target(e, points[i]), file, line, func);
 	}
 	free(points);
 	return ret;
@@ -668,6 +689,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 	im->target.big_endian = e->main.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	im->target.machine = e->main.ehdr.e_machine;
 	im->target.sign_extend = e->main.ehdr.e_machine == EM_MIPS;
+	e->sext32 = im->target.sign_extend && im->target.ptr_size == 4;
 	im->target.is_relocatable = e->main.ehdr.e_type == ET_REL;
 	im->target.leading_char = 0;
 	return 0;
