@@ -46,7 +46,6 @@
 
 struct osec {
 	uint64_t vma;
-	size_t ndx;        /* ELF section index */
 	char letter;       /* class letter of a symbol in it */
 	unsigned alloc : 1;
 	unsigned code : 1; /* SEC_CODE | SEC_ALLOC, not thread-local */
@@ -68,18 +67,26 @@ struct opd_ctx {
 	size_t opd;        /* osec index of .opd */
 	struct osym *syms;
 	size_t nsyms;
+	size_t *map;       /* ELF section index -> osec index or (size_t)-1 */
+	size_t nmap;
 };
 
-static size_t *sec_map_new(Elf *symelf, struct opd_ctx *c, Elf_Scn *symscn)
+/* Lists the sections of `symelf` as bfd has them and maps their ELF indexes. */
+static void read_sections(Elf *symelf, struct opd_ctx *c, Elf_Scn *symscn)
 {
-	size_t shnum = 0, shstrndx = 0, alloc = 0, *map;
+	size_t shnum = 0, shstrndx = 0, alloc = 0, *map, i;
 	GElf_Shdr symsh;
 	Elf_Scn *scn = NULL;
 
+	memset(&symsh, 0, sizeof(symsh));
 	elf_getshdrnum(symelf, &shnum);
 	elf_getshdrstrndx(symelf, &shstrndx);
 	gelf_getshdr(symscn, &symsh);
 	map = sp_xcalloc(shnum ? shnum : 1, sizeof(*map));
+	for (i = 0; i < shnum; i++)
+		map[i] = (size_t)-1;
+	c->map = map;
+	c->nmap = shnum;
 	c->opd = (size_t)-1;
 	while ((scn = elf_nextscn(symelf, scn))) {
 		size_t ndx = elf_ndxscn(scn);
@@ -87,7 +94,8 @@ static size_t *sec_map_new(Elf *symelf, struct opd_ctx *c, Elf_Scn *symscn)
 		GElf_Shdr sh;
 		struct osec *s;
 
-		map[ndx] = (size_t)-1;
+		if (ndx >= shnum)
+			continue;
 		/* sections bfd keeps to itself: symbol tables and their names */
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_SYMTAB ||
 		    sh.sh_type == SHT_SYMTAB_SHNDX || ndx == shstrndx ||
@@ -99,7 +107,6 @@ static size_t *sec_map_new(Elf *symelf, struct opd_ctx *c, Elf_Scn *symscn)
 		SP_ALLOC_GROW(c->secs, c->nsecs + 1, alloc);
 		s = &c->secs[c->nsecs];
 		s->vma = sh.sh_addr;
-		s->ndx = ndx;
 		s->letter = sp_elf_section_letter(name, &sh);
 		s->alloc = !!(sh.sh_flags & SHF_ALLOC);
 		s->code = (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR | SHF_TLS)) ==
@@ -108,7 +115,6 @@ static size_t *sec_map_new(Elf *symelf, struct opd_ctx *c, Elf_Scn *symscn)
 			c->opd = c->nsecs;
 		map[ndx] = c->nsecs++;
 	}
-	return map;
 }
 
 /* ---- symbols ---- */
@@ -121,7 +127,7 @@ static int keep_type(int type)
 	       type != 8 && type != 9;
 }
 
-static void read_syms(Elf *symelf, Elf_Scn *symscn, const size_t *map, struct opd_ctx *c)
+static void read_syms(Elf *symelf, Elf_Scn *symscn, struct opd_ctx *c)
 {
 	Elf_Data *d = elf_getdata(symscn, NULL), *xd = NULL, *strd;
 	Elf_Scn *scn = NULL, *strscn;
@@ -161,11 +167,10 @@ static void read_syms(Elf *symelf, Elf_Scn *symscn, const size_t *map, struct op
 		o->value = s.st_value;
 		o->order = i;
 		o->sec = (size_t)-1;
-		if (shndx != SHN_UNDEF && shndx < SHN_LORESERVE && shndx != SHN_XINDEX &&
-		    map[shndx] != (size_t)-1) {
-			const struct osec *sec = &c->secs[map[shndx]];
+		if (shndx != SHN_UNDEF && shndx < c->nmap && c->map[shndx] != (size_t)-1) {
+			const struct osec *sec = &c->secs[c->map[shndx]];
 
-			o->sec = map[shndx];
+			o->sec = c->map[shndx];
 			o->value = s.st_value - sec->vma;
 			o->in_opd = o->sec == c->opd;
 			o->in_code = sec->code;
@@ -421,21 +426,21 @@ int sp_elf_opd_syms(Elf *elf, Elf *symelf, Elf_Scn *symscn,
 {
 	struct opd_ctx c;
 	const unsigned char *opd;
-	size_t opd_size = 0, *map;
+	size_t opd_size = 0;
 	GElf_Ehdr eh;
 	int ret = 0;
 
 	if (!sp_elf_has_opd(elf) || !(opd = opd_bytes(elf, &opd_size)) || !gelf_getehdr(elf, &eh))
 		return 0;
 	memset(&c, 0, sizeof(c));
-	map = sec_map_new(symelf, &c, symscn);
+	read_sections(symelf, &c, symscn);
 	if (c.opd != (size_t)-1) {
-		read_syms(symelf, symscn, map, &c);
+		read_syms(symelf, symscn, &c);
 		qsort(c.syms, c.nsyms, sizeof(*c.syms), cmp_syms);
 		trim_dups(&c);
 		ret = emit(&c, opd, opd_size, eh.e_ident[EI_DATA] == ELFDATA2MSB, fn, ctx);
 	}
-	free(map);
+	free(c.map);
 	free(c.syms);
 	free(c.secs);
 	return ret;
