@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "elf-opd.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
@@ -55,11 +56,30 @@ struct elf_image {
 	uint64_t (*code)[2];       /* executable sections [lo, hi), found once */
 	size_t ncode;
 	int code_found;
+	int sext32;                /* 32-bit MIPS: bfd sign-extends addresses */
 };
 
 static struct elf_image *EI(struct sp_image *im)
 {
 	return im->priv;
+}
+
+/*
+ * Addresses. bfd sign-extends the 32-bit addresses of MIPS images
+ * (symbol values, section addresses, DWARF addresses), so gprof sees
+ * 0x80400000 as 0xffffffff80400000 and prints it so; the gmon reader
+ * does the same to the profile's pcs. libelf and libdw give them
+ * zero-extended: what this backend hands out goes through to_target(),
+ * what it is asked about through from_target().
+ */
+static uint64_t to_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)a : a;
+}
+
+static uint64_t from_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? a & 0xffffffffu : a;
 }
 
 /* ---- files and sections ---- */
@@ -255,6 +275,11 @@ static char section_letter(int fl)
 	return '?';
 }
 
+char sp_elf_section_letter(const char *name, const GElf_Shdr *sh)
+{
+	return section_letter(bfd_sec_flags(name, sh));
+}
+
 /* The class letter bfd_decode_symclass() gives an ELF symbol. */
 static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
 		       struct raw_sym *r, uint64_t *vma)
@@ -327,7 +352,7 @@ static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *s
 		r.name_limit = (const char *)strd->d_buf + strd->d_size;
 		r.type = sym_letter(f, &s, shndx, &r, &vma);
 		r.has_section = 1;
-		r.addr = s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0);
+		r.addr = to_target(EI(im), s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0));
 		/* libbfd (so gprof) drops the Thumb bit of ARM function symbols */
 		if (f->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC)
 			r.addr &= ~(uint64_t)1;
@@ -343,13 +368,20 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 			    void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
+	const struct elf_file *f = &e->main;
 	struct elf_file *dbg;
 	Elf_Scn *s;
+	int ret;
 
-	if ((s = find_scn_type(&e->main, SHT_SYMTAB)))
-		return walk_symtab(im, &e->main, s, fn, ctx, err);
-	if ((dbg = debug_file(im)) && (s = find_scn_type(dbg, SHT_SYMTAB)))
-		return walk_symtab(im, dbg, s, fn, ctx, err);
+	if ((s = find_scn_type(f, SHT_SYMTAB)) ||
+	    ((dbg = debug_file(im)) && (s = find_scn_type(f = dbg, SHT_SYMTAB)))) {
+		ret = walk_symtab(im, f, s, fn, ctx, err);
+		/* bfd's synthetic symbols follow (gprof asks for them; only
+		 * PowerPC64 ELFv1 images get any from static symbols) */
+		if (ret == 0)
+			ret = sp_elf_opd_syms(e->main.elf, f->elf, s, fn, ctx);
+		return ret;
+	}
 	if ((s = find_scn_type(&e->main, SHT_DYNSYM)))
 		return walk_symtab(im, &e->main, s, fn, ctx, err);
 	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
@@ -374,7 +406,7 @@ static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct s
 		e->text_size = sh.sh_size;
 		e->text_found = 1;
 	}
-	*vma = e->text_vma;
+	*vma = to_target(e, e->text_vma);
 	*size = e->text_size;
 	return 0;
 }
@@ -469,6 +501,7 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	const struct sp_line *l;
 
 	lines_wait(im);
+	vaddr = from_target(e, vaddr);
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
 	*file = l->file;
@@ -497,6 +530,7 @@ static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 			e->ncode++;
 		}
 	}
+	vaddr = from_target(e, vaddr);
 	for (i = 0; i < e->ncode; i++)
 		if (vaddr >= e->code[i][0] && vaddr < e->code[i][1])
 			return 1;
@@ -593,13 +627,13 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	dwarf_funcs(im);
 	if (!e->lines)
 		return 0;
-	points = change_points(im, lo, hi, &n);
+	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
 	for (i = 0; i < n && ret == 0; i++) {
 		const char *file, *func;
 		int line;
 
 		nearest(im, points[i], &file, &line, &func);
-		ret = fn(ctx, points[i], file, line, func);
+		ret = fn(ctx, to_target(e, points[i]), file, line, func);
 	}
 	free(points);
 	return ret;
@@ -673,6 +707,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 	im->target.big_endian = e->main.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	im->target.machine = e->main.ehdr.e_machine;
 	im->target.sign_extend = e->main.ehdr.e_machine == EM_MIPS;
+	e->sext32 = im->target.sign_extend && im->target.ptr_size == 4;
 	im->target.is_relocatable = e->main.ehdr.e_type == ET_REL;
 	im->target.leading_char = 0;
 	return 0;
