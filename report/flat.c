@@ -62,7 +62,7 @@ static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted)
 static void print_header(struct sp_report *r, char prefix, double *total_time)
 {
 	const struct sp_cg *cg = r->cg;
-	FILE *out = r->out;
+	FILE *out = sp_report_out(r);
 	char unit[16];
 
 	snprintf(unit, sizeof(unit), "%c%c/call", prefix, cg->dimen_abbrev);
@@ -138,7 +138,7 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	else
 		sp_report_name_only(r, node);
 	sp_buf_addch(b, '\n');
-	sp_report_flush_line(r);
+	sp_report_end_line(r);
 }
 
 /* --precise: the samples that fell on no symbol, as a row of their own. */
@@ -148,7 +148,7 @@ static void print_unattributed(struct sp_report *r, double total_time, double *a
 	double t = cg->unattributed;
 
 	*accum += t;
-	fprintf(r->out, "%6.2f %9.2f %8.2f %8.2f %8.8s %8.8s %8.8s  <unattributed>\n",
+	fprintf(sp_report_out(r), "%6.2f %9.2f %8.2f %8.2f %8.8s %8.8s %8.8s  <unattributed>\n",
 		100 * t / total_time, *accum / cg->hz, t / cg->hz, sqrt(t) / cg->hz, "", "", "");
 }
 
@@ -162,14 +162,14 @@ void sp_report_flat(struct sp_report *r)
 	if (r->first_output)
 		r->first_output = 0;
 	else
-		fputs("\f\n", r->out);
+		fputs("\f\n", sp_report_out(r));
 	if (r->o->bsd) {
 		if (!r->o->brief) {
-			fputs("\n\n\nflat profile:\n", r->out);
-			fputs(sp_blurb_flat, r->out);
+			fputs("\n\n\nflat profile:\n", sp_report_out(r));
+			fputs(sp_blurb_flat, sp_report_out(r));
 		}
 	} else {
-		fputs("Flat profile:\n", r->out);
+		fputs("Flat profile:\n", sp_report_out(r));
 	}
 	for (i = 0; i < cg->nsyms; i++)
 		sorted[i] = (unsigned)i;
@@ -183,5 +183,6 @@ void sp_report_flat(struct sp_report *r)
 		print_unattributed(r, total_time, &accum);
 	free(sorted);
 	if (!r->o->brief && !r->o->bsd)
-		fputs(sp_blurb_flat, r->out);
+		fputs(sp_blurb_flat, sp_report_out(r));
+	sp_report_flush_line(r);
 }

@@ -30,14 +30,28 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 
 void sp_report_flush_line(struct sp_report *r)
 {
-	fwrite(r->line.buf, 1, r->line.len, r->out);
+	if (r->line.len)
+		fwrite(r->line.buf, 1, r->line.len, r->out);
 	sp_buf_reset(&r->line);
+}
+
+void sp_report_end_line(struct sp_report *r)
+{
+	if (r->line.len >= 32768)
+		sp_report_flush_line(r);
+}
+
+FILE *sp_report_out(struct sp_report *r)
+{
+	sp_report_flush_line(r);
+	return r->out;
 }
 
 void sp_report_release(struct sp_report *r)
 {
 	size_t i;
 
+	sp_report_flush_line(r);
 	for (i = 0; i < r->cg->nsyms; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);

@@ -66,8 +66,14 @@ void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *
  * returns the width of what was appended. */
 int sp_report_name_only(struct sp_report *r, unsigned node);
 void sp_report_name(struct sp_report *r, unsigned node);
-/* Writes r->line to the output and empties it. */
+/* Writes r->line (with every line ended before) to the output and empties it. */
 void sp_report_flush_line(struct sp_report *r);
+/* Ends the line in r->line; it may stay buffered with the following ones
+ * until sp_report_flush_line() or sp_report_out() (thousands of small
+ * writes cost more than formatting the lines). */
+void sp_report_end_line(struct sp_report *r);
+/* The output stream, after writing what is buffered: for direct writes. */
+FILE *sp_report_out(struct sp_report *r);
 
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
