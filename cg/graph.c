@@ -284,14 +284,107 @@ static int cmp_key_name(const void *pa, const void *pb, void *ctx)
 	return (l->rank > r->rank) - (l->rank < r->rank);
 }
 
+/*
+ * The four orders above are consistent once glibc's merge sort is taken
+ * into account (its merge keeps the left element unless the comparison is
+ * positive, so cmp_total's "-1 both ways" for two nameless nodes is a tie
+ * kept in input order). Each is therefore a stable sort by a key of at
+ * most two words and a name rank, which the code below compares inline:
+ * several times faster than calling the comparators. Keys that do not fit
+ * (a NaN time, call counts of 2^61 or more) take the comparator path.
+ */
+struct packed_key {
+	uint64_t k1, k2;
+	uint32_t rank, node;
+};
+
+/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
+static uint64_t double_order(double d)
+{
+	uint64_t u;
+
+	d += 0.0;
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static int packed_less(const struct packed_key *l, const struct packed_key *r)
+{
+	if (l->k1 != r->k1)
+		return l->k1 < r->k1;
+	if (l->k2 != r->k2)
+		return l->k2 < r->k2;
+	return l->rank < r->rank;
+}
+
+SP_DEFINE_STABLE_SORT(sort_packed, struct packed_key, packed_less)
+
+/* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
+static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
+		     struct packed_key *k)
+{
+	const uint64_t calls_max = UINT64_C(1) << 61;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
+		const char *name = nd->sym ? nd->sym->name : NULL;
+		double a;
+
+		k[i].node = nodes[i];
+		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].k1 = k[i].k2 = 0;
+		switch (order) {
+		case SP_CG_ORDER_TOTAL:
+			a = nd->prop_self + nd->prop_child;
+			if (a != a || nd->ncalls >= calls_max)
+				return -1;
+			k[i].k1 = ~double_order(a);
+			if (!name) {
+				/* nameless: cycles first, then the rest, each in input order */
+				k[i].k2 = nd->cycle != 0 ? 0 : UINT64_C(1) << 62;
+				k[i].rank = 0;
+			} else {
+				k[i].k2 = (UINT64_C(2) << 62) | ((uint64_t)(name[0] == '_') << 61) |
+					  (calls_max - 1 - nd->ncalls);
+			}
+			break;
+		case SP_CG_ORDER_TIME:
+			if (nd->time != nd->time)
+				return -1;
+			k[i].k1 = ~double_order(nd->time);
+			k[i].k2 = ~nd->ncalls;
+			break;
+		case SP_CG_ORDER_TOPO:
+			k[i].k1 = (uint64_t)((int64_t)nd->top_order - INT32_MIN);
+			k[i].rank = 0;
+			break;
+		case SP_CG_ORDER_NAME:
+			break;
+		}
+	}
+	return 0;
+}
+
 void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order)
 {
 	static const sp_cmp_fn cmp[] = {cmp_key_total, cmp_key_time, cmp_key_topo, cmp_key_name};
-	struct node_key *k = sp_xreallocarray(NULL, n + 1, sizeof(*k));
+	struct node_key *k;
+	struct packed_key *pk;
 	size_t i;
 
 	if (!cg->name_rank)
 		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
+	pk = sp_xreallocarray(NULL, 2 * n + 1, sizeof(*pk));
+	if (pack_keys(cg, nodes, n, order, pk) == 0) {
+		sort_packed(pk, n, pk + n);
+		for (i = 0; i < n; i++)
+			nodes[i] = pk[i].node;
+		free(pk);
+		return;
+	}
+	free(pk);
+	k = sp_xreallocarray(NULL, n + 1, sizeof(*k));
 	for (i = 0; i < n; i++) {
 		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
 		const char *name = nd->sym ? nd->sym->name : NULL;

@@ -386,6 +386,21 @@ static void report_opts(const struct gmon_run *g, struct sp_report_opts *ro, int
 
 /* The call graph (and its index) from the function view with --precise -l,
  * else from the main one. */
+/*
+ * Source files of the symbols (deferred while the symbol table was built,
+ * see sp_gprof_symopts.defer_files). The flat profile and the call graph
+ * print them only with -l or --inline-file-names; the index prints those of
+ * static functions. Loading them as late as possible leaves the line table,
+ * built on another thread, time to finish while those reports are printed.
+ */
+static void load_files(struct gmon_run *g)
+{
+	sp_image_symtab_files(g->im, g->v.symtab);
+	if (g->fv.symtab)
+		sp_image_symtab_files(g->im, g->fv.symtab);
+	sp_cli_mark("source lines");
+}
+
 static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int index)
 {
 	struct sp_report fr;
@@ -403,6 +418,7 @@ static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int 
 		sp_cli_mark("call graph text");
 	}
 	if (index) {
+		load_files(g);
 		sp_report_index(gr);
 		sp_cli_mark("index");
 	}
@@ -425,6 +441,7 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 	}
 	if (graph)
 		print_graph(g, r, !o->bsd, 1);
+	load_files(g);
 	if (o->output_style & STYLE_EXEC_COUNTS)
 		sp_report_exec_counts(r, g->v.specs);
 	if (o->output_style & STYLE_ANNOTATED_SOURCE) {
@@ -443,10 +460,8 @@ static void print_reports(struct gmon_run *g, int first_output)
 	struct sp_report_opts ro;
 	struct sp_report r;
 
-	sp_image_symtab_files(g->im, g->v.symtab);
-	if (g->fv.symtab)
-		sp_image_symtab_files(g->im, g->fv.symtab);
-	sp_cli_mark("source lines");
+	if (o->out_format == SP_OUT_JSON || o->line || o->inline_file_names)
+		load_files(g);
 	report_opts(g, &ro, o->line);
 	sp_report_init(&r, g->out, g->v.cg, &ro);
 	r.first_output = first_output;

@@ -423,10 +423,15 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 {
+	/* neighbouring symbols mostly share a file: remember the last one (a
+	 * reader may reuse its buffer, so the characters are compared too) */
+	const char *last_name = NULL;
+	const struct sp_srcfile *last = NULL;
 	size_t i;
 
 	for (i = 0; i < t->npending; i++) {
 		const struct sp_symbol *found;
+		const struct sp_srcfile *sf;
 		struct sp_symbol *sym;
 		const char *file;
 		int line;
@@ -434,12 +439,16 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 		if (sp_image_src_line(im, t->pending[i], &file, &line) < 0)
 			continue;
 		/* the file exists (in this order) even if the symbol was a duplicate */
-		file = sp_symtab_file(t, file)->name;
+		if (!last || file != last_name || strcmp(file, last->name)) {
+			last = sp_symtab_file(t, file);
+			last_name = file;
+		}
+		sf = last;
 		found = sp_symtab_lookup(t, t->pending[i]);
 		if (!found || found->addr != t->pending[i] || found->file)
 			continue;
 		sym = &t->syms[found - t->syms];
-		sym->file = sp_symtab_file(t, file);
+		sym->file = sf;
 		sym->line = line;
 	}
 	free(t->pending);

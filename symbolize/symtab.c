@@ -31,26 +31,49 @@ void sp_symtab_free(struct sp_symtab *t)
 	free(t->addrs);
 	free(t->pending);
 	free(t->files);
+	free(t->file_slots);
 	sp_strtab_release(&t->strs);
 	sp_arena_release(&t->arena);
 	free(t);
+}
+
+static size_t file_slot(const struct sp_symtab *t, const char *interned)
+{
+	size_t mask = t->nfile_slots - 1;
+	size_t i = (size_t)(((uintptr_t)interned >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 20) & mask;
+
+	while (t->file_slots[i] && t->files[t->file_slots[i] - 1]->name != interned)
+		i = (i + 1) & mask;
+	return i;
 }
 
 const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name)
 {
 	const char *s = sp_strtab_intern(&t->strs, name);
 	struct sp_srcfile *f;
-	size_t i;
+	size_t i, slot;
 
-	/* the interned pointer identifies the file; scan newest first */
-	for (i = t->nfiles; i > 0; i--)
-		if (t->files[i - 1]->name == s)
-			return t->files[i - 1];
+	/* the interned pointer identifies the file */
+	if (t->nfile_slots) {
+		slot = file_slot(t, s);
+		if (t->file_slots[slot])
+			return t->files[t->file_slots[slot] - 1];
+	}
 	f = sp_arena_zalloc(&t->arena, sizeof(*f));
 	f->name = s;
 	f->id = (uint32_t)t->nfiles;
 	SP_ALLOC_GROW(t->files, t->nfiles + 1, t->files_alloc);
 	t->files[t->nfiles++] = f;
+	if (2 * t->nfiles > t->nfile_slots) {
+		/* rehash at half load */
+		free(t->file_slots);
+		t->nfile_slots = t->nfile_slots ? 2 * t->nfile_slots : 64;
+		t->file_slots = sp_xcalloc(t->nfile_slots, sizeof(*t->file_slots));
+		for (i = 0; i < t->nfiles; i++)
+			t->file_slots[file_slot(t, t->files[i]->name)] = (uint32_t)i + 1;
+	} else {
+		t->file_slots[file_slot(t, s)] = (uint32_t)t->nfiles;
+	}
 	return f;
 }
 
@@ -151,69 +174,37 @@ static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end
 	*len = dst;
 }
 
-static int cmp_str(const void *a, const void *b, void *ctx)
+struct named {
+	const char *name;
+	uint32_t sym;
+};
+
+static int named_less(const struct named *a, const struct named *b)
 {
-	(void)ctx;
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	return strcmp(a->name, b->name) < 0;
 }
 
-static int cmp_ptr(const void *a, const void *b, void *ctx)
-{
-	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
-
-	(void)ctx;
-	return (x > y) - (x < y);
-}
-
-/* Binary search of p among the n sorted pointers of v. */
-static size_t find_ptr(const char *const *v, size_t n, const char *p)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((uintptr_t)v[mid] < (uintptr_t)p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+SP_DEFINE_STABLE_SORT(sort_named, struct named, named_less)
 
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 {
-	const char **ptrs, **names;
-	uint32_t *rank_of, *ranks;
-	size_t i, n = 0, u = 0;
+	struct named *v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
+	uint32_t *ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
+	uint32_t r = 0;
+	size_t i;
 
-	ptrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*ptrs));
-	for (i = 0; i < t->len; i++)
-		ptrs[n++] = t->syms[i].name ? t->syms[i].name : "";
-	/* distinct strings: the names are interned, but not necessarily all in
-	 * this table's string table, so dedup by pointer, then rank by value */
-	sp_sort(ptrs, n, sizeof(*ptrs), cmp_ptr, NULL);
-	for (i = 0; i < n; i++)
-		if (!u || ptrs[u - 1] != ptrs[i])
-			ptrs[u++] = ptrs[i];
-	names = sp_xreallocarray(NULL, u + 1, sizeof(*names));
-	memcpy(names, ptrs, u * sizeof(*names));
-	sp_sort(names, u, sizeof(*names), cmp_str, NULL);
-	rank_of = sp_xreallocarray(NULL, u + 1, sizeof(*rank_of));
-	for (i = 0; i < u; i++) {
-		/* equal strings at different addresses get one rank */
-		uint32_t r = (uint32_t)i;
-
-		if (i && !strcmp(names[i - 1], names[i]))
-			r = rank_of[find_ptr(ptrs, u, names[i - 1])];
-		rank_of[find_ptr(ptrs, u, names[i])] = r;
+	for (i = 0; i < t->len; i++) {
+		v[i].name = t->syms[i].name ? t->syms[i].name : "";
+		v[i].sym = (uint32_t)i;
 	}
-	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
-	for (i = 0; i < t->len; i++)
-		ranks[i] = rank_of[find_ptr(ptrs, u, t->syms[i].name ? t->syms[i].name : "")];
-	free(ptrs);
-	free(names);
-	free(rank_of);
+	sort_named(v, t->len, v + t->len);
+	for (i = 0; i < t->len; i++) {
+		/* equal strings (interned or not) share a rank */
+		if (i && v[i].name != v[i - 1].name && strcmp(v[i].name, v[i - 1].name))
+			r = (uint32_t)i;
+		ranks[v[i].sym] = r;
+	}
+	free(v);
 	return ranks;
 }
 

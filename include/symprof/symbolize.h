@@ -66,6 +66,8 @@ struct sp_symtab {
 	size_t len, syms_alloc;
 	struct sp_srcfile **files;  /* in creation order */
 	size_t nfiles, files_alloc;
+	uint32_t *file_slots;       /* hash of files by interned name: id + 1, 0 empty */
+	size_t nfile_slots;         /* a power of two, or 0 */
 	uint64_t text_end;          /* last byte of .text, ends the last symbol */
 	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
 	uint64_t *pending;          /* addresses still waiting for a file (in order) */
