@@ -319,6 +319,98 @@ static int packed_less(const struct packed_key *l, const struct packed_key *r)
 
 SP_DEFINE_STABLE_SORT(sort_packed, struct packed_key, packed_less)
 
+/* Stable counting sort of v[0..n) by rank, or by k1, (each below `range`)
+ * into out. */
+static void counting_sort(const struct packed_key *v, size_t n, size_t range, int by_rank,
+			  struct packed_key *out)
+{
+	uint32_t *pos = sp_xcalloc(range + 1, sizeof(*pos));
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		pos[by_rank ? v[i].rank : v[i].k1]++;
+	for (i = 0; i < range; i++) {
+		size_t c = pos[i];
+
+		pos[i] = (uint32_t)sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		out[pos[by_rank ? v[i].rank : v[i].k1]++] = v[i];
+	free(pos);
+}
+
+/*
+ * The stable sort for large tables (-l has a line symbol each). Most
+ * symbols of a profile have no time and no calls, so share one (k1, k2):
+ * those only need ordering by name rank, a counting sort; the others are
+ * merge sorted and the two runs merged. Orders with a small integer key
+ * (topological numbers) are counting sorts. Same result as sort_packed().
+ * `tmp` has room for 2n keys; returns the array holding the result.
+ */
+static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, struct packed_key *tmp,
+					    int k1_is_small)
+{
+	struct packed_key *bulk = tmp, *rest = tmp + n, cand = v[0];
+	size_t i, votes = 0, nbulk = 0, nrest = 0, j, k, max_rank = 0;
+
+	if (k1_is_small) {
+		uint64_t lo = v[0].k1, hi = v[0].k1;
+
+		for (i = 1; i < n; i++) {
+			lo = v[i].k1 < lo ? v[i].k1 : lo;
+			hi = v[i].k1 > hi ? v[i].k1 : hi;
+		}
+		if (hi - lo < 4 * (uint64_t)n) {
+			for (i = 0; i < n; i++)
+				v[i].k1 -= lo;
+			counting_sort(v, n, (size_t)(hi - lo) + 1, 0, tmp);
+			for (i = 0; i < n; i++)
+				tmp[i].k1 += lo;
+			return tmp;
+		}
+	}
+	/* the majority (k1, k2), if there is one (Boyer-Moore vote) */
+	for (i = 0; i < n; i++) {
+		if (!votes) {
+			cand = v[i];
+			votes = 1;
+		} else if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2) {
+			votes++;
+		} else {
+			votes--;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
+			nbulk++;
+		if (v[i].rank > max_rank)
+			max_rank = v[i].rank;
+	}
+	if (2 * nbulk < n || max_rank > 4 * (size_t)n) {
+		sort_packed(v, n, tmp);
+		return v;
+	}
+	/* rest in input order (stable), then sorted in place; bulk by rank */
+	for (i = 0; i < n; i++)
+		if (!(v[i].k1 == cand.k1 && v[i].k2 == cand.k2))
+			rest[nrest++] = v[i];
+	sort_packed(rest, nrest, bulk);
+	nbulk = 0;
+	for (i = 0; i < n; i++)
+		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
+			v[nbulk++] = v[i];
+	counting_sort(v, nbulk, max_rank + 1, 1, bulk);
+	/* merge: the runs never hold equal keys, as they differ in (k1, k2) */
+	for (i = 0, j = 0, k = 0; i < nbulk && j < nrest; k++)
+		v[k] = packed_less(&rest[j], &bulk[i]) ? rest[j++] : bulk[i++];
+	while (i < nbulk)
+		v[k++] = bulk[i++];
+	while (j < nrest)
+		v[k++] = rest[j++];
+	return v;
+}
+
 /* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
 static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
 		     struct packed_key *k)
@@ -375,11 +467,16 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 
 	if (!cg->name_rank)
 		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
-	pk = sp_xreallocarray(NULL, 2 * n + 1, sizeof(*pk));
+	pk = sp_xreallocarray(NULL, 3 * n + 1, sizeof(*pk));
 	if (pack_keys(cg, nodes, n, order, pk) == 0) {
-		sort_packed(pk, n, pk + n);
+		const struct packed_key *sorted = pk;
+
+		if (n >= 4096)
+			sorted = sort_packed_large(pk, n, pk + n, order == SP_CG_ORDER_TOPO);
+		else
+			sort_packed(pk, n, pk + n);
 		for (i = 0; i < n; i++)
-			nodes[i] = pk[i].node;
+			nodes[i] = sorted[i].node;
 		free(pk);
 		return;
 	}

@@ -557,41 +557,76 @@ static int cmp_u64(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* The addresses of v[0..n) in (lo, hi), ascending, appended to out;
+ * returns the new length. */
+static size_t take_sorted(uint64_t *out, size_t k, const uint64_t *v, size_t n, size_t stride,
+			  uint64_t lo, uint64_t hi)
+{
+	size_t i, first = k;
+	int sorted = 1;
+
+	for (i = 0; i < n; i++) {
+		uint64_t a = *(const uint64_t *)((const char *)v + i * stride);
+
+		if (a > lo && a < hi) {
+			if (k > first && out[k - 1] > a)
+				sorted = 0;
+			out[k++] = a;
+		}
+	}
+	if (!sorted)
+		sp_sort(out + first, k - first, sizeof(*out), cmp_u64, NULL);
+	return k;
+}
+
 /* Every address in [lo, hi) where a line row, a function segment or an
- * ELF symbol starts, plus lo itself, ascending and distinct. */
+ * ELF symbol starts, plus lo itself, ascending and distinct: a merge of
+ * the three lists, each (nearly always) ascending already. */
 static uint64_t *change_points(struct sp_image *im, uint64_t lo, uint64_t hi, size_t *n)
 {
 	struct elf_image *e = EI(im);
 	struct sp_dwfuncs *f = dwarf_funcs(im);
-	const struct sp_line *rows;
+	const struct sp_line *rows = NULL;
 	const uint64_t *segs = NULL, *syms = NULL;
 	size_t nrows = e->lines ? sp_linetab_rows(e->lines, &rows) : 0, nsegs = 0, nsyms = 0;
-	size_t i, k = 0;
-	uint64_t *v;
+	size_t a, b, c, na, nb, nc, k = 0;
+	uint64_t *tmp, *v;
 
 	if (f)
 		sp_dwfuncs_change_points(f, &segs, &nsegs, &syms, &nsyms);
-	v = sp_xreallocarray(NULL, nrows + nsegs + nsyms + 1, sizeof(*v));
+	tmp = sp_xreallocarray(NULL, nrows + nsegs + nsyms + 1, sizeof(*tmp));
+	na = take_sorted(tmp, 0, rows ? &rows[0].addr : NULL, nrows, sizeof(*rows), lo, hi);
+	nb = take_sorted(tmp, na, segs, nsegs, sizeof(*segs), lo, hi);
+	nc = take_sorted(tmp, nb, syms, nsyms, sizeof(*syms), lo, hi);
+	v = sp_xreallocarray(NULL, nc + 1, sizeof(*v));
 	v[k++] = lo;
-	for (i = 0; i < nrows; i++)
-		if (rows[i].addr > lo && rows[i].addr < hi)
-			v[k++] = rows[i].addr;
-	for (i = 0; i < nsegs; i++)
-		if (segs[i] > lo && segs[i] < hi)
-			v[k++] = segs[i];
-	for (i = 0; i < nsyms; i++)
-		if (syms[i] > lo && syms[i] < hi)
-			v[k++] = syms[i];
-	sp_sort(v, k, sizeof(*v), cmp_u64, NULL);
-	for (i = 0, *n = 0; i < k; i++)
-		if (!*n || v[*n - 1] != v[i])
-			v[(*n)++] = v[i];
+	for (a = 0, b = na, c = nb; a < na || b < nb || c < nc;) {
+		uint64_t x = UINT64_MAX;
+
+		if (a < na && tmp[a] < x)
+			x = tmp[a];
+		if (b < nb && tmp[b] < x)
+			x = tmp[b];
+		if (c < nc && tmp[c] < x)
+			x = tmp[c];
+		if (a < na && tmp[a] == x)
+			a++;
+		if (b < nb && tmp[b] == x)
+			b++;
+		if (c < nc && tmp[c] == x)
+			c++;
+		if (v[k - 1] != x)
+			v[k++] = x;
+	}
+	free(tmp);
+	*n = k;
 	return v;
 }
 
-/* bfd_find_nearest_line's (file, line, function) at addr. */
+/* bfd_find_nearest_line's (file, line, function) at addr; `c` speeds up
+ * lookups at ascending addresses. */
 static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *line,
-		    const char **func)
+		    const char **func, struct sp_dwfuncs_cursor *c)
 {
 	struct elf_image *e = EI(im);
 	struct sp_inline_frame fr;
@@ -600,18 +635,19 @@ static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *
 	*file = NULL;
 	*line = 0;
 	*func = NULL;
-	if (e->funcs && sp_dwfuncs_find(e->funcs, addr, &fr, 1)) {
+	if (e->funcs && sp_dwfuncs_find_at(e->funcs, addr, &fr, 1, c)) {
 		*file = fr.file;
 		*line = (int)fr.line;
 		*func = fr.name;
 		return;
 	}
-	if ((l = sp_linetab_find(e->lines, addr))) {
+	l = sp_linetab_find_any_at(e->lines, addr, &c->lines);
+	if (l && l->file && l->line) {
 		*file = l->file;
 		*line = (int)l->line;
 	}
 	if (e->funcs)
-		*func = sp_dwfuncs_symbol(e->funcs, addr);
+		*func = sp_dwfuncs_symbol_at(e->funcs, addr, c);
 }
 
 static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
@@ -619,6 +655,7 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 			     struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
+	struct sp_dwfuncs_cursor c;
 	uint64_t *points;
 	size_t i, n;
 	int ret = 0;
@@ -628,11 +665,12 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	if (!e->lines)
 		return 0;
 	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
+	memset(&c, 0, sizeof(c));
 	for (i = 0; i < n && ret == 0; i++) {
 		const char *file, *func;
 		int line;
 
-		nearest(im, points[i], &file, &line, &func);
+		nearest(im, points[i], &file, &line, &func, &c);
 		ret = fn(ctx, to_target(e, points[i]), file, line, func);
 	}
 	free(points);

@@ -188,22 +188,50 @@ SP_DEFINE_STABLE_SORT(sort_named, struct named, named_less)
 
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 {
-	struct named *v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
-	uint32_t *ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
-	uint32_t r = 0;
-	size_t i;
+	/* line symbols share their function's name: sort each distinct
+	 * string pointer once (a pointer hash finds them), then map back */
+	size_t cap = 16, i, nu = 0;
+	const char **keys;
+	uint32_t *slot_u, *sym_u, *rank_u, *ranks, r = 0;
+	struct named *v;
 
+	while (cap < 2 * t->len)
+		cap *= 2;
+	keys = sp_xcalloc(cap, sizeof(*keys));
+	slot_u = sp_xreallocarray(NULL, cap, sizeof(*slot_u));
+	sym_u = sp_xreallocarray(NULL, t->len + 1, sizeof(*sym_u));
+	v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
 	for (i = 0; i < t->len; i++) {
-		v[i].name = t->syms[i].name ? t->syms[i].name : "";
-		v[i].sym = (uint32_t)i;
+		const char *name = t->syms[i].name ? t->syms[i].name : "";
+		size_t h = (size_t)(((uintptr_t)name >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 24) &
+			   (cap - 1);
+
+		while (keys[h] && keys[h] != name)
+			h = (h + 1) & (cap - 1);
+		if (!keys[h]) {
+			keys[h] = name;
+			slot_u[h] = (uint32_t)nu;
+			v[nu].name = name;
+			v[nu].sym = (uint32_t)nu;
+			nu++;
+		}
+		sym_u[i] = slot_u[h];
 	}
-	sort_named(v, t->len, v + t->len);
-	for (i = 0; i < t->len; i++) {
-		/* equal strings (interned or not) share a rank */
-		if (i && v[i].name != v[i - 1].name && strcmp(v[i].name, v[i - 1].name))
+	sort_named(v, nu, v + nu);
+	rank_u = sp_xreallocarray(NULL, nu + 1, sizeof(*rank_u));
+	for (i = 0; i < nu; i++) {
+		/* equal strings at different addresses share a rank */
+		if (i && strcmp(v[i].name, v[i - 1].name))
 			r = (uint32_t)i;
-		ranks[v[i].sym] = r;
+		rank_u[v[i].sym] = r;
 	}
+	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
+	for (i = 0; i < t->len; i++)
+		ranks[i] = rank_u[sym_u[i]];
+	free(keys);
+	free(slot_u);
+	free(sym_u);
+	free(rank_u);
 	free(v);
 	return ranks;
 }
