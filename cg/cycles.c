@@ -376,27 +376,30 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 
 	for (i = 0; i < cg->nsyms; i++) {
 		struct sp_cg_node *n = &cg->nodes[i];
-		uint32_t self = sp_cg_arc_find(cg, (uint32_t)i, (uint32_t)i);
 
 		n->child_time = 0.0;
-		if (self != SP_CG_NONE) {
-			n->ncalls -= cg->arcs[self].count;
-			n->self_calls = cg->arcs[self].count;
-		} else {
-			n->self_calls = 0;
-		}
+		n->self_calls = 0;
 		n->prop_fract = n->prop_self = n->prop_child = 0.0;
 		n->print_flag = 0;
 		n->top_order = DFN_NAN;
 		n->cycle = 0;
 		n->cyc_head = (uint32_t)i;
 		n->cyc_next = SP_CG_NONE;
-		if (o->find_calls)
-			o->find_calls(cg, (uint32_t)i, n->sym->addr, cg->nodes[i + 1].sym
-								       ? cg->nodes[i + 1].sym->addr
-								       : 0,
-				      o->find_calls_ctx);
 	}
+	/* self calls leave the call count (an arc is unique per pair); one pass
+	 * over the arcs rather than a lookup per node */
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+
+		if (a->parent == a->child && a->parent < cg->nsyms) {
+			cg->nodes[a->parent].ncalls -= a->count;
+			cg->nodes[a->parent].self_calls = a->count;
+		}
+	}
+	/* -c: the static arcs come after (with no count, so no self calls) */
+	for (i = 0; o->find_calls && i < cg->nsyms; i++)
+		o->find_calls(cg, (uint32_t)i, cg->nodes[i].sym->addr,
+			      cg->nodes[i + 1].sym ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
 	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));

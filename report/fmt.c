@@ -61,6 +61,20 @@ size_t sp_fmt_utoa(char *dst, unsigned long long v)
 	return n;
 }
 
+size_t sp_fmt_xtoa(char *dst, unsigned long long v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	size_t n;
+
+	do {
+		*--p = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(dst, p, n);
+	return n;
+}
+
 static size_t fixed_slow(char *dst, double v, int prec)
 {
 	char buf[64];

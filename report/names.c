@@ -106,10 +106,20 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 		const char *f = file_label(r, s->file->name);
 		size_t before = r->line.len;
 
-		if (r->o->line_granularity)
-			sp_buf_addf(&r->line, " (%s:%d @ %lx)", f, s->line, (unsigned long)s->addr);
+		char num[24];
+
+		sp_buf_add(&r->line, " (", 2);
+		sp_buf_addstr(&r->line, f);
+		sp_buf_addch(&r->line, ':');
+		if (s->line >= 0)
+			sp_buf_add(&r->line, num, sp_fmt_utoa(num, (unsigned long long)s->line));
 		else
-			sp_buf_addf(&r->line, " (%s:%d)", f, s->line);
+			sp_buf_addf(&r->line, "%d", s->line);
+		if (r->o->line_granularity) {
+			sp_buf_add(&r->line, " @ ", 3);
+			sp_buf_add(&r->line, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
+		}
+		sp_buf_addch(&r->line, ')');
 		size += (int)(r->line.len - before);
 	}
 	return size;
