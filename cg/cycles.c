@@ -26,11 +26,10 @@
 #include "symprof/alloc.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 
 #define DFN_NAN 0
 #define DFN_BUSY -1
-
-void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
 
 struct dfn {
 	struct sp_cg *cg;
@@ -164,8 +163,7 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE)
 			n++;
 	cg->ncycles = n;
-	cg->nnodes = cg->nsyms + n;
-	cg->nodes = sp_xreallocarray(cg->nodes, cg->nnodes + 1, sizeof(*cg->nodes));
+	sp_cg_insert_nodes(cg, n);
 	n = 0;
 	for (i = 0; i < cg->nsyms; i++) {
 		uint32_t c;
@@ -175,7 +173,6 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 			continue;
 		c = (uint32_t)(cg->nsyms + n++);
 		cyc = &cg->nodes[c];
-		memset(cyc, 0, sizeof(*cyc));
 		cyc->print_flag = 1;
 		cyc->top_order = DFN_NAN;
 		cyc->cycle = (int)n;
@@ -396,10 +393,12 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 			cg->nodes[a->parent].self_calls = a->count;
 		}
 	}
-	/* -c: the static arcs come after (with no count, so no self calls) */
+	/* -c: the static arcs come after (with no count, so no self calls);
+	 * gprof scans up to (parent + 1)->addr, past the last symbol 0 (the
+	 * node after it may be a pseudo node by then) */
 	for (i = 0; o->find_calls && i < cg->nsyms; i++)
 		o->find_calls(cg, (uint32_t)i, cg->nodes[i].sym->addr,
-			      cg->nodes[i + 1].sym ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
+			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
 	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));

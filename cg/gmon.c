@@ -25,12 +25,10 @@
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 
 static void assign_gprof(struct sp_cg *cg, const struct sp_profile *p,
 			 const struct sp_cg_gmon_opts *o);
-
-/* Defined in cycles.c. */
-void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
 
 #define UNIT 2
 

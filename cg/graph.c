@@ -14,6 +14,7 @@
 #include "symprof/hashmap.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 
 static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
 {
@@ -71,10 +72,79 @@ uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64
 	return a;
 }
 
+/* ---- pseudo nodes ---- */
+
+uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name)
+{
+	size_t i, n = cg->nnodes + cg->npseudo, len = strlen(name);
+	struct sp_symbol *sym;
+	struct sp_cg_node *nd;
+
+	for (i = cg->nnodes; i < n; i++)
+		if (!strcmp(cg->nodes[i].sym->name, name))
+			return (uint32_t)i;
+	/* the symbol only names the node: address 0, no file, like gprof's */
+	sym = sp_xcalloc(1, sizeof(*sym) + len + 1);
+	sym->name = memcpy(sym + 1, name, len + 1);
+	cg->nodes = sp_xreallocarray(cg->nodes, n + 2, sizeof(*cg->nodes));
+	nd = &cg->nodes[n];
+	memset(nd, 0, 2 * sizeof(*nd)); /* the node and the zeroed sentinel after it */
+	nd->sym = sym;
+	nd->pseudo = 1;
+	nd->prop_fract = 1.0;
+	nd->cyc_head = (uint32_t)n;
+	nd->cyc_next = nd->parents = nd->children = SP_CG_NONE;
+	nd->chain_next = nd->chain_prev = SP_CG_NONE;
+	cg->npseudo++;
+	return (uint32_t)n;
+}
+
+/* Rebuilds the arc index after arc ends were renumbered. */
+static void reindex_arcs(struct sp_cg *cg)
+{
+	size_t i;
+
+	if (!cg->arc_index)
+		return;
+	sp_pairmap_release(cg->arc_index);
+	sp_pairmap_init(cg->arc_index, arc_key, cg);
+	sp_pairmap_reserve(cg->arc_index, cg->narcs);
+	for (i = 0; i < cg->narcs; i++)
+		sp_pairmap_put(cg->arc_index, cg->arcs[i].parent, cg->arcs[i].child, (uint32_t)i);
+}
+
+void sp_cg_insert_nodes(struct sp_cg *cg, size_t n)
+{
+	size_t at = cg->nnodes, i;
+
+	cg->nodes = sp_xreallocarray(cg->nodes, at + n + cg->npseudo + 1, sizeof(*cg->nodes));
+	memset(&cg->nodes[at + n + cg->npseudo], 0, sizeof(*cg->nodes));
+	cg->nnodes += n;
+	if (n == 0)
+		return;
+	if (cg->npseudo) {
+		memmove(&cg->nodes[at + n], &cg->nodes[at], cg->npseudo * sizeof(*cg->nodes));
+		for (i = 0; i < cg->npseudo; i++)
+			cg->nodes[at + n + i].cyc_head += (uint32_t)n;
+		for (i = 0; i < cg->narcs; i++) {
+			if (cg->arcs[i].parent >= at)
+				cg->arcs[i].parent += (uint32_t)n;
+			if (cg->arcs[i].child >= at)
+				cg->arcs[i].child += (uint32_t)n;
+		}
+		reindex_arcs(cg);
+	}
+	memset(&cg->nodes[at], 0, n * sizeof(*cg->nodes));
+}
+
 void sp_cg_free(struct sp_cg *cg)
 {
+	size_t i;
+
 	if (!cg)
 		return;
+	for (i = cg->nnodes; i < cg->nnodes + cg->npseudo; i++)
+		free((void *)cg->nodes[i].sym);
 	if (cg->arc_index) {
 		sp_pairmap_release(cg->arc_index);
 		free(cg->arc_index);

@@ -90,6 +90,7 @@ struct sp_cg_node {
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
 	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
+	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 };
 
 enum sp_cg_arc_flags {
@@ -112,9 +113,18 @@ struct sp_cg_bb {
 	uint64_t count;
 };
 
+/*
+ * Nodes are laid out as nsyms symbol nodes, ncycles cycle nodes (nnodes =
+ * nsyms + ncycles: the nodes that are ranked and printed as entries), then
+ * npseudo pseudo nodes: callees that are not in the symbol table, such as
+ * gprof's "<indirect child>" (-c on MIPS). A pseudo node has a symbol of
+ * its own that only names it (address 0, no file or line), no index, no
+ * time and no calls; it appears only as the callee of arcs.
+ */
 struct sp_cg {
-	struct sp_cg_node *nodes;    /* nsyms symbol nodes, then ncycles cycle nodes */
+	struct sp_cg_node *nodes;    /* symbols, cycles, pseudo nodes (see above) */
 	size_t nsyms, ncycles, nnodes;
+	size_t npseudo;              /* nodes[nnodes .. nnodes + npseudo) */
 	struct sp_cg_arc *arcs;      /* in creation order */
 	size_t narcs, arcs_alloc;
 	uint32_t *order;             /* nnodes entries: call-graph order (index - 1) */
@@ -296,6 +306,15 @@ enum sp_cg_order {
 
 /* Sorts n node indices in that order (stable, glibc's merge order). */
 void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order);
+
+/*
+ * The pseudo node called `name`, added on first use (see struct sp_cg): its
+ * own cycle head, print flag off, propagation fraction 1.0 and index 0, as
+ * gprof sets up its "<indirect child>". `name` is copied. The index is
+ * valid until sp_cg_from_gmon() adds the cycle nodes (pseudo nodes then
+ * move up by ncycles), so look the node up again rather than keeping it.
+ */
+uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name);
 
 /* Makes room for n arcs in the arc index. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
