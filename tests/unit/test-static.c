@@ -329,6 +329,32 @@ static void test_ppc(void)
 	CU_ASSERT_EQUAL(ev[2].target, 0x3010);
 }
 
+/* 32-bit MIPS code addresses are sign-extended, as the symbol table's */
+static void test_mips_code_sign_extended(void)
+{
+	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/bigendian/prog-mips-high", NULL);
+	const struct sp_code *c;
+	size_t i;
+	int text = 0, high = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+	c = sp_image_code(im, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < c->nsections; i++) {
+		if (!strcmp(c->sections[i].name, ".text") && c->sections[i].vma == 0xffffffff804006b0)
+			text = 1;
+		if (c->sections[i].vma < 0xffffffff80000000)
+			high = 0;
+	}
+	for (i = 0; i < c->nstarts; i++)
+		if (c->starts[i] < 0xffffffff80000000)
+			high = 0;
+	CU_ASSERT(text);
+	CU_ASSERT(high);
+	CU_ASSERT(c->nstarts > 0);
+	sp_image_free(im);
+}
+
 static void test_unsupported(void)
 {
 	struct sp_code c;
@@ -359,6 +385,7 @@ int sp_test_register_static(void)
 	    !CU_add_test(s, "AArch64 PLT", test_aarch64_plt) ||
 	    !CU_add_test(s, "ARM and Thumb", test_arm_thumb) ||
 	    !CU_add_test(s, "PowerPC", test_ppc) ||
+	    !CU_add_test(s, "MIPS code addresses sign-extend", test_mips_code_sign_extended) ||
 	    !CU_add_test(s, "unsupported machine", test_unsupported))
 		return -1;
 	return 0;
