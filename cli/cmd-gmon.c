@@ -262,7 +262,7 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 {
 	struct sp_error err = SP_ERROR_INIT;
 	const struct sp_code *code;
-	unsigned flags = g->o->precise ? SP_CG_STATIC_TAIL : 0;
+	unsigned flags = g->o->precise ? SP_CG_STATIC_TAIL | SP_CG_STATIC_WIDE : 0;
 	FILE *dbg = (g->o->debug & SP_DBG_CALL) ? stderr : NULL;
 
 	if (!(code = sp_image_code(g->im, &err)) ||
@@ -270,6 +270,7 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 		sp_cli_error("%s", err.msg);
 		return;
 	}
+	sp_cg_static_set_hist(g->scanner, g->prof);
 	co->find_calls = sp_cg_static_find_calls;
 	co->find_calls_ctx = g->scanner;
 }

@@ -198,7 +198,12 @@ struct sp_cg_gmon_opts {
 enum sp_cg_static_flags {
 	SP_CG_STATIC_ON = 1 << 0,       /* set in cg->static_flags once a scan ran */
 	SP_CG_STATIC_TAIL = 1 << 1,     /* --precise: jumps to a function's entry are arcs */
+	SP_CG_STATIC_WIDE = 1 << 2,     /* --precise, MIPS: jal targets are checked against the
+					 * histogram whole, not by their low 32 bits (gprof) */
 };
+
+/* The pseudo node MIPS `jalr $ra` calls go to (gprof's name for it). */
+#define SP_CG_INDIRECT_CHILD "<indirect child>"
 
 /* What one branch instruction does, as the scanner decodes it. */
 enum sp_cg_call_kind {
@@ -225,13 +230,23 @@ struct sp_cg_static;
 
 /*
  * A scanner for `code` (borrowed; see sp_image_code()) of a machine `t`
- * (ELF e_machine): x86-64, i386, AArch64, ARM/Thumb, PowerPC. `flags`:
- * SP_CG_STATIC_TAIL. Debugging lines (gprof's -d 256) go to `debug`
- * unless NULL. NULL + err (SP_E_UNSUPPORTED) for other machines.
+ * (ELF e_machine): x86-64, i386, AArch64, ARM/Thumb, PowerPC with
+ * capstone; MIPS (32- and 64-bit, either byte order) with gprof's word
+ * rule (cg/static-mips.c). `flags`: SP_CG_STATIC_TAIL, SP_CG_STATIC_WIDE.
+ * Debugging lines (gprof's -d 256) go to `debug` unless NULL. NULL + err
+ * (SP_E_UNSUPPORTED) for other machines.
  */
 struct sp_cg_static *sp_cg_static_new(const struct sp_code *code, const struct sp_target *t,
 				      unsigned flags, FILE *debug, struct sp_error *err);
 void sp_cg_static_free(struct sp_cg_static *s);
+
+/*
+ * Gives the scanner the histogram ranges of `p` (copied): on MIPS, as in
+ * gprof, each symbol's range is clipped to the histogram it overlaps
+ * (nothing is scanned without one) and a jal counts only if its target
+ * lies in a histogram. Other machines ignore them.
+ */
+void sp_cg_static_set_hist(struct sp_cg_static *s, const struct sp_profile *p);
 
 /*
  * Decodes [lo, hi) (clipped to the code section holding lo; decoding
@@ -249,7 +264,9 @@ void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_c
  * through the PLT/GOT by name), marked SP_CG_ARC_STATIC; with
  * SP_CG_STATIC_TAIL, also to every other function entry a jump reaches,
  * marked SP_CG_ARC_TAIL (AArch64 always adds unconditional `b` to an
- * entry, as gprof's BL scan does), and counts indirect calls.
+ * entry, as gprof's BL scan does), and counts indirect calls. On MIPS an
+ * indirect call (`jalr $ra`) is also an arc to the pseudo node
+ * SP_CG_INDIRECT_CHILD, as in gprof.
  */
 void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
 			     void *ctx);
