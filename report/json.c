@@ -18,6 +18,11 @@
  * in the code ("static") and, with --precise, whether a jump to the
  * callee's entry was ("tail"); with --precise every function has
  * "indirect_calls", the calls through registers or memory in its code.
+ * With -c every function also says whether it is a pseudo node
+ * ("pseudo"): a stand-in callee that is no function of the image, such as
+ * "<indirect child>" on MIPS (every `jalr $ra` goes to it). Pseudo nodes
+ * come after the functions, always (-z or not), with "mangled", "object",
+ * "file", "line" and "cycle" null and nothing but zeros.
  * These fields are only added, never renamed.
  */
 #include "symprof/report.h"
@@ -105,8 +110,26 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 		fputs("null", r->out);
 	if ((cg->static_flags & SP_CG_STATIC_ON) && (cg->static_flags & SP_CG_STATIC_TAIL))
 		fprintf(r->out, ", \"indirect_calls\": %u", n->indirect_calls);
+	if (cg->static_flags & SP_CG_STATIC_ON)
+		fputs(", \"pseudo\": false", r->out);
 	fputc('}', r->out);
 	free(dm);
+}
+
+/* A pseudo node: a name and zeros (see the top of the file). */
+static void json_pseudo(struct sp_report *r, unsigned node, long id)
+{
+	const struct sp_cg *cg = r->cg;
+
+	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
+	json_str(r->out, cg->nodes[node].sym->name);
+	fputs(", \"mangled\": null, \"object\": null, \"file\": null, \"line\": null, "
+	      "\"self\": 0, \"children\": 0, \"total\": 0, \"calls\": 0, "
+	      "\"recursive_calls\": 0, \"cycle\": null",
+	      r->out);
+	if (cg->static_flags & SP_CG_STATIC_TAIL)
+		fputs(", \"indirect_calls\": 0", r->out);
+	fputs(", \"pseudo\": true}", r->out);
 }
 
 struct line_entry {
@@ -175,8 +198,8 @@ static void json_lines(struct sp_report *r, const struct sp_cg *lc)
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 {
 	const struct sp_cg *cg = r->cg;
-	long *ids = sp_xmalloc((cg->nsyms + 1) * sizeof(*ids)), next = 0;
-	size_t i;
+	size_t nall = cg->nnodes + cg->npseudo, i;
+	long *ids = sp_xmalloc((nall + 1) * sizeof(*ids)), next = 0;
 	int first = 1;
 
 	fputs("{\n  \"format\": ", r->out);
@@ -205,13 +228,20 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 		first = 0;
 		json_function(r, m, (unsigned)i, ids[i]);
 	}
+	for (i = cg->nsyms; i < cg->nnodes; i++)
+		ids[i] = -1; /* cycles are no entries */
+	for (i = cg->nnodes; i < nall; i++) {
+		ids[i] = next++;
+		fputs(first ? "\n" : ",\n", r->out);
+		first = 0;
+		json_pseudo(r, (unsigned)i, ids[i]);
+	}
 	fputs(first ? "],\n  \"arcs\": [" : "\n  ],\n  \"arcs\": [", r->out);
 	first = 1;
 	for (i = 0; i < cg->narcs; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[i];
 
-		if (a->parent >= cg->nsyms || a->child >= cg->nsyms || ids[a->parent] < 0 ||
-		    ids[a->child] < 0)
+		if (ids[a->parent] < 0 || ids[a->child] < 0)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
