@@ -540,8 +540,16 @@ void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint6
 	const struct sp_symbol *sym = cg->nodes[node].sym;
 
 	cg->static_flags |= SP_CG_STATIC_ON | h.s->flags;
+	/*
+	 * The last symbol: gprof scans up to (parent + 1)->addr, one entry
+	 * past its table. When symtab_finalize() dropped duplicates (on MIPS
+	 * `_ftext` always shares its address with the first function) that
+	 * entry is a stale copy at or below the last address, so nothing is
+	 * scanned; MIPS, where the scan is gprof's, does the same. Elsewhere
+	 * the scan runs to the end of the symbol.
+	 */
 	if (hi <= lo)
-		hi = sym->end_addr + 1;
+		hi = h.s->machine == EM_MIPS ? lo : sym->end_addr + 1;
 	if (h.s->machine == EM_MIPS)
 		clip_to_hist(h.s, &lo, &hi);
 	if (h.s->debug)

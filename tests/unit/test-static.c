@@ -487,17 +487,20 @@ static void test_mips_text_only(void)
  * pseudo node, the scanned range clipped to the histogram.
  *   base + 0x00 f: jal g; jalr $ra, $t9; jal g + 4
  *   base + 0x10 g: jalr $ra, $t9
- *   base + 0x20 h: (outside the histogram) jalr $ra, $t9
+ *   base + 0x20 h: (outside the histograms) jalr $ra, $t9
+ *   base + 0x28 k: (in the second histogram, but the last symbol, which
+ *                  gprof does not scan) jalr $ra, $t9
  */
 static struct sp_cg *mips_graph(uint64_t base, unsigned flags, int ptr_size)
 {
-	uint32_t w[9] = {0x0c000004 | (uint32_t)((base & 0xfffffff) >> 2), 0x0320f809,
-			 0x0c000005 | (uint32_t)((base & 0xfffffff) >> 2), 0, 0x0320f809, 0, 0, 0,
-			 0x0320f809};
-	static uint8_t b[36];
+	uint32_t w[11] = {0x0c000004 | (uint32_t)((base & 0xfffffff) >> 2), 0x0320f809,
+			  0x0c000005 | (uint32_t)((base & 0xfffffff) >> 2), 0, 0x0320f809, 0, 0, 0,
+			  0x0320f809, 0, 0x0320f809};
+	static const unsigned at[] = {0, 0x10, 0x20, 0x28};
+	static uint8_t b[44];
 	static struct sp_code_section sec;
 	static struct sp_code c;
-	const char *names[] = {"f", "g", "h"};
+	const char *names[] = {"f", "g", "h", "k"};
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
 	struct sp_symtab *t = sp_symtab_new();
 	struct sp_symspecs *specs = sp_symspecs_new();
@@ -506,19 +509,20 @@ static struct sp_cg *mips_graph(uint64_t base, unsigned flags, int ptr_size)
 	struct sp_cg *cg;
 	int i;
 
-	put_words(b, w, 9, 0);
+	put_words(b, w, 11, 0);
 	c = one_section(&sec, b, sizeof(b), base);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		struct sp_symbol *sym = sp_symtab_add(t);
 
 		sym->name = sp_strtab_intern(&t->strs, names[i]);
-		sym->addr = base + 0x10 * (uint64_t)i;
+		sym->addr = base + at[i];
 		sym->is_func = 1;
 	}
-	t->text_end = base + 0x23;
+	t->text_end = base + 0x2b;
 	sp_symtab_finalize(t);
 	sp_symspecs_resolve(specs, t, NULL);
 	sp_profile_findnew_hist(p, base, base + 0x20, 16);
+	sp_profile_findnew_hist(p, base + 0x28, base + 0x30, 4);
 	sp_profile_add_pcarc(p, base + 4, base + 0x10, 2);
 	s = new_scanner(&c, EM_MIPS, 0, ptr_size, flags);
 	sp_cg_static_set_hist(s, p);
@@ -562,10 +566,11 @@ static void test_mips_hook(void)
 			CU_ASSERT_EQUAL_FATAL(cg->npseudo, 1);
 			CU_ASSERT_STRING_EQUAL(cg->nodes[ps].sym->name, SP_CG_INDIRECT_CHILD);
 			CU_ASSERT(cg->nodes[ps].pseudo);
-			/* f and g call through a register; h is outside the histogram */
+			/* f and g call through a register; h and k are not scanned */
 			CU_ASSERT_NOT_EQUAL(sp_cg_arc_find(cg, 0, ps), SP_CG_NONE);
 			CU_ASSERT_NOT_EQUAL(sp_cg_arc_find(cg, 1, ps), SP_CG_NONE);
 			CU_ASSERT_EQUAL(sp_cg_arc_find(cg, 2, ps), SP_CG_NONE);
+			CU_ASSERT_EQUAL(sp_cg_arc_find(cg, 3, ps), SP_CG_NONE);
 			a = sp_cg_arc_find(cg, 0, ps);
 			CU_ASSERT_EQUAL(cg->arcs[a].count, 0);
 			CU_ASSERT(cg->arcs[a].flags & SP_CG_ARC_STATIC);
