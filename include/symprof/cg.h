@@ -253,7 +253,9 @@ void sp_cg_static_set_hist(struct sp_cg_static *s, const struct sp_profile *p);
  * restarts at every symbol, skips ARM/AArch64 data and undecodable bytes)
  * and calls fn for every call and jump, in address order. PLT stubs and
  * GOT slots are resolved to their imported names, object-file
- * relocations to their targets.
+ * relocations to their targets. MIPS: the words at lo, lo + 4, ... below
+ * hi that lie wholly in .text, by gprof's rule (a jal is a direct call, a
+ * `jalr $ra` an indirect one; with SP_CG_STATIC_TAIL a j is a jump).
  */
 void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
 		       void *ctx);
