@@ -430,7 +430,7 @@ static void add_arc(struct hook *h, const struct sp_cg_call *c, uint32_t child, 
 
 /*
  * gprof's hist_check_address(): whether a jal target lies in a histogram.
- * gprof's takes the address as a 32-bit unsigned, so only the low 32 bits
+ * It takes the address as a 32-bit unsigned, so only the low 32 bits
  * are compared: nothing above 4 GiB (64-bit programs) or, sign-extended,
  * from 0x80000000 up passes. SP_CG_STATIC_WIDE compares all of it.
  */
