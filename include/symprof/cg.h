@@ -130,6 +130,11 @@ struct sp_cg {
 	int have_bbs;
 	int stack_based;             /* built from exact stacks (no cycles) */
 	int counts_known;            /* call counts are meaningful */
+	/* For costs that are not samples (aprof): one line describing the
+	 * unit, printed instead of gprof's sampling lines in the flat profile
+	 * and call graph headers; per-call columns then use `dimen` as is.
+	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
+	const char *cost_note;
 	void *arc_index;             /* private */
 };
 
@@ -204,6 +209,10 @@ struct sp_cg_stack_opts {
 	const char *dimen;              /* "seconds", "bytes" ... */
 	char dimen_abbrev;
 	int counts_known;               /* counts are calls/events worth showing */
+	/* a node's count is the number of activations of that very context
+	 * (aprof), not of events in its subtree: an arc's count is then the
+	 * sum of the counts of its callee's nodes */
+	int node_counts;
 };
 
 /*
