@@ -19,7 +19,7 @@
  *   i rms|drms                     input metric ("rvms" = drms; default rms)
  *   t 1|2|4|8|16                   memory resolution, bytes per cell
  *   a <application>                rest of the line
- *   f <command line>               rest of the line
+ *   f <command line>               rest of the line ("(null)": none)
  *   r "<name>" "<object>" <rid>    a routine; rid is local to the report
  *   u <rid> "<mangled name>"       (d <rid> <name>: the same in old reports)
  *   p <rid> <tuple>                activations of a routine with one input size
@@ -514,6 +514,9 @@ static int parse_text_line(struct reader *r, struct hdr_line *h, int word, const
 			return bad(r, "unknown input metric '%.*s' (expected rms or drms)",
 				   (int)(e - s), s);
 	}
+	/* aprof-helper writes "f (null)" when runs had other command lines */
+	if (h == &r->f && e - s == 6 && !memcmp(s, "(null)", 6))
+		return 0;
 	h->s = sp_strtab_intern_n(&r->p->strs, s, (size_t)(e - s));
 	h->line = r->lineno;
 	return 0;
@@ -1074,8 +1077,9 @@ static int merge_header(struct reader *r, int first)
 		if (r->a.s && a->app && r->a.s != a->app)
 			return header_differs(r, &r->a, "application", r->a.s, a->app);
 		if ((r->saw_q || r->nctxs) != a->has_cct)
-			return bad_at(r, r->version_line, "%s: reports with and without contexts "
-				      "cannot be merged", a->has_cct ? "no contexts" : "contexts");
+			return bad_at(r, r->version_line, "this report has %scontexts and the ones "
+				      "before %s: reports with and without contexts cannot be "
+				      "merged", a->has_cct ? "no " : "", a->has_cct ? "have some" : "have none");
 		if (r->e_.n && a->mtime && r->e_.n != a->mtime)
 			warn_at(r, r->e_.line, "the program was built at another time (mtime %llu, "
 				"%llu before)", (unsigned long long)r->e_.n,
