@@ -246,12 +246,13 @@ static int cmp_cost(const struct sp_inputcost *ic, uint32_t l, uint32_t r)
 	return strcmp(ic->p->funcs[l].name, ic->p->funcs[r].name);
 }
 
-/* 0: a good fit (R^2 >= SP_FIT_GOOD_R2), 1: a poor one, 2: none */
+/* 0: a trusted fit (R^2 >= SP_FIT_GOOD_R2 over at least SP_FIT_GOOD_POINTS
+ * sizes), 1: another fit, 2: none */
 static int fit_class(const struct sp_fit *f)
 {
 	if (!f->ok)
 		return 2;
-	return f->r2 >= SP_FIT_GOOD_R2 ? 0 : 1;
+	return f->r2 >= SP_FIT_GOOD_R2 && f->n >= SP_FIT_GOOD_POINTS ? 0 : 1;
 }
 
 struct rank_ctx {

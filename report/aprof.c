@@ -123,6 +123,11 @@ void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
 	fprintf(out, ". total: cumulative cost, recursion counted once; c, R2: cost = a + "
 		     "b * x^c\nfitted to the worst cost per input size x (at least %d sizes).\n",
 		SP_FIT_MIN_POINTS);
+	if (rank == SP_IC_RANK_GROWTH)
+		fprintf(out, "Ranked by c where b > 0 (else 0): first the fits with R2 >= %.2f over "
+			     "at least %d sizes,\nthen the other fits, then the routines without "
+			     "one.\n",
+			SP_FIT_GOOD_R2, SP_FIT_GOOD_POINTS);
 	free(order);
 }
 

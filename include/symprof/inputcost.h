@@ -29,7 +29,8 @@ struct sp_cg;
 #define SP_FIT_C_MIN (-1.0)     /* the exponents searched */
 #define SP_FIT_C_MAX 6.0
 #define SP_FIT_C_ZERO_MIN 0.05  /* lowest exponent when a size is 0 */
-#define SP_FIT_GOOD_R2 0.9      /* --rank=growth trusts fits from here on */
+#define SP_FIT_GOOD_R2 0.9      /* --rank=growth trusts fits with this R^2 */
+#define SP_FIT_GOOD_POINTS 8    /* ... over this many sizes */
 
 struct sp_fit {
 	double a, b, c;   /* cost = a + b * x^c */
@@ -107,8 +108,9 @@ void sp_inputcost_fit_contexts(struct sp_inputcost *ic);
 enum sp_ic_rank {
 	SP_IC_RANK_COST = 0, /* total cost, highest first */
 	SP_IC_RANK_GROWTH,   /* growth exponent of the worst-case fit, highest first:
-			      * good fits (R^2 >= SP_FIT_GOOD_R2), then poor ones,
-			      * then routines without a fit, by cost */
+			      * trusted fits (R^2 >= SP_FIT_GOOD_R2, SP_FIT_GOOD_POINTS
+			      * sizes or more), then the others, then routines
+			      * without a fit, by cost */
 };
 
 /* Fills `order` with the indices of the routines that have points, in the
