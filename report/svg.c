@@ -62,11 +62,11 @@ static double nice_step(double range)
 static void axis_range(struct axis *a, double vmin, double vmax, int log_axis)
 {
 	a->log = log_axis;
+	if (!(vmax > 0) || !isfinite(vmax))
+		vmax = log_axis ? 10 : 1;
 	if (log_axis) {
-		if (!(vmin > 0))
-			vmin = vmax > 0 ? vmax / 10 : 1;
-		if (!(vmax > 0))
-			vmax = 10;
+		if (!(vmin > 0) || !isfinite(vmin) || vmin > vmax)
+			vmin = vmax / 10;
 		a->lo = floor(log10(vmin));
 		a->hi = ceil(log10(vmax));
 		if (a->hi <= a->lo)
@@ -74,8 +74,6 @@ static void axis_range(struct axis *a, double vmin, double vmax, int log_axis)
 		return;
 	}
 	a->lo = 0;
-	if (!(vmax > 0))
-		vmax = 1;
 	a->hi = ceil(vmax / nice_step(vmax)) * nice_step(vmax);
 }
 
@@ -92,18 +90,25 @@ static double pos(const struct axis *a, double v)
 
 static void put_ticks(FILE *out, const struct axis *a, int vertical)
 {
-	double step = a->log ? 1 : nice_step(a->hi - a->lo), t;
+	double step = a->log ? 1 : nice_step(a->hi - a->lo);
+	int k, n = (int)floor((a->hi - a->lo) / step + 1e-9);
 
-	for (t = a->lo; t <= a->hi + step * 1e-9; t += step) {
-		double v = a->log ? pow(10, t) : t, p = pos(a, v);
+	for (k = 0; k <= n && k <= 40; k++) {
+		double t = a->lo + k * step, v = a->log ? pow(10, t) : t, p = pos(a, v);
 
 		if (vertical)
-			fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\"/>"
-				"<text class=\"tick\" x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%g</text>\n",
+			fprintf(out,
+				"<line class=\"grid\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
+				"y2=\"%.2f\"/>"
+				"<text class=\"tick\" x=\"%.1f\" y=\"%.2f\" "
+				"text-anchor=\"end\">%g</text>\n",
 				LEFT, p, RIGHT, p, LEFT - 6, p + 4, v);
 		else
-			fprintf(out, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
-				"<text class=\"tick\" x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+			fprintf(out,
+				"<line class=\"grid\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+				"y2=\"%.1f\"/>"
+				"<text class=\"tick\" x=\"%.2f\" y=\"%.1f\" "
+				"text-anchor=\"middle\">%g</text>\n",
 				p, TOP, p, BOTTOM, p, BOTTOM + 18, v);
 	}
 }
@@ -133,9 +138,11 @@ static void put_frame(FILE *out, const struct sp_inputcost *ic, uint32_t routine
 	fputs("</text>\n", out);
 	put_ticks(out, x, 0);
 	put_ticks(out, y, 1);
-	fprintf(out, "<rect class=\"axis\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+	fprintf(out,
+		"<rect class=\"axis\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
 		LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">input size (%s%s)</text>\n",
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">input size (%s%s)</text>\n",
 		(LEFT + RIGHT) / 2, H - 25, p->aprof.input_metric, x->log ? ", log scale" : "");
 	fprintf(out, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 "
 		     "%.1f)\">cost per activation (%s%s)</text>\n",
@@ -195,8 +202,8 @@ static void legend_item(FILE *out, int row, const char *cls, int line, const cha
 	double ly = TOP + 14 + 16 * row, lx = LEFT + 12;
 
 	if (line)
-		fprintf(out, "<path class=\"%s\" d=\"M%.1f %.1f L%.1f %.1f\"/>", cls, lx - 6, ly - 4,
-			lx + 10, ly - 4);
+		fprintf(out, "<path class=\"%s\" d=\"M%.1f %.1f L%.1f %.1f\"/>", cls, lx - 6,
+			ly - 4, lx + 10, ly - 4);
 	else
 		fprintf(out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", cls, lx + 2,
 			ly - 4);
