@@ -391,8 +391,8 @@ static int parse_r(struct reader *r)
 		return bad(r, "routine %llu has an empty name", (unsigned long long)rid);
 	obj = sp_profile_findnew_object(
 		p, sp_strtab_intern_n(&p->strs, sep + 3, (size_t)(e - 1 - (sep + 3))));
-	func = sp_profile_findnew_func(p, sp_strtab_intern_n(&p->strs, s + 1, (size_t)(sep - s - 1)),
-				       obj);
+	func = sp_profile_findnew_func(
+		p, sp_strtab_intern_n(&p->strs, s + 1, (size_t)(sep - s - 1)), obj);
 	if (p->funcs[func].id < 0)
 		p->funcs[func].id = (int64_t)rid;
 	i = sp_pairmap_put(&r->rid_map, rid, 0, (uint32_t)r->nrids);
@@ -529,14 +529,15 @@ static int parse_text_line(struct reader *r, struct hdr_line *h, int word, const
 static const signed char *layout(int version, size_t n)
 {
 	static const signed char v1[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM, F_SQR, F_CALLS, -1};
-	static const signed char v2[] = {F_ID,	 F_SIZE, F_MIN, F_MAX, F_SUM,
+	static const signed char v2[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
 					 F_CALLS, F_REAL, F_SELF, -1};
-	static const signed char v3[] = {F_ID,	 F_SIZE, F_MIN,	 F_MAX,	     F_SUM,	 F_CALLS,
-					 F_REAL, F_SELF, F_SELF_MIN, F_SELF_MAX, -1};
-	static const signed char v4[] = {F_ID,	   F_SIZE,	F_MIN,	    F_MAX,  F_SUM,  F_SQR,
-					 F_CALLS,  F_REAL,	F_SELF,	    F_SELF_MIN, F_SELF_MAX,
-					 F_SELF_SQR, F_DEP1,	F_DEP2,	    F_CSYS, F_CTHR, F_SSYS,
-					 F_STHR,   -1};
+	static const signed char v3[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
+					 F_CALLS, F_REAL, F_SELF, F_SELF_MIN, F_SELF_MAX, -1};
+	/* v4 to v6; v5+ may add 2, 4 or 6 DRMS columns */
+	static const signed char v4[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
+					 F_SQR, F_CALLS, F_REAL, F_SELF, F_SELF_MIN,
+					 F_SELF_MAX, F_SELF_SQR, F_DEP1, F_DEP2,
+					 F_CSYS, F_CTHR, F_SSYS, F_STHR, -1};
 
 	switch (version) {
 	case 1:
@@ -772,7 +773,8 @@ static int parse_p(struct reader *r)
 	if (find_rid_num(r, id, &func, &idx) < 0)
 		return -1;
 	if (func != r->cur_func)
-		warn(r, "tuple of routine '%s' does not follow its 'r' line", r->p->funcs[func].name);
+		warn(r, "tuple of routine '%s' does not follow its 'r' line",
+		     r->p->funcs[func].name);
 	check_cumulative(r, &t);
 	check_self(r, &t);
 	note_fields(r, &t);
@@ -826,7 +828,8 @@ static int parse_x(struct reader *r)
 	    num_token(r, tok[1], len[1], "context id", &ctx) < 0)
 		return -1;
 	if (parse_i64(tok[2], len[2], &parent) < 0 || parent < -1)
-		return bad(r, "parent context '%.*s' is not -1 or a context id", (int)len[2], tok[2]);
+		return bad(r, "parent context '%.*s' is not -1 or a context id", (int)len[2],
+			   tok[2]);
 	i = sp_pairmap_put(&r->ctx_map, ctx, 0, (uint32_t)r->nctxs);
 	if (i != r->nctxs)
 		return bad(r, "context %llu is defined twice (first on line %zu)",
@@ -864,7 +867,8 @@ static int build_ctx(struct reader *r, uint32_t i, uint32_t **stack, size_t *all
 			break;
 		par = sp_pairmap_get(&r->ctx_map, (uint64_t)c->parent, 0);
 		if (par == UINT32_MAX)
-			return bad_at(r, c->line, "parent context %lld of context %llu is not defined",
+			return bad_at(r, c->line,
+				      "parent context %lld of context %llu is not defined",
 				      (long long)c->parent, (unsigned long long)c->ctx);
 		i = par;
 	}
@@ -873,7 +877,8 @@ static int build_ctx(struct reader *r, uint32_t i, uint32_t **stack, size_t *all
 		uint32_t parent_node = sp_profile_cct_root(r->p);
 
 		if (c->parent >= 0)
-			parent_node = r->ctxs[sp_pairmap_get(&r->ctx_map, (uint64_t)c->parent, 0)].node;
+			parent_node =
+				r->ctxs[sp_pairmap_get(&r->ctx_map, (uint64_t)c->parent, 0)].node;
 		c->node = sp_profile_cct_child(r->p, parent_node, c->func);
 		c->state = 2;
 	}
@@ -907,7 +912,8 @@ static int finish_cct(struct reader *r)
 				      (unsigned long long)q->ctx);
 		}
 		if (r->ctxs[i].func != q->func)
-			warn_at(r, q->line, "tuple of context %llu (routine '%s') follows the 'r' line of '%s'",
+			warn_at(r, q->line,
+				"tuple of context %llu (routine '%s') follows the 'r' line of '%s'",
 				(unsigned long long)q->ctx, r->p->funcs[r->ctxs[i].func].name,
 				r->p->funcs[q->func].name);
 		self[i] += (int64_t)q->t.v[F_SELF];
@@ -1071,15 +1077,19 @@ static int merge_header(struct reader *r, int first)
 		if (im != a->input_metric)
 			return header_differs(r, &r->i, "input metric", im, a->input_metric);
 		if (r->t.n && a->mem_resolution && r->t.n != a->mem_resolution)
-			return bad_at(r, r->t.line, "memory resolution %llu differs from the reports "
+			return bad_at(r, r->t.line,
+				      "memory resolution %llu differs from the reports "
 				      "before (%u): they cannot be merged",
 				      (unsigned long long)r->t.n, a->mem_resolution);
 		if (r->a.s && a->app && r->a.s != a->app)
 			return header_differs(r, &r->a, "application", r->a.s, a->app);
 		if ((r->saw_q || r->nctxs) != a->has_cct)
-			return bad_at(r, r->version_line, "this report has %scontexts and the ones "
+			return bad_at(r, r->version_line,
+				      "this report has %scontexts and the ones "
 				      "before %s: reports with and without contexts cannot be "
-				      "merged", a->has_cct ? "no " : "", a->has_cct ? "have some" : "have none");
+				      "merged",
+				      a->has_cct ? "no " : "",
+				      a->has_cct ? "have some" : "have none");
 		if (r->e_.n && a->mtime && r->e_.n != a->mtime)
 			warn_at(r, r->e_.line, "the program was built at another time (mtime %llu, "
 				"%llu before)", (unsigned long long)r->e_.n,

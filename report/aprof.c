@@ -124,9 +124,10 @@ void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
 		     "b * x^c\nfitted to the worst cost per input size x (at least %d sizes).\n",
 		SP_FIT_MIN_POINTS);
 	if (rank == SP_IC_RANK_GROWTH)
-		fprintf(out, "Ranked by c where b > 0 (else 0): first the fits with R2 >= %.2f over "
-			     "at least %d sizes,\nthen the other fits, then the routines without "
-			     "one.\n",
+		fprintf(out,
+			"Ranked by c where b > 0 (else 0): first the fits with R2 >= %.2f over "
+			"at least %d sizes,\nthen the other fits, then the routines without "
+			"one.\n",
 			SP_FIT_GOOD_R2, SP_FIT_GOOD_POINTS);
 	free(order);
 }
@@ -223,7 +224,8 @@ void sp_report_aprof_routine(FILE *out, struct sp_inputcost *ic, uint32_t routin
 	fprintf(out, "Routine %s\n", f->name);
 	if (f->mangled)
 		fprintf(out, "mangled:      %s\n", f->mangled);
-	fprintf(out, "object:       %s\n", f->object < p->nobjects ? p->objects[f->object].path : "?");
+	fprintf(out, "object:       %s\n",
+		f->object < p->nobjects ? p->objects[f->object].path : "?");
 	fprintf(out, "calls:        %llu\n", (unsigned long long)e->calls);
 	fprintf(out, "total cost:   %llu %s (%.2f%% of the run)\n", (unsigned long long)e->total,
 		unit, ic->run_total ? 100.0 * (double)e->total / (double)ic->run_total : 0.0);

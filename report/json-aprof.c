@@ -167,7 +167,8 @@ static void json_arcs(struct sp_report *r, const long *ids, size_t nids)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
-		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
+		fprintf(r->out,
+			"    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
 			ids[a->parent], ids[a->child], (unsigned long long)a->count);
 		sp_json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);

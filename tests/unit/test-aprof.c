@@ -50,8 +50,11 @@ static void test_fit_exact(void)
 		CU_ASSERT(f.ok);
 		CU_ASSERT_DOUBLE_EQUAL(f.c, cases[i].c, 1e-5);
 		CU_ASSERT_DOUBLE_EQUAL(f.b / cases[i].b, 1, 1e-4);
-		CU_ASSERT_DOUBLE_EQUAL(f.a, cases[i].a, 1e-4 * (1 + fabs(cases[i].a)) +
-							     1e-6 * cases[i].b * pow(cases[i].x0 + 59 * cases[i].step, cases[i].c));
+		CU_ASSERT_DOUBLE_EQUAL(
+			f.a, cases[i].a,
+			1e-4 * (1 + fabs(cases[i].a)) +
+				1e-6 * cases[i].b *
+					pow(cases[i].x0 + 59 * cases[i].step, cases[i].c));
 		CU_ASSERT(f.r2 > 1 - 1e-9);
 	}
 }
@@ -228,8 +231,10 @@ static void test_read_merge(void)
 	struct sp_error err = SP_ERROR_INIT;
 	const struct sp_input_point *pt;
 
-	CU_ASSERT_EQUAL(read_str(p, "a", "v 6\nk 10\nr \"f\" \"o\" 1\np 1 8 5 9 14 106 2 14 10 4 6 52\n",
-				 &err), 0);
+	CU_ASSERT_EQUAL(read_str(p, "a",
+				 "v 6\nk 10\nr \"f\" \"o\" 1\np 1 8 5 9 14 106 2 14 10 4 6 52\n",
+				 &err),
+			0);
 	CU_ASSERT_EQUAL(read_str(p, "b", "v 6\nk 7\nr \"g\" \"o\" 1\nr \"f\" \"o\" 2\n"
 					 "p 2 8 3 7 10 58 2 10 8 3 5 34\n", &err), 0);
 	pt = point_of(p, "f", 8);
@@ -286,13 +291,14 @@ static void test_inputcost(void)
 
 	n += snprintf(text + n, sizeof(text) - (size_t)n, "v 6\nk 0\nr \"sq\" \"o\" 1\n");
 	for (x = 1; x <= 20; x++)
-		n += snprintf(text + n, sizeof(text) - (size_t)n, "p 1 %d %d %d %d 1 2 %d %d %d %d 1\n",
-			      x, x * x, x * x + 2, 2 * x * x + 2, 2 * x * x + 2, 2 * x * x + 2,
-			      x * x, x * x + 2);
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "p 1 %d %d %d %d 1 2 %d %d %d %d 1\n", x, x * x, x * x + 2,
+			      2 * x * x + 2, 2 * x * x + 2, 2 * x * x + 2, x * x, x * x + 2);
 	n += snprintf(text + n, sizeof(text) - (size_t)n, "r \"lin\" \"o\" 2\n");
 	for (x = 1; x <= 20; x++)
-		n += snprintf(text + n, sizeof(text) - (size_t)n, "p 2 %d %d %d %d 1 1 %d %d %d %d 1\n",
-			      x, 3 * x, 3 * x, 3 * x, 3 * x, 3 * x, 3 * x, 3 * x);
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "p 2 %d %d %d %d 1 1 %d %d %d %d 1\n", x, 3 * x, 3 * x, 3 * x, 3 * x,
+			      3 * x, 3 * x, 3 * x);
 	CU_ASSERT_EQUAL_FATAL(read_str(p, "i", text, &err), 0);
 	ic = sp_inputcost_new(p);
 	e = &ic->routines[0];
