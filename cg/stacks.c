@@ -39,6 +39,7 @@ struct walk {
 	uint32_t *arc_occ;            /* per arc: occurrences on the path */
 	double *fn_total, *fn_total_c;
 	double *arc_total, *arc_total_c;
+	double *arc_calls;            /* per arc: activation counts (node_counts) */
 	size_t arc_alloc;
 	uint32_t *path;               /* expanded function path */
 	size_t depth, path_alloc;
@@ -99,6 +100,8 @@ static uint32_t arc_for(struct walk *w, uint32_t caller, uint32_t callee)
 		w->arc_occ = sp_xreallocarray(w->arc_occ, w->arc_alloc, sizeof(uint32_t));
 		w->arc_total = sp_xreallocarray(w->arc_total, w->arc_alloc, sizeof(double));
 		w->arc_total_c = sp_xreallocarray(w->arc_total_c, w->arc_alloc, sizeof(double));
+		w->arc_calls = sp_xreallocarray(w->arc_calls, w->arc_alloc, sizeof(double));
+		memset(w->arc_calls + old, 0, (w->arc_alloc - old) * sizeof(double));
 		memset(w->arc_occ + old, 0, (w->arc_alloc - old) * sizeof(uint32_t));
 		memset(w->arc_total + old, 0, (w->arc_alloc - old) * sizeof(double));
 		memset(w->arc_total_c + old, 0, (w->arc_alloc - old) * sizeof(double));
@@ -126,6 +129,8 @@ static size_t enter(struct walk *w, uint32_t n)
 				w->arc_total[a] += w->subtree_v[n];
 				w->arc_total_c[a] += w->subtree_c[n];
 			}
+			if (k == last - 1)
+				w->arc_calls[a] += w->self_c[n];
 		}
 		if (w->occ[f]++ == 0) {
 			w->fn_total[f] += w->subtree_v[n];
@@ -216,6 +221,23 @@ static int cmp_total(const void *a, const void *b, void *ctx)
 	return strcmp(l->sym->name, r->sym->name);
 }
 
+/* With activation counts, a function's calls from itself are its
+ * self-recursive calls, apart from its other calls as in gprof. */
+static void split_recursive_calls(struct sp_cg *cg)
+{
+	size_t i;
+
+	for (i = 0; i < cg->narcs; i++) {
+		struct sp_cg_arc *a = &cg->arcs[i];
+		struct sp_cg_node *n = &cg->nodes[a->child];
+
+		if (a->parent != a->child)
+			continue;
+		n->self_calls += a->count;
+		n->ncalls -= a->count < n->ncalls ? a->count : n->ncalls;
+	}
+}
+
 static void finish(struct walk *w)
 {
 	struct sp_cg *cg = w->cg;
@@ -239,8 +261,15 @@ static void finish(struct walk *w)
 		a->child_time = w->arc_total[i] - a->time;
 		if (a->child_time < 0)
 			a->child_time = 0;
-		a->count = w->o->counts_known ? (uint64_t)w->arc_total_c[i] : 0;
+		if (!w->o->counts_known)
+			a->count = 0;
+		else if (w->o->node_counts)
+			a->count = (uint64_t)w->arc_calls[i];
+		else
+			a->count = (uint64_t)w->arc_total_c[i];
 	}
+	if (w->o->node_counts && w->o->counts_known)
+		split_recursive_calls(cg);
 	cg->total_time = w->subtree_v[0];
 	cg->print_time = cg->total_time;
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
@@ -296,6 +325,7 @@ struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stac
 	free(w.fn_total_c);
 	free(w.arc_total);
 	free(w.arc_total_c);
+	free(w.arc_calls);
 	free(w.path);
 	return cg;
 }

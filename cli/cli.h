@@ -59,6 +59,15 @@ struct sp_opts {
 	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
 	char **argv_storage;        /* expanded argv (freed at exit) */
+	unsigned image_given : 1;    /* a file name was given (not "a.out") */
+	unsigned profiles_given : 1; /* a second one was given (not "gmon.out") */
+	/* aprof */
+	const char *routine;        /* --routine=NAME */
+	const char *plot;           /* --plot=NAME */
+	unsigned plot_axes;         /* --plot-axes: enum sp_plot_axes */
+	int rank;                   /* --rank: enum sp_ic_rank */
+	unsigned long min_sizes;    /* --min-sizes */
+	unsigned rank_given : 1, check : 1;
 };
 
 /* Parses argv (after @FILE expansion) into o: 0 to go on, 1 when the
@@ -72,6 +81,8 @@ void sp_cli_expand_argv(int *argc, char ***argv);
 
 /* The gmon.out pipeline; returns the exit status. */
 int sp_cmd_gmon(struct sp_opts *o);
+/* The aprof pipeline (cmd-aprof.c); returns the exit status. */
+int sp_cmd_aprof(struct sp_opts *o);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

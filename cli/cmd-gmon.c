@@ -467,8 +467,12 @@ static void print_reports(struct gmon_run *g, int first_output)
 	sp_report_init(&r, g->out, g->v.cg, &ro);
 	r.first_output = first_output;
 	if (o->out_format == SP_OUT_JSON) {
-		struct sp_report_meta m = {"gmon",  o->image, o->profiles, o->nprofiles,
-					   "time", g->v.cg->dimen, NULL};
+		struct sp_report_meta m = {.format = "gmon",
+					   .executable = o->image,
+					   .files = o->profiles,
+					   .nfiles = o->nprofiles,
+					   .metric = "time",
+					   .unit = g->v.cg->dimen};
 
 		if (o->line)
 			m.line_cg = g->v.cg;

@@ -19,6 +19,13 @@ static enum sp_input_format input_format(const struct sp_opts *o)
 
 	if (o->input_format != SP_INPUT_UNKNOWN)
 		return o->input_format;
+	/* aprof reports have no image: the first file name is a report */
+	if (o->image_given && sp_mfile_open(&f, o->image, NULL) == 0) {
+		fmt = sp_fmt_detect(f.data, f.size);
+		sp_mfile_close(&f);
+		if (fmt == SP_INPUT_APROF)
+			return fmt;
+	}
 	if (!o->nprofiles || sp_mfile_open(&f, o->profiles[0], NULL) < 0)
 		return SP_INPUT_GMON;
 	fmt = sp_fmt_detect(f.data, f.size);
@@ -26,13 +33,35 @@ static enum sp_input_format input_format(const struct sp_opts *o)
 	return fmt;
 }
 
+/* The aprof options make no sense for other formats. */
+static const char *aprof_only_option(const struct sp_opts *o)
+{
+	if (o->routine)
+		return "--routine";
+	if (o->plot)
+		return "--plot";
+	if (o->rank_given)
+		return "--rank";
+	if (o->check)
+		return "--check";
+	return NULL;
+}
+
 static int run(struct sp_opts *o)
 {
 	enum sp_input_format fmt = input_format(o);
 
+	if (fmt != SP_INPUT_APROF && aprof_only_option(o)) {
+		sp_cli_error("%s is an option for aprof reports, and '%s' is a %s profile",
+			     aprof_only_option(o), o->image_given ? o->image : o->profiles[0],
+			     sp_fmt_name(fmt));
+		return 2;
+	}
 	switch (fmt) {
 	case SP_INPUT_GMON:
 		return sp_cmd_gmon(o);
+	case SP_INPUT_APROF:
+		return sp_cmd_aprof(o);
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
 			     sp_fmt_name(fmt));

@@ -15,6 +15,8 @@
 #include <time.h>
 
 #include "symprof/alloc.h"
+#include "symprof/inputcost.h"
+#include "symprof/report.h"
 #include "symprof/symbolize.h"
 
 #define SHORTOPTS "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::"
@@ -28,6 +30,12 @@ enum {
 	OPT_PRECISE,
 	OPT_QUIET,
 	OPT_INPUT_FORMAT,
+	OPT_ROUTINE,
+	OPT_RANK,
+	OPT_PLOT,
+	OPT_PLOT_AXES,
+	OPT_CHECK,
+	OPT_MIN_SIZES,
 };
 
 static const struct option long_options[] = {
@@ -73,6 +81,12 @@ static const struct option long_options[] = {
 	{"precise", no_argument, 0, OPT_PRECISE},
 	{"quiet", no_argument, 0, OPT_QUIET},
 	{"input-format", required_argument, 0, OPT_INPUT_FORMAT},
+	{"routine", required_argument, 0, OPT_ROUTINE},
+	{"rank", required_argument, 0, OPT_RANK},
+	{"plot", required_argument, 0, OPT_PLOT},
+	{"plot-axes", required_argument, 0, OPT_PLOT_AXES},
+	{"check", no_argument, 0, OPT_CHECK},
+	{"min-sizes", required_argument, 0, OPT_MIN_SIZES},
 	{0, 0, 0, 0},
 };
 
@@ -92,9 +106,14 @@ static const char usage_text[] =
 	"\t[--format=text|json] [--input-format=gmon|gperftools|igprof|aprof]\n"
 	"\t[--output=FILE] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
+	"   or: symprof [options] report.aprof... (aprof reports)\n"
+	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
+	"\t[--plot=NAME [--output=FILE.svg] [--plot-axes=linear|log|logx|logy]]\n"
+	"\t[--check] [-p] [-q] [--format=json] [--quiet]\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
-	"reports byte for byte. See symprof(1) and docs/manual.md.\n";
+	"reports byte for byte; reads aprof reports and prints cost-vs-input reports.\n"
+	"See symprof(1) and docs/manual.md.\n";
 
 void sp_cli_error(const char *fmt, ...)
 {
@@ -224,6 +243,37 @@ static int parse_input_format(struct sp_opts *o, const char *arg)
 	return -1;
 }
 
+static int parse_rank(struct sp_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "cost"))
+		o->rank = SP_IC_RANK_COST;
+	else if (!strcmp(arg, "growth"))
+		o->rank = SP_IC_RANK_GROWTH;
+	else {
+		sp_cli_error("unknown ranking '%s' (try cost or growth)", arg);
+		return -1;
+	}
+	o->rank_given = 1;
+	return 0;
+}
+
+static int parse_plot_axes(struct sp_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "linear"))
+		o->plot_axes = SP_PLOT_LINEAR;
+	else if (!strcmp(arg, "log") || !strcmp(arg, "loglog"))
+		o->plot_axes = SP_PLOT_LOG;
+	else if (!strcmp(arg, "logx"))
+		o->plot_axes = SP_PLOT_LOGX;
+	else if (!strcmp(arg, "logy"))
+		o->plot_axes = SP_PLOT_LOGY;
+	else {
+		sp_cli_error("unknown plot axes '%s' (try linear, log, logx or logy)", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static void print_version(void)
 {
 	printf("symprof %s\n", "0.1.0");
@@ -300,6 +350,12 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_PRECISE: o->precise = 1; break;
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_INPUT_FORMAT: return parse_input_format(o, arg);
+	case OPT_ROUTINE: o->routine = arg; break;
+	case OPT_RANK: return parse_rank(o, arg);
+	case OPT_PLOT: o->plot = arg; break;
+	case OPT_PLOT_AXES: return parse_plot_axes(o, arg);
+	case OPT_CHECK: o->check = 1; break;
+	case OPT_MIN_SIZES: o->min_sizes = strtoul(arg, NULL, 10); o->rank_given = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -325,8 +381,11 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 		if (r < 0)
 			usage_error();
 	}
-	if (optind < argc)
+	if (optind < argc) {
 		o->image = argv[optind++];
+		o->image_given = 1;
+	}
+	o->profiles_given = optind < argc;
 	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
 	for (i = optind; i < argc; i++)
 		o->profiles[o->nprofiles++] = argv[i];

@@ -50,7 +50,9 @@ void sp_profile_free(struct sp_profile *p)
 	free(p->values);
 	free(p->leaks);
 	free(p->funcs);
+	free_map(&p->func_index);
 	free(p->points);
+	free_map(&p->point_index);
 	sp_strtab_release(&p->strs);
 	sp_arena_release(&p->arena);
 	free(p);
@@ -279,4 +281,62 @@ void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uin
 	l->node = node;
 	l->addr = addr;
 	l->size = size;
+}
+
+static void func_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_profile *p = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)p->funcs[i].name;
+	*k2 = p->funcs[i].object;
+}
+
+uint32_t sp_profile_findnew_func(struct sp_profile *p, const char *name, uint32_t object)
+{
+	struct sp_pairmap *m = index_of(p, &p->func_index, func_key);
+	uint32_t i = sp_pairmap_put(m, (uint64_t)(uintptr_t)name, object, (uint32_t)p->nfuncs);
+	struct sp_frame f;
+
+	if (i < p->nfuncs)
+		return i;
+	SP_ALLOC_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
+	memset(&p->funcs[i], 0, sizeof(p->funcs[i]));
+	p->funcs[i].name = name;
+	p->funcs[i].object = object;
+	p->funcs[i].id = -1;
+	p->nfuncs++;
+	memset(&f, 0, sizeof(f));
+	f.map = SP_NONE;
+	f.object = object;
+	f.name = name;
+	f.flags = SP_FRAME_NAMED;
+	sp_profile_add_frame(p, &f);
+	return i;
+}
+
+static void point_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_profile *p = ctx;
+
+	*k1 = (uint64_t)p->points[i].func << 32 | p->points[i].node;
+	*k2 = p->points[i].size;
+}
+
+struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func,
+						uint32_t node, uint64_t size)
+{
+	struct sp_pairmap *m = index_of(p, &p->point_index, point_key);
+	uint32_t i = sp_pairmap_put(m, (uint64_t)func << 32 | node, size, (uint32_t)p->npoints);
+	struct sp_input_point *pt;
+
+	if (i < p->npoints)
+		return &p->points[i];
+	SP_ALLOC_GROW(p->points, p->npoints + 1, p->points_alloc);
+	pt = &p->points[i];
+	memset(pt, 0, sizeof(*pt));
+	pt->func = func;
+	pt->node = node;
+	pt->size = size;
+	p->npoints++;
+	return pt;
 }

@@ -63,10 +63,15 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 {
 	const struct sp_cg *cg = r->cg;
 	FILE *out = sp_report_out(r);
-	char unit[16];
+	char unit[32];
 
-	snprintf(unit, sizeof(unit), "%c%c/call", prefix, cg->dimen_abbrev);
-	if (r->o->bsd) {
+	if (cg->cost_note)
+		snprintf(unit, sizeof(unit), "%s/call", cg->dimen);
+	else
+		snprintf(unit, sizeof(unit), "%c%c/call", prefix, cg->dimen_abbrev);
+	if (cg->cost_note) {
+		fprintf(out, "\n%s\n", cg->cost_note);
+	} else if (r->o->bsd) {
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
 			(long)cg->hist_scale * 2L);
 		if (*total_time > 0.0)
@@ -92,7 +97,8 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 	}
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative",
 		"self  ", "", "self  ", "total ", "");
-	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time", cg->dimen,
+	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		cg->cost_note ? "cost" : "time", cg->dimen,
 		cg->dimen, "calls", unit, unit, "name");
 }
 
@@ -174,7 +180,12 @@ void sp_report_flat(struct sp_report *r)
 	for (i = 0; i < cg->nsyms; i++)
 		sorted[i] = (unsigned)i;
 	sp_cg_sort_nodes(r->cg, sorted, cg->nsyms, SP_CG_ORDER_TIME);
-	log_scale = r->o->bsd ? 5 : unit_scale(cg, sorted);
+	if (r->o->bsd)
+		log_scale = 5;
+	else if (cg->cost_note)
+		log_scale = 4; /* no prefix: the unit as is */
+	else
+		log_scale = unit_scale(cg, sorted);
 	print_header(r, si_tab[log_scale].prefix, &total_time);
 	for (i = 0; i < cg->nsyms; i++)
 		if (cg->nodes[sorted[i]].flat_print)

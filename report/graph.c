@@ -15,6 +15,26 @@
 #include "symprof/cg.h"
 #include "symprof/symbolize.h"
 
+static void print_granularity(struct sp_report *r, double *print_time)
+{
+	const struct sp_cg *cg = r->cg;
+	FILE *out = sp_report_out(r);
+
+	if (cg->precise)
+		fprintf(out, "\ngranularity: each sample hit covers %.2f byte(s)",
+			cg->hist_scale * 2);
+	else
+		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
+			(long)cg->hist_scale * 2L);
+	if (*print_time > 0.0) {
+		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / *print_time,
+			*print_time / cg->hz);
+	} else {
+		fputs(" no time propagated\n\n", out);
+		*print_time = 1.0;
+	}
+}
+
 static void print_header(struct sp_report *r, double *print_time)
 {
 	const struct sp_cg *cg = r->cg;
@@ -28,18 +48,13 @@ static void print_header(struct sp_report *r, double *print_time)
 		fputs(r->o->brief ? "\t\t\tCall graph\n\n"
 				  : "\t\t     Call graph (explanation follows)\n\n",
 		      out);
-	if (cg->precise)
-		fprintf(out, "\ngranularity: each sample hit covers %.2f byte(s)",
-			cg->hist_scale * 2);
-	else
-		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-			(long)cg->hist_scale * 2L);
-	if (*print_time > 0.0) {
-		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / *print_time,
-			*print_time / cg->hz);
+	if (cg->cost_note) {
+		fprintf(out, "\n%s Total %.0f %s.\n\n", cg->cost_note, *print_time / cg->hz,
+			cg->dimen);
+		if (*print_time <= 0.0)
+			*print_time = 1.0;
 	} else {
-		fputs(" no time propagated\n\n", out);
-		*print_time = 1.0;
+		print_granularity(r, print_time);
 	}
 	if (r->o->bsd) {
 		fprintf(out, "%6.6s %5.5s %7.7s %11.11s %7.7s/%-7.7s     %-8.8s\n", "", "", "", "",

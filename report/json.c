@@ -30,12 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
-static void json_str(FILE *out, const char *s)
+void sp_json_str(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
@@ -59,7 +60,7 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void json_num(FILE *out, double v)
+void sp_json_num(FILE *out, double v)
 {
 	if (v != v || v > 1e300 || v < -1e300)
 		fputs("null", out);
@@ -85,23 +86,23 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	double hz = (double)cg->hz, self = n->time / hz, children = n->prop_child / hz;
 
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
-	json_str(r->out, dm ? dm : s->name);
+	sp_json_str(r->out, dm ? dm : s->name);
 	fputs(", \"mangled\": ", r->out);
-	json_str(r->out, s->name);
+	sp_json_str(r->out, s->name);
 	fputs(", \"object\": ", r->out);
-	json_str(r->out, m->executable);
+	sp_json_str(r->out, m->executable);
 	fputs(", \"file\": ", r->out);
-	json_str(r->out, s->file ? s->file->name : NULL);
+	sp_json_str(r->out, s->file ? s->file->name : NULL);
 	if (s->file)
 		fprintf(r->out, ", \"line\": %d", s->line);
 	else
 		fputs(", \"line\": null", r->out);
 	fputs(", \"self\": ", r->out);
-	json_num(r->out, self);
+	sp_json_num(r->out, self);
 	fputs(", \"children\": ", r->out);
-	json_num(r->out, children);
+	sp_json_num(r->out, children);
 	fputs(", \"total\": ", r->out);
-	json_num(r->out, self + children);
+	sp_json_num(r->out, self + children);
 	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
 		(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
 	if (n->cycle)
@@ -122,7 +123,7 @@ static void json_pseudo(struct sp_report *r, unsigned node, long id)
 	const struct sp_cg *cg = r->cg;
 
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
-	json_str(r->out, cg->nodes[node].sym->name);
+	sp_json_str(r->out, cg->nodes[node].sym->name);
 	fputs(", \"mangled\": null, \"object\": null, \"file\": null, \"line\": null, "
 	      "\"self\": 0, \"children\": 0, \"total\": 0, \"calls\": 0, "
 	      "\"recursive_calls\": 0, \"cycle\": null",
@@ -186,13 +187,35 @@ static void json_lines(struct sp_report *r, const struct sp_cg *lc)
 		if (self == 0 && count == 0 && r->o->ignore_zeros)
 			continue;
 		fputs(printed++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
-		json_str(r->out, v[i].file);
+		sp_json_str(r->out, v[i].file);
 		fprintf(r->out, ", \"line\": %d, \"self\": ", v[i].line);
-		json_num(r->out, self / (double)lc->hz);
+		sp_json_num(r->out, self / (double)lc->hz);
 		fprintf(r->out, ", \"count\": %llu}", (unsigned long long)count);
 	}
 	fputs(printed ? "\n  ]" : "]", r->out);
 	free(v);
+}
+
+/* "format" to "metric", shared with the aprof document */
+void sp_json_head(struct sp_report *r, const struct sp_report_meta *m)
+{
+	size_t i;
+
+	fputs("{\n  \"format\": ", r->out);
+	sp_json_str(r->out, m->format);
+	fputs(",\n  \"executable\": ", r->out);
+	sp_json_str(r->out, m->executable);
+	fputs(",\n  \"files\": [", r->out);
+	for (i = 0; i < m->nfiles; i++) {
+		if (i)
+			fputs(", ", r->out);
+		sp_json_str(r->out, m->files[i]);
+	}
+	fputs("],\n  \"metric\": {\"name\": ", r->out);
+	sp_json_str(r->out, m->metric);
+	fputs(", \"unit\": ", r->out);
+	sp_json_str(r->out, m->unit);
+	fputc('}', r->out);
 }
 
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
@@ -202,22 +225,14 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	long *ids = sp_xmalloc((nall + 1) * sizeof(*ids)), next = 0;
 	int first = 1;
 
-	fputs("{\n  \"format\": ", r->out);
-	json_str(r->out, m->format);
-	fputs(",\n  \"executable\": ", r->out);
-	json_str(r->out, m->executable);
-	fputs(",\n  \"files\": [", r->out);
-	for (i = 0; i < m->nfiles; i++) {
-		if (i)
-			fputs(", ", r->out);
-		json_str(r->out, m->files[i]);
+	if (m->inputcost) {
+		free(ids);
+		sp_json_aprof(r, m);
+		return;
 	}
-	fputs("],\n  \"metric\": {\"name\": ", r->out);
-	json_str(r->out, m->metric);
-	fputs(", \"unit\": ", r->out);
-	json_str(r->out, m->unit);
-	fputs("},\n  \"total\": ", r->out);
-	json_num(r->out, cg->total_time / (double)cg->hz);
+	sp_json_head(r, m);
+	fputs(",\n  \"total\": ", r->out);
+	sp_json_num(r->out, cg->total_time / (double)cg->hz);
 	fputs(",\n  \"functions\": [", r->out);
 	for (i = 0; i < cg->nsyms; i++) {
 		ids[i] = -1;
@@ -247,9 +262,9 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 		first = 0;
 		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
 			ids[a->parent], ids[a->child], (unsigned long long)a->count);
-		json_num(r->out, a->time / (double)cg->hz);
+		sp_json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
-		json_num(r->out, a->child_time / (double)cg->hz);
+		sp_json_num(r->out, a->child_time / (double)cg->hz);
 		if (cg->static_flags & SP_CG_STATIC_ON)
 			fprintf(r->out, ", \"static\": %s", (a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
 		if (cg->static_flags & SP_CG_STATIC_TAIL)

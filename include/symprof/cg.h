@@ -148,6 +148,11 @@ struct sp_cg {
 	int counts_known;            /* call counts are meaningful */
 	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
+	/* For costs that are not samples (aprof): one line describing the
+	 * unit, printed instead of gprof's sampling lines in the flat profile
+	 * and call graph headers; per-call columns then use `dimen` as is.
+	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
+	const char *cost_note;
 	void *arc_index;             /* private */
 };
 
@@ -304,6 +309,10 @@ struct sp_cg_stack_opts {
 	const char *dimen;              /* "seconds", "bytes" ... */
 	char dimen_abbrev;
 	int counts_known;               /* counts are calls/events worth showing */
+	/* a node's count is the number of activations of that very context
+	 * (aprof), not of events in its subtree: an arc's count is then the
+	 * sum of the counts of its callee's nodes */
+	int node_counts;
 };
 
 /*

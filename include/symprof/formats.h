@@ -93,6 +93,29 @@ struct sp_gmon_write_opts {
 int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
 		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err);
 
+/* ---- aprof reports ---- */
+
+struct sp_aprof_read_opts {
+	/* Called with "FILE:LINE: message" for every broken sanity rule of
+	 * aprof's merge.c (reading goes on; each is also counted in
+	 * diag[SP_DIAG_APROF_RULE]). NULL: only counted. */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+/*
+ * Reads one aprof report (versions 1 to 6, with or without a CCT) into `p`
+ * (a SP_PROFILE_APROF profile), merging it with the reports read before as
+ * aprof-helper merges the threads or the runs of one program (see the
+ * grammar and the rules at the top of formats/aprof.c). Returns 0 or a
+ * negative error whose message names the file and the line.
+ */
+int sp_fmt_aprof_read(struct sp_profile *p, const char *path, const struct sp_aprof_read_opts *o,
+		      struct sp_error *err);
+/* The same, from memory; `name` is used in messages. */
+int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
+			  size_t size, const struct sp_aprof_read_opts *o, struct sp_error *err);
+
 /* ---- format detection ---- */
 
 enum sp_input_format {

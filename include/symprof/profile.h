@@ -176,12 +176,41 @@ struct sp_input_point {
 	uint64_t extra[4];         /* DRMS: cumul syscall/thread, self syscall/thread */
 };
 
-/* A function named by the profiler itself (aprof routines). */
+/* A function named by the profiler itself (aprof routines). For aprof,
+ * function i is also frame i (the CCT's frames are the routines). */
 struct sp_func {
 	const char *name;          /* demangled */
 	const char *mangled;       /* NULL if same as name */
 	uint32_t object;
-	int64_t id;                /* the profiler's id */
+	int64_t id;                /* the profiler's id (in the first report naming it) */
+};
+
+/* Which p/q tuple fields the reports carried (aprof report versions differ;
+ * with several reports, the fields every one of them had). */
+enum sp_aprof_fields {
+	SP_APROF_HAS_SQR = 1 << 0,       /* sum of squares of the cumulative cost (v1, v4+) */
+	SP_APROF_HAS_REAL = 1 << 1,      /* cumulative cost, recursion once (v2+) */
+	SP_APROF_HAS_SELF = 1 << 2,      /* self cost sum (v2+) */
+	SP_APROF_HAS_SELF_MINMAX = 1 << 3, /* self min and max (v3+) */
+	SP_APROF_HAS_SELF_SQR = 1 << 4,  /* sum of squares of the self cost (v4+) */
+	SP_APROF_HAS_INDUCED = 1 << 5,   /* DRMS: syscall/thread induced input (v5+) */
+};
+
+/* The header of aprof reports (c v k e m i t a f lines). With several
+ * reports: the first one's, `total_cost` summed and `fields` intersected
+ * (the reader has checked that the rest agree). */
+struct sp_aprof_info {
+	int version;               /* v: 1 to 6 (the lowest of the reports read) */
+	uint64_t total_cost;       /* k: the thread's whole cost, summed */
+	uint64_t mtime;            /* e: the program's mtime (0: unknown) */
+	const char *cost_metric;   /* m: "bb-count", "time-usec", "vex-instr" (interned) */
+	const char *input_metric;  /* i: "rms", "drms" ("rvms" is read as "drms") */
+	uint32_t mem_resolution;   /* t: bytes per shadow cell, 0 if not given */
+	const char *app;           /* a: the application, NULL if not given */
+	const char *cmdline;       /* f: the command line, NULL if not given */
+	uint32_t fields;           /* enum sp_aprof_fields */
+	uint64_t ntuples;          /* p and q lines read */
+	unsigned has_cct : 1;      /* contexts (x and q lines) */
 };
 
 /* Damaged but recoverable input, counted per kind; cli prints each once. */
@@ -191,6 +220,7 @@ enum sp_diag_kind {
 	SP_DIAG_BB_IGNORED,
 	SP_DIAG_TRAILING_BYTES,    /* bytes after the last whole record */
 	SP_DIAG_TIME_IN_TICKS,     /* old BSD file and no system rate */
+	SP_DIAG_APROF_RULE,        /* an aprof tuple breaks one of merge.c's rules */
 	SP_DIAG_COUNT_
 };
 
@@ -237,8 +267,11 @@ struct sp_profile {
 	/* aprof */
 	struct sp_func *funcs;
 	size_t nfuncs, funcs_alloc;
+	void *func_index;          /* private: (name, object) -> funcs index */
 	struct sp_input_point *points;
 	size_t npoints, points_alloc;
+	void *point_index;         /* private: (func, node, size) -> points index */
+	struct sp_aprof_info aprof;
 
 	uint64_t diag[SP_DIAG_COUNT_];
 };
@@ -285,5 +318,13 @@ uint32_t sp_profile_cct_insert_leaf_first(struct sp_profile *p, const uint32_t *
 void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter, int64_t count,
 			  int64_t value, int64_t peak);
 void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size);
+
+/* aprof: the function named `name` in object `object` (interned strings),
+ * added with a frame of the same index if absent; returns its index. */
+uint32_t sp_profile_findnew_func(struct sp_profile *p, const char *name, uint32_t object);
+/* aprof: the tuple of (func, node, size), added zeroed if absent (the
+ * caller merges into it); valid until the next call. */
+struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func,
+						uint32_t node, uint64_t size);
 
 #endif

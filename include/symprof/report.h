@@ -18,6 +18,7 @@ struct sp_symbol;
 struct sp_symspecs;
 struct sp_profile;
 struct sp_function_map;
+struct sp_inputcost;
 
 struct sp_report_opts {
 	unsigned brief : 1;             /* -b */
@@ -85,9 +86,43 @@ struct sp_report_meta {
 	const char *unit;        /* "seconds" */
 	/* line-level graph (-l or -A): adds "lines":[{file, line, self, count}] */
 	const struct sp_cg *line_cg;
+	/* aprof: the input-size analysis; symbol i of the graph is routine i.
+	 * The functions then carry input_sizes, points, fit and fit_avg. */
+	struct sp_inputcost *inputcost;
 };
 
 /* The JSON document of docs/formats.md. */
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m);
+
+/* ---- aprof: cost as a function of the input size (report/aprof.c, svg.c) ---- */
+
+/* The lines that say what was read: program, reports, metrics, totals. */
+/* What an aprof cost metric counts ("basic blocks executed" for bb-count),
+ * or NULL for a metric aprof does not define. */
+const char *sp_report_aprof_metric(const char *metric);
+void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic,
+			    const char *const *files, size_t nfiles);
+/* The routine table (aprof-plot's): cost %, total, self, calls, input
+ * sizes, fitted exponent and R^2 of the worst case, routine [object];
+ * `rank` is an enum sp_ic_rank; routines with fewer than `min_sizes`
+ * input sizes are left out. */
+void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
+			   size_t min_sizes);
+/* One routine: totals, both fits, the cost-vs-input table and, with a
+ * CCT, its contexts (fitted here). */
+void sp_report_aprof_routine(FILE *out, struct sp_inputcost *ic, uint32_t routine);
+
+enum sp_plot_axes {
+	SP_PLOT_LINEAR = 0,
+	SP_PLOT_LOGX = 1 << 0,
+	SP_PLOT_LOGY = 1 << 1,
+	SP_PLOT_LOG = SP_PLOT_LOGX | SP_PLOT_LOGY,
+};
+
+/* An SVG cost plot of one routine: per input size the worst, average and
+ * best cost (one <g class="point"> each), the fitted curves, axes
+ * (`axes`: enum sp_plot_axes) and a legend. */
+void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine,
+			 unsigned axes);
 
 #endif

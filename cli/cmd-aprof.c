@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The aprof pipeline (docs/manual.md, "aprof reports"):
+ *
+ *   read and merge every report (warnings for aprof's sanity rules)
+ *     -> cost-vs-input analysis and growth fits (cg/inputcost.c)
+ *     -> a call graph: exact from the CCT, or routine totals only
+ *     -> one output: --check, --plot (SVG), --format=json, --routine,
+ *        -p / -q (gprof's flat profile and call graph), or by default the
+ *        routine table ranked by --rank
+ *
+ * Every file name on the command line is a report (aprof has no image).
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/error.h"
+#include "symprof/inputcost.h"
+#include "symprof/profile.h"
+#include "symprof/report.h"
+#include "symprof/symbolize.h"
+
+#define MAX_WARNINGS 20
+#define MAX_MATCHES 64
+
+struct aprof_run {
+	struct sp_opts *o;
+	const char **files;
+	size_t nfiles;
+	struct sp_profile *prof;
+	struct sp_inputcost *ic;
+	struct sp_symtab *symtab;
+	struct sp_cg *cg;
+	char note[160];
+	FILE *out;
+	/* warnings */
+	unsigned long nwarn;
+	int quiet;
+	FILE *warn_to;              /* --check: stdout */
+};
+
+static void on_warning(void *ctx, const char *msg)
+{
+	struct aprof_run *a = ctx;
+
+	if (a->quiet)
+		return;
+	if (a->warn_to)
+		fprintf(a->warn_to, "Warning: %s\n", msg);
+	else if (a->nwarn < MAX_WARNINGS)
+		fprintf(stderr, "symprof: warning: %s\n", msg);
+	a->nwarn++;
+}
+
+/* The reports: every file name given (the first is in o->image). */
+static void collect_files(struct aprof_run *a)
+{
+	struct sp_opts *o = a->o;
+	size_t i;
+
+	a->files = sp_xmalloc((o->nprofiles + 2) * sizeof(*a->files));
+	if (o->image_given)
+		a->files[a->nfiles++] = o->image;
+	if (o->profiles_given || !o->image_given)
+		for (i = 0; i < o->nprofiles; i++)
+			a->files[a->nfiles++] = o->profiles[i];
+}
+
+/* --check: each report alone, aprof-helper -k style; 1 if one failed. */
+static int check_reports(struct aprof_run *a)
+{
+	struct sp_aprof_read_opts ro = {on_warning, a};
+	int failed = 0;
+	size_t i;
+
+	a->warn_to = stdout;
+	for (i = 0; i < a->nfiles; i++) {
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+		struct sp_error err = SP_ERROR_INIT;
+		unsigned long before = a->nwarn;
+
+		if (sp_fmt_aprof_read(p, a->files[i], &ro, &err) < 0)
+			printf("Error: %s\n", err.msg);
+		if (err.code || a->nwarn > before) {
+			printf("Failed: Checked consistency of report: %s\n", a->files[i]);
+			failed = 1;
+		} else {
+			printf("Passed: Checked consistency of report: %s\n", a->files[i]);
+		}
+		sp_profile_free(p);
+	}
+	return failed;
+}
+
+static int read_reports(struct aprof_run *a)
+{
+	struct sp_aprof_read_opts ro = {on_warning, a};
+	struct sp_error err = SP_ERROR_INIT;
+	size_t i;
+
+	a->prof = sp_profile_new(SP_PROFILE_APROF);
+	for (i = 0; i < a->nfiles; i++)
+		if (sp_fmt_aprof_read(a->prof, a->files[i], &ro, &err) < 0) {
+			sp_cli_error("%s", err.msg);
+			return 1;
+		}
+	if (a->nwarn > MAX_WARNINGS && !a->quiet)
+		sp_cli_error("warning: %lu more warnings like these", a->nwarn - MAX_WARNINGS);
+	if (!a->prof->npoints) {
+		sp_cli_error("'%s': no routine has any activation (no p or q lines)", a->files[0]);
+		return 1;
+	}
+	sp_cli_mark("read reports");
+	return 0;
+}
+
+static const char *metric_desc(const char *metric)
+{
+	const char *d = sp_report_aprof_metric(metric);
+
+	return d ? d : "cost units";
+}
+
+/* One symbol per routine (symbol i = routine i), and the call graph. */
+static void build_graph(struct aprof_run *a)
+{
+	const struct sp_profile *p = a->prof;
+	const struct sp_counter *c = &p->counters[0];
+	struct sp_cg_stack_opts so;
+	uint32_t *first, *funcs;
+	size_t i;
+
+	a->symtab = sp_symtab_new();
+	first = sp_xmalloc((p->nfuncs + 2) * sizeof(*first));
+	funcs = sp_xmalloc((p->nfuncs + 1) * sizeof(*funcs));
+	for (i = 0; i < p->nfuncs; i++) {
+		struct sp_symbol *s = sp_symtab_add(a->symtab);
+
+		s->name = p->funcs[i].name;
+		s->addr = i;
+		s->is_func = 1;
+		first[i] = (uint32_t)i;
+		funcs[i] = (uint32_t)i;
+	}
+	first[p->nfuncs] = (uint32_t)p->nfuncs;
+	if (p->aprof.has_cct) {
+		memset(&so, 0, sizeof(so));
+		so.counter = 0;
+		so.field = SP_VALUE_VALUE;
+		so.frame_first = first;
+		so.frame_funcs = funcs;
+		so.funcs = a->symtab;
+		so.hz = 1;
+		so.dimen = c->unit;
+		so.dimen_abbrev = c->unit[0];
+		so.counts_known = 1;
+		so.node_counts = 1;
+		a->cg = sp_cg_from_cct(p, &so, NULL);
+	} else {
+		a->cg = sp_inputcost_flat_cg(a->ic, a->symtab);
+		snprintf(a->cg->dimen, sizeof(a->cg->dimen), "%s", c->unit);
+		a->cg->dimen_abbrev = c->unit[0];
+	}
+	snprintf(a->note, sizeof(a->note), "Costs are in %s: %s (aprof's %s).", c->unit,
+		 metric_desc(c->name), c->name);
+	a->cg->cost_note = a->note;
+	free(first);
+	free(funcs);
+	sp_cli_mark("analysis");
+}
+
+/* The routines named NAME (most costly first); 0 with a message if none. */
+static size_t find_routines(struct aprof_run *a, const char *name, uint32_t *out)
+{
+	size_t n = sp_inputcost_find(a->ic, name, out, MAX_MATCHES);
+
+	if (!n)
+		sp_cli_error("no routine named '%s' has activations in the report%s", name,
+			     a->nfiles > 1 ? "s" : "");
+	return n;
+}
+
+static int print_plot(struct aprof_run *a)
+{
+	uint32_t match[MAX_MATCHES];
+	size_t n = find_routines(a, a->o->plot, match), i;
+
+	if (!n)
+		return 1;
+	for (i = 1; i < n; i++)
+		sp_cli_error("warning: plotting '%s' of '%s', not the one of '%s'", a->o->plot,
+			     a->prof->objects[a->prof->funcs[match[0]].object].path,
+			     a->prof->objects[a->prof->funcs[match[i]].object].path);
+	sp_report_aprof_svg(a->out, a->ic, match[0], a->o->plot_axes);
+	return 0;
+}
+
+static int print_routines(struct aprof_run *a)
+{
+	uint32_t match[MAX_MATCHES];
+	size_t n = find_routines(a, a->o->routine, match), i;
+
+	if (!n)
+		return 1;
+	sp_report_aprof_header(a->out, a->ic, a->files, a->nfiles);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputs("\n\n", a->out);
+		sp_report_aprof_routine(a->out, a->ic, match[i]);
+	}
+	return 0;
+}
+
+/* -p, -q, --format=json: gprof's renderers over the call graph */
+static int print_gprof_style(struct aprof_run *a)
+{
+	struct sp_opts *o = a->o;
+	struct sp_report_opts ro;
+	struct sp_report r;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.brief = 1;
+	ro.demangle = o->demangle;
+	ro.ignore_zeros = o->ignore_zeros;
+	ro.width = o->width;
+	sp_report_init(&r, a->out, a->cg, &ro);
+	if (o->out_format == SP_OUT_JSON) {
+		struct sp_report_meta m = {.format = "aprof",
+					   .executable = a->prof->aprof.app,
+					   .files = a->files,
+					   .nfiles = a->nfiles,
+					   .metric = a->prof->counters[0].name,
+					   .unit = a->prof->counters[0].unit,
+					   .inputcost = a->ic};
+		sp_report_json(&r, &m);
+	} else {
+		if (o->output_style & STYLE_FLAT_PROFILE)
+			sp_report_flat(&r);
+		if (o->output_style & STYLE_CALL_GRAPH) {
+			sp_report_graph(&r);
+			sp_report_index(&r);
+		}
+	}
+	sp_report_release(&r);
+	return 0;
+}
+
+static int print_output(struct aprof_run *a)
+{
+	struct sp_opts *o = a->o;
+	int styles = o->user_specified & (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH);
+
+	if (o->plot)
+		return print_plot(a);
+	if (o->out_format == SP_OUT_JSON)
+		return print_gprof_style(a);
+	if (o->routine)
+		return print_routines(a);
+	if (styles && (o->output_style & STYLE_CALL_GRAPH) && !a->prof->aprof.has_cct) {
+		sp_cli_error("'%s' has no calling-context tree (aprof --collect-cct=yes): no call "
+			     "graph", a->files[0]);
+		return 1;
+	}
+	if (styles && (o->output_style & styles))
+		return print_gprof_style(a);
+	sp_report_aprof_header(a->out, a->ic, a->files, a->nfiles);
+	sp_report_aprof_table(a->out, a->ic, o->rank, o->min_sizes);
+	return 0;
+}
+
+static int open_output(struct aprof_run *a)
+{
+	a->out = stdout;
+	if (!a->o->output)
+		return 0;
+	a->out = fopen(a->o->output, "w");
+	if (!a->out) {
+		struct sp_error err = SP_ERROR_INIT;
+
+		sp_error_errno(&err, SP_E_IO, "cannot write '%s'", a->o->output);
+		sp_cli_error("%s", err.msg);
+		a->out = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+static int close_output(struct aprof_run *a, int rc)
+{
+	const char *name = a->o->output ? a->o->output : "the report";
+
+	if (!a->out)
+		return rc;
+	if ((fflush(a->out) != 0 || ferror(a->out)) && !rc) {
+		sp_cli_error("cannot write %s%s%s: write error", a->o->output ? "'" : "", name,
+			     a->o->output ? "'" : "");
+		rc = 1;
+	}
+	if (a->out != stdout && fclose(a->out) != 0 && !rc) {
+		sp_cli_error("cannot write '%s': write error", name);
+		rc = 1;
+	}
+	return rc;
+}
+
+int sp_cmd_aprof(struct sp_opts *o)
+{
+	struct aprof_run a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	sp_cli_mark(NULL);
+	a.o = o;
+	a.quiet = o->quiet;
+	collect_files(&a);
+	if (o->check) {
+		rc = check_reports(&a);
+		free(a.files);
+		return rc;
+	}
+	rc = read_reports(&a);
+	if (!rc) {
+		a.ic = sp_inputcost_new(a.prof);
+		build_graph(&a);
+		rc = open_output(&a);
+	}
+	if (!rc)
+		rc = print_output(&a);
+	rc = close_output(&a, rc);
+	sp_cg_free(a.cg);
+	sp_symtab_free(a.symtab);
+	sp_inputcost_free(a.ic);
+	sp_profile_free(a.prof);
+	free(a.files);
+	sp_cli_mark("report");
+	return rc;
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests for the aprof path: the growth fitter on synthetic exact and
+ * noisy curves, the report reader on hand-written reports (every version's
+ * field order, DRMS columns, quoted names, contexts in any order, merging)
+ * and the cost-vs-input analysis.
+ */
+#include <math.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+
+#include "suites.h"
+#include "symprof/cg.h"
+#include "symprof/error.h"
+#include "symprof/formats.h"
+#include "symprof/inputcost.h"
+#include "symprof/profile.h"
+#include "symprof/symbolize.h"
+
+/* ---- the fitter ---- */
+
+static void fit_curve(double a, double b, double c, double x0, double step, size_t n,
+		      struct sp_fit *f)
+{
+	double x[400], y[400];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x[i] = x0 + step * (double)i;
+		y[i] = a + b * pow(x[i], c);
+	}
+	CU_ASSERT_EQUAL(sp_fit_power(x, y, n, f), 0);
+}
+
+static void test_fit_exact(void)
+{
+	static const struct {
+		double a, b, c, x0, step;
+	} cases[] = {
+		{3, 2, 2, 1, 1},        {0, 5, 1, 1, 3},       {100, 0.5, 1.5, 10, 10},
+		{10, 1000, 0.5, 1, 7},  {1, 3e-6, 3, 1e3, 1e3}, {50, 2, 0.25, 2, 5},
+		{7, 1, 4, 1, 1},        {1e6, 1e-3, 2.5, 100, 250},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_fit f;
+
+		fit_curve(cases[i].a, cases[i].b, cases[i].c, cases[i].x0, cases[i].step, 60, &f);
+		CU_ASSERT(f.ok);
+		CU_ASSERT_DOUBLE_EQUAL(f.c, cases[i].c, 1e-5);
+		CU_ASSERT_DOUBLE_EQUAL(f.b / cases[i].b, 1, 1e-4);
+		CU_ASSERT_DOUBLE_EQUAL(
+			f.a, cases[i].a,
+			1e-4 * (1 + fabs(cases[i].a)) +
+				1e-6 * cases[i].b *
+					pow(cases[i].x0 + 59 * cases[i].step, cases[i].c));
+		CU_ASSERT(f.r2 > 1 - 1e-9);
+	}
+}
+
+static void test_fit_large_sizes(void)
+{
+	struct sp_fit f;
+
+	/* x up to 10^9 with c = 6 must not overflow */
+	fit_curve(0, 1e-40, 6, 1e7, 2e7, 50, &f);
+	CU_ASSERT(f.ok);
+	CU_ASSERT_DOUBLE_EQUAL(f.c, 6, 1e-4);
+	fit_curve(5, 2, 3, 1e6, 1e6, 40, &f);
+	CU_ASSERT_DOUBLE_EQUAL(f.c, 3, 1e-5);
+}
+
+static void test_fit_decreasing_and_constant(void)
+{
+	double x[10], y[10];
+	struct sp_fit f;
+	size_t i;
+
+	fit_curve(500, -3, 0.5, 1, 4, 30, &f);
+	CU_ASSERT_DOUBLE_EQUAL(f.c, 0.5, 1e-5);
+	CU_ASSERT(f.b < 0);
+	CU_ASSERT_EQUAL(sp_fit_growth(&f), 0);
+	for (i = 0; i < 10; i++) {
+		x[i] = (double)(i + 1);
+		y[i] = 42;
+	}
+	CU_ASSERT_EQUAL(sp_fit_power(x, y, 10, &f), 0);
+	CU_ASSERT(f.ok);
+	CU_ASSERT_DOUBLE_EQUAL(f.a, 42, 1e-9);
+	CU_ASSERT_EQUAL(f.b, 0);
+	CU_ASSERT_EQUAL(f.r2, 1);
+	CU_ASSERT_EQUAL(sp_fit_growth(&f), 0);
+}
+
+static void test_fit_refuses(void)
+{
+	double x[] = {1, 2, 3, 3, 3}, y[] = {1, 4, 9, 9, 9}, bad[] = {1, -2, 3, 4, 5};
+	struct sp_fit f;
+
+	CU_ASSERT_EQUAL(sp_fit_power(x, y, 5, &f), -1); /* 3 distinct sizes */
+	CU_ASSERT(!f.ok);
+	CU_ASSERT(isnan(sp_fit_growth(&f)));
+	x[3] = 4;
+	x[4] = 5;
+	CU_ASSERT_EQUAL(sp_fit_power(x, bad, 5, &f), -1);
+	CU_ASSERT_EQUAL(sp_fit_power(x, y, 0, &f), -1);
+}
+
+static void test_fit_zero_size_and_noise(void)
+{
+	double x[200], y[200];
+	uint64_t s = 88172645463325252ULL;
+	struct sp_fit f;
+	size_t i;
+
+	for (i = 0; i < 200; i++) {
+		double noise;
+
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		noise = (double)(s % 2001) / 1000.0 - 1.0; /* [-1, 1] */
+		x[i] = (double)i;                          /* x = 0 included */
+		y[i] = 20 + 0.25 * x[i] * x[i] * (1 + 0.05 * noise);
+	}
+	CU_ASSERT_EQUAL(sp_fit_power(x, y, 200, &f), 0);
+	CU_ASSERT_DOUBLE_EQUAL(f.c, 2, 0.05); /* 5% noise: 1.978 */
+	CU_ASSERT(f.r2 > 0.99);
+}
+
+/* ---- the reader ---- */
+
+static int read_str(struct sp_profile *p, const char *name, const char *text,
+		    struct sp_error *err)
+{
+	return sp_fmt_aprof_read_mem(p, name, (const uint8_t *)text, strlen(text), NULL, err);
+}
+
+static const struct sp_input_point *point_of(const struct sp_profile *p, const char *name,
+					     uint64_t size)
+{
+	size_t i;
+
+	for (i = 0; i < p->npoints; i++)
+		if (!strcmp(p->funcs[p->points[i].func].name, name) && p->points[i].size == size)
+			return &p->points[i];
+	return NULL;
+}
+
+static void test_read_versions(void)
+{
+	static const char *const reports[] = {
+		"v 1\nr \"f\" \"o\" 3\np 3 10 5 9 14 106 2\n",
+		"v 2\nr \"f\" \"o\" 3\np 3 10 5 9 14 2 13 12\n",
+		"v 3\nr \"f\" \"o\" 3\np 3 10 5 9 14 2 13 12 4 8\n",
+		"v 4\nr \"f\" \"o\" 3\np 3 10 5 9 14 106 2 13 12 4 8 80\n",
+		"v 6\ni drms\nr \"f\" \"o\" 3\np 3 10 5 9 14 106 2 13 12 4 8 80 0 0 6 2 3 1\n",
+	};
+	size_t v;
+
+	for (v = 0; v < sizeof(reports) / sizeof(reports[0]); v++) {
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+		struct sp_error err = SP_ERROR_INIT;
+		const struct sp_input_point *pt;
+
+		CU_ASSERT_EQUAL_FATAL(read_str(p, "x.aprof", reports[v], &err), 0);
+		pt = point_of(p, "f", 10);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pt);
+		CU_ASSERT_EQUAL(pt->min, 5);
+		CU_ASSERT_EQUAL(pt->max, 9);
+		CU_ASSERT_EQUAL(pt->sum, 14);
+		CU_ASSERT_EQUAL(pt->calls, 2);
+		CU_ASSERT_EQUAL(pt->real, v ? 13 : 0);
+		CU_ASSERT_EQUAL(pt->self_sum, v ? 12 : 0);
+		CU_ASSERT_EQUAL(pt->self_min, v >= 2 ? 4 : 0);
+		CU_ASSERT_EQUAL(pt->extra[0], v == 4 ? 6 : 0);
+		CU_ASSERT_EQUAL(pt->extra[3], v == 4 ? 1 : 0);
+		CU_ASSERT_EQUAL(!!(p->aprof.fields & SP_APROF_HAS_SQR), v == 0 || v >= 3);
+		sp_profile_free(p);
+	}
+}
+
+static void test_read_quoted_names(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(
+		read_str(p, "q.aprof",
+			 "v 6\r\nr \"operator\"\" _x(char const*) \"q\"\" \"/a b/c d\" 12 \r\n"
+			 "u 12 \"_Zli2_xPKc\"\n  p 12 1 1 1 1 1 1 1 1 1 1 1\n\n",
+			 &err),
+		0);
+	CU_ASSERT_EQUAL_FATAL(p->nfuncs, 1);
+	CU_ASSERT_STRING_EQUAL(p->funcs[0].name, "operator\"\" _x(char const*) \"q\"");
+	CU_ASSERT_STRING_EQUAL(p->objects[p->funcs[0].object].path, "/a b/c d");
+	CU_ASSERT_STRING_EQUAL(p->funcs[0].mangled, "_Zli2_xPKc");
+	CU_ASSERT_EQUAL(p->funcs[0].id, 12);
+	sp_profile_free(p);
+}
+
+/* contexts defined after their children and after the q lines */
+static void test_read_cct(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+	const char *text = "v 6\nr \"main\" \"o\" 1\nq 10 5 100 100 100 1e4 1 100 40 40 40 1600\n"
+			   "r \"rec\" \"o\" 2\nq 12 3 20 20 20 400 1 0 20 20 20 400\n"
+			   "q 11 4 60 60 60 3600 1 60 40 40 40 1600\n"
+			   "x 2 12 11\nx 2 11 10\nx 1 10 -1\n";
+	uint32_t n12 = SP_NONE;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(read_str(p, "c.aprof", text, &err), 0);
+	CU_ASSERT(p->aprof.has_cct);
+	CU_ASSERT_EQUAL(p->nnodes, 4);
+	for (i = 0; i < p->npoints; i++)
+		if (p->points[i].size == 3)
+			n12 = p->points[i].node;
+	CU_ASSERT_FATAL(n12 != SP_NONE);
+	CU_ASSERT_EQUAL(p->nodes[n12].depth, 3);
+	CU_ASSERT(p->nodes[n12].parent > p->nodes[p->nodes[n12].parent].parent);
+	CU_ASSERT_EQUAL(p->nvalues, 3);
+	sp_profile_free(p);
+}
+
+static void test_read_merge(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+	const struct sp_input_point *pt;
+
+	CU_ASSERT_EQUAL(read_str(p, "a",
+				 "v 6\nk 10\nr \"f\" \"o\" 1\np 1 8 5 9 14 106 2 14 10 4 6 52\n",
+				 &err),
+			0);
+	CU_ASSERT_EQUAL(read_str(p, "b", "v 6\nk 7\nr \"g\" \"o\" 1\nr \"f\" \"o\" 2\n"
+					 "p 2 8 3 7 10 58 2 10 8 3 5 34\n", &err), 0);
+	pt = point_of(p, "f", 8);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pt);
+	CU_ASSERT_EQUAL(pt->calls, 4);
+	CU_ASSERT_EQUAL(pt->min, 3);
+	CU_ASSERT_EQUAL(pt->max, 9);
+	CU_ASSERT_EQUAL(pt->sum, 24);
+	CU_ASSERT_EQUAL(pt->self_min, 3);
+	CU_ASSERT_EQUAL(pt->self_max, 6);
+	CU_ASSERT_EQUAL(p->aprof.total_cost, 17);
+	CU_ASSERT_EQUAL(p->nfuncs, 2);
+	CU_ASSERT_EQUAL(p->ninputs, 2);
+	CU_ASSERT(read_str(p, "c", "v 6\ni drms\nr \"f\" \"o\" 1\n", &err) < 0);
+	CU_ASSERT(strstr(err.msg, "c:2: input metric 'drms' differs") != NULL);
+	sp_profile_free(p);
+}
+
+static void test_read_errors(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"v 6\nr \"f\" \"o\" 1\np 1 1 1\n", "e:3: 'p' line has 3 fields"},
+		{"r \"f\" \"o\" 1\n", "e:1: data before the report version"},
+		{"v 6\nv 5\n", "e:2: second version line"},
+		{"v 6\nq 3 1 1 1 1 1 1 1 1 1 1 1\n", "e:2: 'q' line before the first routine"},
+		{"v 6\nr \"f\" \"o\" 1\nx 1 2 -2\n", "e:3: parent context '-2'"},
+		{"c only\n", "no report version"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+		struct sp_error err = SP_ERROR_INIT;
+
+		CU_ASSERT(read_str(p, "e", cases[i].text, &err) < 0);
+		CU_ASSERT(strstr(err.msg, cases[i].msg) != NULL);
+		sp_profile_free(p);
+	}
+}
+
+/* ---- the analysis ---- */
+
+static void test_inputcost(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_inputcost *ic;
+	const struct sp_ic_entry *e;
+	uint32_t order[4], found[4];
+	char text[4096];
+	int n = 0, x;
+
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "v 6\nk 0\nr \"sq\" \"o\" 1\n");
+	for (x = 1; x <= 20; x++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "p 1 %d %d %d %d 1 2 %d %d %d %d 1\n", x, x * x, x * x + 2,
+			      2 * x * x + 2, 2 * x * x + 2, 2 * x * x + 2, x * x, x * x + 2);
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "r \"lin\" \"o\" 2\n");
+	for (x = 1; x <= 20; x++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "p 2 %d %d %d %d 1 1 %d %d %d %d 1\n", x, 3 * x, 3 * x, 3 * x, 3 * x,
+			      3 * x, 3 * x, 3 * x);
+	CU_ASSERT_EQUAL_FATAL(read_str(p, "i", text, &err), 0);
+	ic = sp_inputcost_new(p);
+	e = &ic->routines[0];
+	CU_ASSERT_EQUAL(e->npoints, 20);
+	CU_ASSERT_EQUAL(e->calls, 40);
+	CU_ASSERT(e->worst.ok && e->avg.ok);
+	CU_ASSERT_DOUBLE_EQUAL(e->worst.c, 2, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(e->avg.c, 2, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(e->points[2].avg, 10, 1e-12);
+	CU_ASSERT_EQUAL(ic->run_total, ic->self_total);
+	CU_ASSERT_DOUBLE_EQUAL(ic->routines[1].worst.c, 1, 1e-5);
+	CU_ASSERT_EQUAL(sp_inputcost_rank(ic, SP_IC_RANK_GROWTH, order), 2);
+	CU_ASSERT_EQUAL(order[0], 0);
+	CU_ASSERT_EQUAL(sp_inputcost_find(ic, "lin", found, 4), 1);
+	CU_ASSERT_EQUAL(found[0], 1);
+	sp_inputcost_free(ic);
+	sp_profile_free(p);
+}
+
+int sp_test_register_aprof(void)
+{
+	CU_pSuite s = CU_add_suite("aprof", NULL, NULL);
+
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "fit: exact curves", test_fit_exact) ||
+	    !CU_add_test(s, "fit: large sizes", test_fit_large_sizes) ||
+	    !CU_add_test(s, "fit: decreasing, constant", test_fit_decreasing_and_constant) ||
+	    !CU_add_test(s, "fit: refuses", test_fit_refuses) ||
+	    !CU_add_test(s, "fit: zero size and noise", test_fit_zero_size_and_noise) ||
+	    !CU_add_test(s, "read: versions 1 to 6", test_read_versions) ||
+	    !CU_add_test(s, "read: quoted names", test_read_quoted_names) ||
+	    !CU_add_test(s, "read: contexts", test_read_cct) ||
+	    !CU_add_test(s, "read: merging", test_read_merge) ||
+	    !CU_add_test(s, "read: errors", test_read_errors) ||
+	    !CU_add_test(s, "inputcost", test_inputcost))
+		return -1;
+	return 0;
+}
