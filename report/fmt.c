@@ -127,7 +127,7 @@ size_t sp_fmt_fixed(char *dst, double v, int prec)
  */
 enum { FIELD_SIZE = 64, FIELD_END = 40 };
 
-static void put_field(struct sp_buf *b, const char *tmp, const char *p, int width, int left)
+static inline void put_field(struct sp_buf *b, const char *tmp, const char *p, int width, int left)
 {
 	const char *end = tmp + FIELD_END;
 	size_t n = (size_t)(end - p), w = width > 0 ? (size_t)width : 0, len = w > n ? w : n;

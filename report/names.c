@@ -25,6 +25,8 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->first_output = 1;
 	r->demangled = sp_xcalloc(cg->nsyms + 1, sizeof(char *));
 	r->name_len = sp_xcalloc(cg->nsyms + 1, sizeof(uint32_t));
+	r->full = NULL;
+	r->nfull = 0;
 	sp_buf_init(&r->line, 256);
 }
 
@@ -52,6 +54,11 @@ void sp_report_release(struct sp_report *r)
 	size_t i;
 
 	sp_report_flush_line(r);
+	for (i = 0; i < r->nfull; i++)
+		free(r->full[i].text);
+	free(r->full);
+	r->full = NULL;
+	r->nfull = 0;
 	for (i = 0; i < r->cg->nsyms; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);
@@ -94,22 +101,17 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 {
 	const struct sp_symbol *s = r->cg->nodes[node].sym;
 	const char *name;
-	size_t len;
-	int size;
+	size_t len, before;
+	char num[24];
 
 	if (!s || !s->name)
 		return 0;
 	name = display_name(r, node, &len);
-	size = (int)len;
+	before = r->line.len;
 	sp_buf_add(&r->line, name, len);
 	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {
-		const char *f = file_label(r, s->file->name);
-		size_t before = r->line.len;
-
-		char num[24];
-
 		sp_buf_add(&r->line, " (", 2);
-		sp_buf_addstr(&r->line, f);
+		sp_buf_addstr(&r->line, file_label(r, s->file->name));
 		sp_buf_addch(&r->line, ':');
 		if (s->line >= 0)
 			sp_buf_add(&r->line, num, sp_fmt_utoa(num, (unsigned long long)s->line));
@@ -120,12 +122,11 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 			sp_buf_add(&r->line, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
 		}
 		sp_buf_addch(&r->line, ')');
-		size += (int)(r->line.len - before);
 	}
-	return size;
+	return (int)(r->line.len - before);
 }
 
-void sp_report_name(struct sp_report *r, unsigned node)
+static void name_uncached(struct sp_report *r, unsigned node)
 {
 	const struct sp_cg_node *n = &r->cg->nodes[node];
 
@@ -140,4 +141,37 @@ void sp_report_name(struct sp_report *r, unsigned node)
 		sp_fmt_put_long(&r->line, n->index);
 		sp_buf_addch(&r->line, n->print_flag ? ']' : ')');
 	}
+}
+
+/* A call graph prints each name about as often as the node has arcs: the
+ * text is made once per node, and remade if its index or cycle changed. */
+void sp_report_name(struct sp_report *r, unsigned node)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+	struct sp_report_full_name *f;
+	size_t before;
+
+	if (!r->full) {
+		r->nfull = r->cg->nnodes + r->cg->npseudo;
+		r->full = sp_xcalloc(r->nfull + 1, sizeof(*r->full));
+	}
+	if (node >= r->nfull) {
+		name_uncached(r, node);
+		return;
+	}
+	f = &r->full[node];
+	if (!f->text || f->index != n->index || f->cycle != n->cycle ||
+	    f->print_flag != n->print_flag) {
+		before = r->line.len;
+		name_uncached(r, node);
+		free(f->text);
+		f->len = (uint32_t)(r->line.len - before);
+		f->text = sp_xmalloc(f->len + 1);
+		memcpy(f->text, r->line.buf + before, f->len);
+		f->index = n->index;
+		f->cycle = n->cycle;
+		f->print_flag = n->print_flag;
+		return;
+	}
+	sp_buf_add(&r->line, f->text, f->len);
 }

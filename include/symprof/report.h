@@ -32,6 +32,14 @@ struct sp_report_opts {
 	char leading_char;              /* the target's symbol prefix */
 };
 
+/* A node's name as the call graph prints it, with what it was made of. */
+struct sp_report_full_name {
+	char *text;
+	uint32_t len;
+	int index, cycle;
+	unsigned print_flag;
+};
+
 /* State shared by the sections of one report. */
 struct sp_report {
 	FILE *out;
@@ -40,6 +48,8 @@ struct sp_report {
 	int first_output;   /* no form feed before the first section */
 	char **demangled;   /* per symbol node: the name to print (cache) */
 	uint32_t *name_len; /* its length */
+	struct sp_report_full_name *full; /* per node: sp_report_name()'s text (cache) */
+	size_t nfull;
 	struct sp_buf line; /* the line being built */
 };
 
