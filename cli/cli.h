@@ -12,6 +12,7 @@
 
 #include "symprof/cg.h"
 #include "symprof/formats.h"
+#include "symprof/report.h"
 
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
@@ -28,6 +29,9 @@ enum {
 enum sp_out_format {
 	SP_OUT_TEXT = 0, /* gprof's text */
 	SP_OUT_JSON,
+	SP_OUT_DOT,        /* Graphviz call graph */
+	SP_OUT_FLAMEGRAPH, /* interactive SVG */
+	SP_OUT_FOLDED,     /* "a;b;c N" lines */
 };
 
 struct spec_arg {
@@ -56,6 +60,11 @@ struct sp_opts {
 	unsigned ignore_zeros : 1, demangle : 1, inline_file_names : 1;
 	unsigned precise : 1, quiet : 1;
 	enum sp_out_format out_format;
+	unsigned format_given : 1;  /* --format was on the command line */
+	double node_threshold;      /* --node-threshold, percent */
+	double edge_threshold;      /* --edge-threshold, percent */
+	const char *html;           /* --html=FILE */
+	const char *diff;           /* --diff=BASE */
 	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
 	char **argv_storage;        /* expanded argv (freed at exit) */
@@ -72,6 +81,33 @@ void sp_cli_expand_argv(int *argc, char ***argv);
 
 /* The gmon.out pipeline; returns the exit status. */
 int sp_cmd_gmon(struct sp_opts *o);
+
+/*
+ * What a pipeline hands to the outputs every input format shares
+ * (cli/render.c): the analysed graph, how names print, where it came from.
+ * `release` frees what the pipeline keeps behind it (NULL: nothing).
+ */
+struct sp_cli_model {
+	struct sp_cg *cg;
+	struct sp_report_opts ro;
+	struct sp_report_meta meta;
+	const struct sp_flame *flame; /* exact stacks, or NULL: estimated from cg */
+	void *owner;
+	void (*release)(void *owner);
+};
+
+/* Whether the pipeline hands its result to sp_cli_render() instead of
+ * printing gprof's text itself. */
+int sp_cli_renders(const struct sp_opts *o);
+/*
+ * Writes the output format chosen with --format (json, dot, flamegraph,
+ * folded; the text of a diff) to out, and the --html file; with --diff,
+ * loads the base profile first (with the pipeline of its format). Returns
+ * the exit status.
+ */
+int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
+/* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
+int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,58 +317,86 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	free(dirs);
 }
 
-static void print_reports(struct gmon_run *g, int first_output)
+static void report_opts(struct gmon_run *g, struct sp_report_opts *ro)
 {
-	sp_image_symtab_files(g->im, g->symtab);
-	sp_cli_mark("source lines");
-
 	struct sp_opts *o = g->o;
-	struct sp_report_opts ro;
-	struct sp_report r;
+
+	memset(ro, 0, sizeof(*ro));
+	ro->brief = o->brief;
+	ro->bsd = o->bsd;
+	ro->demangle = o->demangle;
+	ro->inline_file_names = o->inline_file_names;
+	ro->line_granularity = o->line;
+	ro->print_path = o->print_path;
+	ro->ignore_zeros = o->ignore_zeros;
+	ro->width = o->width;
+	ro->leading_char = sp_image_target(g->im)->leading_char;
+}
+
+/* The model the shared outputs (render.c) read. */
+static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfiles,
+		       struct sp_cli_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cg = g->cg;
+	report_opts(g, &m->ro);
+	m->meta.format = "gmon";
+	m->meta.executable = g->o->image;
+	m->meta.files = files;
+	m->meta.nfiles = nfiles;
+	m->meta.metric = "time";
+	m->meta.unit = g->cg->dimen;
+}
+
+static void print_text(struct gmon_run *g, struct sp_report *r)
+{
+	struct sp_opts *o = g->o;
 	int graph = g->cg->have_arcs && (o->output_style & STYLE_CALL_GRAPH);
 
-	memset(&ro, 0, sizeof(ro));
-	ro.brief = o->brief;
-	ro.bsd = o->bsd;
-	ro.demangle = o->demangle;
-	ro.inline_file_names = o->inline_file_names;
-	ro.line_granularity = o->line;
-	ro.print_path = o->print_path;
-	ro.ignore_zeros = o->ignore_zeros;
-	ro.width = o->width;
-	ro.leading_char = sp_image_target(g->im)->leading_char;
+	if (graph && o->bsd)
+		sp_report_graph(r);
+	if (o->output_style & STYLE_FLAT_PROFILE) {
+		sp_report_flat(r);
+		sp_cli_mark("flat profile");
+	}
+	if (graph) {
+		if (!o->bsd)
+			sp_report_graph(r);
+		sp_cli_mark("call graph text");
+		sp_report_index(r);
+		sp_cli_mark("index");
+	}
+	if (o->output_style & STYLE_EXEC_COUNTS)
+		sp_report_exec_counts(r, g->specs);
+	if (o->output_style & STYLE_ANNOTATED_SOURCE) {
+		fflush(g->out);
+		print_annotated(g, &r->first_output);
+	}
+	if (o->output_style & STYLE_FUNCTION_ORDER)
+		sp_report_function_ordering(r);
+	if (o->output_style & STYLE_FILE_ORDER)
+		sp_report_file_ordering(r, g->map);
+}
+
+static int print_reports(struct gmon_run *g, int first_output)
+{
+	struct sp_report_opts ro;
+	struct sp_report r;
+
+	sp_image_symtab_files(g->im, g->symtab);
+	sp_cli_mark("source lines");
+	if (sp_cli_renders(g->o)) {
+		struct sp_cli_model m;
+
+		gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
+		return sp_cli_render(g->o, &m, g->out);
+	}
+	report_opts(g, &ro);
 	sp_report_init(&r, g->out, g->cg, &ro);
 	r.first_output = first_output;
-	if (o->out_format == SP_OUT_JSON) {
-		struct sp_report_meta m = {"gmon",  o->image, o->profiles, o->nprofiles,
-					   "time", g->cg->dimen};
-		sp_report_json(&r, &m);
-	} else {
-		if (graph && o->bsd)
-			sp_report_graph(&r);
-		if (o->output_style & STYLE_FLAT_PROFILE) {
-			sp_report_flat(&r);
-			sp_cli_mark("flat profile");
-		}
-		if (graph) {
-			if (!o->bsd)
-				sp_report_graph(&r);
-			sp_cli_mark("call graph text");
-			sp_report_index(&r);
-			sp_cli_mark("index");
-		}
-		if (o->output_style & STYLE_EXEC_COUNTS)
-			sp_report_exec_counts(&r, g->specs);
-		if (o->output_style & STYLE_ANNOTATED_SOURCE) {
-			fflush(g->out);
-			print_annotated(g, &r.first_output);
-		}
-		if (o->output_style & STYLE_FUNCTION_ORDER)
-			sp_report_function_ordering(&r);
-		if (o->output_style & STYLE_FILE_ORDER)
-			sp_report_file_ordering(&r, g->map);
-	}
+	print_text(g, &r);
 	sp_report_release(&r);
+	return 0;
 }
 
 static void gmon_run_release(struct gmon_run *g)
@@ -390,6 +419,10 @@ int sp_cmd_gmon(struct sp_opts *o)
 	sp_cli_mark(NULL);
 	g.o = o;
 	g.out = stdout;
+	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		return 1;
+	}
 	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
 		sp_cli_error("only one of --function-ordering and --file-ordering may be given");
 		return 2;
@@ -407,12 +440,63 @@ int sp_cmd_gmon(struct sp_opts *o)
 	if (!rc)
 		rc = build_graph(&g);
 	if (!rc)
-		print_reports(&g, first_output);
-	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+		rc = print_reports(&g, first_output);
+	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
 		sp_cli_error("cannot write the report: write error");
+		rc = 1;
+	}
+	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
 		rc = 1;
 	}
 	gmon_run_release(&g);
 	sp_cli_mark("release");
 	return rc;
+}
+
+static void base_release(void *owner)
+{
+	struct gmon_run *g = owner;
+
+	gmon_run_release(g);
+	free(g->o->profiles);
+	free(g->o);
+	free(g);
+}
+
+/*
+ * --diff: the base profile through the same pipeline, with the image,
+ * symbol and graph options of the run but none of its outputs.
+ */
+int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+{
+	struct gmon_run *g = sp_xcalloc(1, sizeof(*g));
+	struct sp_opts *bo = sp_xmalloc(sizeof(*bo));
+	int first_output = 1, rc;
+
+	*bo = *o;
+	bo->profiles = sp_xmalloc(sizeof(*bo->profiles));
+	bo->profiles[0] = path;
+	bo->nprofiles = 1;
+	bo->output_style = 0;
+	bo->user_specified = 0;
+	g->o = bo;
+	g->out = stdout;
+	memset(m, 0, sizeof(*m));
+	m->owner = g;
+	m->release = base_release;
+	rc = load_symbols(g);
+	if (!rc)
+		rc = read_profiles(g, &first_output);
+	if (!rc) {
+		choose_styles(g);
+		rc = build_graph(g);
+	}
+	if (rc)
+		return rc;
+	sp_image_symtab_files(g->im, g->symtab);
+	gmon_model(g, bo->profiles, 1, m);
+	m->owner = g;
+	m->release = base_release;
+	return 0;
 }
