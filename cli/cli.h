@@ -14,6 +14,8 @@
 #include "symprof/formats.h"
 #include "symprof/report.h"
 
+struct sp_profile;
+
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
 	STYLE_FLAT_PROFILE = 1 << 0,
@@ -92,9 +94,29 @@ struct sp_cli_model {
 	struct sp_report_opts ro;
 	struct sp_report_meta meta;
 	const struct sp_flame *flame; /* exact stacks, or NULL: estimated from cg */
+	const struct sp_html_source *sources; /* --html: annotated source, or NULL */
+	size_t nsources;
 	void *owner;
 	void (*release)(void *owner);
 };
+
+/* Annotated source of the hottest functions for --html (cli/sources.c). */
+struct sp_cli_sources {
+	struct sp_html_source *v;
+	size_t n, alloc;
+	struct sp_html_source_line *lines;
+	size_t nlines, lines_alloc;
+};
+
+struct sp_image;
+
+/* The max_funcs functions with the most self time whose source file is
+ * found (the name, then in dirs), with the samples of p's histograms per
+ * line (none without histograms). */
+void sp_cli_sources_build(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
+			  const struct sp_profile *p, const char *const *dirs, size_t ndirs,
+			  size_t max_funcs);
+void sp_cli_sources_release(struct sp_cli_sources *s);
 
 /* Whether the pipeline hands its result to sp_cli_render() instead of
  * printing gprof's text itself. */

@@ -387,9 +387,26 @@ static int print_reports(struct gmon_run *g, int first_output)
 	sp_cli_mark("source lines");
 	if (sp_cli_renders(g->o)) {
 		struct sp_cli_model m;
+		struct sp_cli_sources src;
+		char **dirs = NULL;
+		size_t i, ndirs = 0;
+		int rc;
 
 		gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
-		return sp_cli_render(g->o, &m, g->out);
+		memset(&src, 0, sizeof(src));
+		if (g->o->html) {
+			ndirs = source_dirs(g->o, &dirs);
+			sp_cli_sources_build(&src, g->cg, g->im, g->prof, (const char *const *)dirs,
+					     ndirs, 10);
+			m.sources = src.v;
+			m.nsources = src.n;
+		}
+		rc = sp_cli_render(g->o, &m, g->out);
+		sp_cli_sources_release(&src);
+		for (i = 0; i < ndirs; i++)
+			free(dirs[i]);
+		free(dirs);
+		return rc;
 	}
 	report_opts(g, &ro);
 	sp_report_init(&r, g->out, g->cg, &ro);

@@ -125,6 +125,8 @@ static int write_html(struct sp_opts *o, struct sp_cli_model *m, struct sp_repor
 	ho.meta = &m->meta;
 	ho.flame = model_flame(m, r, &own);
 	ho.diff = diff;
+	ho.sources = m->sources;
+	ho.nsources = m->nsources;
 	sp_report_html(r, &ho, f);
 	if (own)
 		sp_flame_free((struct sp_flame *)ho.flame);
