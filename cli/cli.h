@@ -131,6 +131,15 @@ int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
 /* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
 int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
+/* Progress lines on stderr (cli/progress.c): only when stderr is a
+ * terminal and not --quiet; a step shows once it runs for half a second. */
+void sp_cli_progress_start(struct sp_opts *o, int nsteps);
+/* A new step: what is being done (printf format), counted as the next. */
+void sp_cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Erases the line (before other output to the terminal). */
+void sp_cli_progress_clear(void);
+void sp_cli_progress_stop(void);
+
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);
 

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symprof/annotate.h"
 #include "symprof/alloc.h"
@@ -62,6 +64,7 @@ static int load_symbols(struct gmon_run *g)
 	struct sp_gprof_symopts so;
 	size_t i;
 
+	sp_cli_progress("reading the symbols of %s", o->image);
 	g->im = sp_image_open(o->image, &err);
 	if (!g->im)
 		return fail(&err);
@@ -147,6 +150,22 @@ static int check_match(struct gmon_run *g)
 	return 0;
 }
 
+static void progress_reading(const struct sp_opts *o, size_t i)
+{
+	struct stat st;
+	char size[32] = "";
+
+	if (stat(o->profiles[i], &st) == 0)
+		snprintf(size, sizeof(size), st.st_size >= 1000000 ? "%.1f MB" : "%.1f kB",
+			 (double)st.st_size / (st.st_size >= 1000000 ? 1e6 : 1e3));
+	if (o->nprofiles > 1)
+		sp_cli_progress("reading %s (%zu of %zu files%s%s)", o->profiles[i], i + 1,
+				o->nprofiles, size[0] ? ", " : "", size);
+	else
+		sp_cli_progress("reading %s%s%s%s", o->profiles[i], size[0] ? " (" : "", size,
+				size[0] ? ")" : "");
+}
+
 static int read_profiles(struct gmon_run *g, int *first_output)
 {
 	const struct sp_target *t = sp_image_target(g->im);
@@ -168,6 +187,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 		struct sp_error err = SP_ERROR_INIT;
 		size_t before = g->prof->ninputs;
 
+		progress_reading(g->o, i);
 		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &ro, &err) < 0)
 			return fail(&err);
 		if ((g->o->output_style & STYLE_GMON_INFO) && g->prof->ninputs > before) {
@@ -251,6 +271,8 @@ static int build_graph(struct gmon_run *g)
 	co.line_granularity = g->o->line;
 	co.debug.out = g->o->debug ? stderr : NULL;
 	co.debug.mask = g->o->debug;
+	sp_cli_progress(g->o->static_cg ? "building the call graph (decoding the code for -c)"
+					: "building the call graph");
 	if (g->o->static_cg)
 		open_scanner(g, &co);
 	g->cg = sp_cg_from_gmon(g->prof, g->symtab, &co, &err);
@@ -383,8 +405,12 @@ static int print_reports(struct gmon_run *g, int first_output)
 	struct sp_report_opts ro;
 	struct sp_report r;
 
+	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
 	sp_image_symtab_files(g->im, g->symtab);
 	sp_cli_mark("source lines");
+	sp_cli_progress("writing the report");
+	if (g->out == stdout && isatty(STDOUT_FILENO))
+		sp_cli_progress_stop(); /* the report goes to the same screen */
 	if (sp_cli_renders(g->o)) {
 		struct sp_cli_model m;
 		struct sp_cli_sources src;
@@ -446,6 +472,7 @@ int sp_cmd_gmon(struct sp_opts *o)
 	}
 	if (o->output_style & STYLE_SUMMARY_FILE)
 		o->line = 1;
+	sp_cli_progress_start(o, 4 + (int)o->nprofiles + (o->diff ? 4 : 0));
 	rc = load_symbols(&g);
 	if (!rc)
 		rc = read_profiles(&g, &first_output);
@@ -467,6 +494,7 @@ int sp_cmd_gmon(struct sp_opts *o)
 		rc = 1;
 	}
 	gmon_run_release(&g);
+	sp_cli_progress_stop();
 	sp_cli_mark("release");
 	return rc;
 }
@@ -511,6 +539,7 @@ int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *
 	}
 	if (rc)
 		return rc;
+	sp_cli_progress("loading DWARF line tables of %s", o->image);
 	sp_image_symtab_files(g->im, g->symtab);
 	gmon_model(g, bo->profiles, 1, m);
 	m->owner = g;

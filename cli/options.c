@@ -110,6 +110,7 @@ void sp_cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	sp_cli_progress_clear();
 	fputs("symprof: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
