@@ -44,6 +44,7 @@ struct dot {
 	struct sp_report *r;
 	const struct sp_dot_opts *o;
 	double total;         /* what 100% is: call-graph time, or the largest count */
+	int flat;             /* no call-graph time: weights are self times */
 	int by_calls;         /* no time at all: weights are call counts */
 	unsigned char *kept;  /* per symbol node */
 };
@@ -85,6 +86,8 @@ static double node_weight(const struct dot *d, uint32_t i)
 
 	if (d->by_calls)
 		return d->total > 0 ? (double)(n->ncalls + n->self_calls) / d->total : 0;
+	if (d->flat)
+		return d->total > 0 ? n->time / d->total : 0;
 	return d->total > 0 ? (n->prop_self + n->prop_child) / d->total : 0;
 }
 
@@ -92,6 +95,8 @@ static double arc_weight(const struct dot *d, const struct sp_cg_arc *a)
 {
 	if (d->by_calls)
 		return d->total > 0 ? (double)a->count / d->total : 0;
+	if (d->flat)
+		return 0;
 	return d->total > 0 ? (a->time + a->child_time) / d->total : 0;
 }
 
@@ -100,9 +105,14 @@ static void choose_total(struct dot *d)
 	const struct sp_cg *cg = d->r->cg;
 	size_t i;
 
-	d->total = cg->print_time > 0 ? cg->print_time : cg->total_time;
+	d->total = cg->print_time;
 	if (d->total > 0)
 		return;
+	d->flat = 1;
+	d->total = cg->total_time;
+	if (d->total > 0)
+		return;
+	d->flat = 0;
 	d->by_calls = 1;
 	for (i = 0; i < cg->nsyms; i++)
 		if ((double)(cg->nodes[i].ncalls + cg->nodes[i].self_calls) > d->total)
@@ -136,8 +146,9 @@ static void put_node(struct dot *d, uint32_t i)
 	color(fill, w);
 	fprintf(r->out, "  n%u [label=\"", i);
 	sp_esc_dot(r->out, sp_report_display_name(r, i, NULL));
-	if (!d->by_calls && cg->total_time > 0)
-		fprintf(r->out, "\\n%.2f%%\\n(%.2f%%)", 100.0 * w, 100.0 * n->prop_self / d->total);
+	if (!d->by_calls)
+		fprintf(r->out, "\\n%.2f%%\\n(%.2f%%)", 100.0 * w,
+			100.0 * (d->flat ? n->time : n->prop_self) / d->total);
 	if (n->ncalls && (cg->counts_known || !cg->stack_based))
 		fprintf(r->out, "\\n%llu" TIMES, (unsigned long long)n->ncalls);
 	fprintf(r->out, "\", fillcolor=\"%s\"", fill);
@@ -183,18 +194,18 @@ static void put_arc(struct dot *d, const struct sp_cg_arc *a)
 	int in_cycle = cg->nodes[a->parent].cycle != 0 &&
 		       cg->nodes[a->parent].cycle == cg->nodes[a->child].cycle;
 	double w = arc_weight(d, a), pen;
+	int pct = !d->by_calls && !d->flat && !in_cycle;
 	char col[8];
 
-	if (!in_cycle && 100.0 * w < d->o->edge_threshold)
+	if (!in_cycle && !d->flat && 100.0 * w < d->o->edge_threshold)
 		return;
 	pen = w * 4.0 < 0.5 ? 0.5 : w * 4.0;
 	color(col, w);
 	fprintf(out, "  n%u -> n%u [label=\"", a->parent, a->child);
-	if (!d->by_calls && !in_cycle)
+	if (pct)
 		fprintf(out, "%.2f%%", 100.0 * w);
 	if (a->count && (cg->counts_known || !cg->stack_based))
-		fprintf(out, "%s%llu" TIMES, !d->by_calls && !in_cycle ? "\\n" : "",
-			(unsigned long long)a->count);
+		fprintf(out, "%s%llu" TIMES, pct ? "\\n" : "", (unsigned long long)a->count);
 	fprintf(out, "\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f%s];\n",
 		col, col, pen, 0.5 * sqrt(pen), in_cycle ? ", style=dashed" : "");
 }
@@ -222,18 +233,24 @@ static void put_header(struct dot *d, const struct sp_report_meta *m)
 {
 	const struct sp_cg *cg = d->r->cg;
 	FILE *out = d->r->out;
+	const char *name = m && m->executable ? m->executable : "profile";
+	const char *slash = strrchr(name, '/');
 
+	if (slash && slash[1])
+		name = slash + 1;
 	fputs("digraph \"", out);
-	sp_esc_dot(out, m && m->executable ? m->executable : "symprof");
+	sp_esc_dot(out, name);
 	fputs("\" {\n  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.3, labelloc=t, "
 	      "label=\"",
 	      out);
-	sp_esc_dot(out, m && m->executable ? m->executable : "");
+	sp_esc_dot(out, name);
 	if (d->by_calls)
 		fputs(": call counts (no time recorded)", out);
 	else if (cg->hz > 0)
-		fprintf(out, ": %.2f %s%s", cg->print_time / (double)cg->hz, cg->dimen,
-			cg->stack_based ? "" : ", arc times estimated from call counts");
+		fprintf(out, ": %.2f %s%s", d->total / (double)cg->hz, cg->dimen,
+			d->flat	       ? " (no call graph)"
+			: cg->stack_based ? ""
+					  : ", arc times estimated from call counts");
 	fprintf(out, "; functions below %g%% and arcs below %g%% not shown\"];\n",
 		d->o->node_threshold, d->o->edge_threshold);
 	fputs("  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=filled, "

@@ -4,7 +4,8 @@
  * layout of Brendan Gregg's flamegraph.pl (root at the bottom, siblings in
  * name order, width proportional to the value):
  *
- *   <svg class="sp-flame" data-total=T data-width=W ...>
+ *   <svg class="sp-flame" data-total=T data-width=W data-unit=U
+ *        data-scale=S data-dimen=D ...>     (T * S = the total in D)
  *     <style>assets/flame.css</style>
  *     title, "Reset zoom", a search box (an XHTML <input> in a
  *     <foreignObject>), the matched share, the details line
@@ -149,8 +150,10 @@ static void put_head(struct svg *s, int embedded)
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" class=\"sp-flame\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-width=\"%d\" "
 		"data-total=\"%.10g\" data-unit=\"",
-		s->width, s->height, s->width, s->height, s->width, s->total);
+		s->width, s->height, s->width, s->height, s->width, f->nodes[0].value);
 	sp_esc_xml(out, f->unit);
+	fprintf(out, "\" data-scale=\"%.10g\" data-dimen=\"", f->unit_scale);
+	sp_esc_xml(out, f->dimen ? f->dimen : "");
 	fprintf(out, "\" data-estimated=\"%d\">\n", f->estimated);
 	if (!embedded) {
 		fputs("<style>\n", out);
@@ -166,7 +169,12 @@ static void put_head(struct svg *s, int embedded)
 		sp_esc_xml(out, f->title);
 	}
 	fputs("</text>\n", out);
-	if (f->estimated)
+	if (!(f->nodes[0].value > 0))
+		fprintf(out,
+			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">no samples "
+			"in this profile</text>\n",
+			s->width / 2);
+	else if (f->estimated)
 		fprintf(out,
 			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">estimated from "
 			"the call graph: gprof's assumption that every call of a function costs the "

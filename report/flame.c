@@ -21,7 +21,10 @@
  * add up, so the root's value is exactly the sum of the self times. A
  * cycle is one frame "<cycle N>" with its members above it, each with its
  * own self time and its calls out of the cycle; calls inside the cycle
- * carry no time, as in gprof.
+ * carry no time, as in gprof. gprof credits a histogram bin to the
+ * functions it overlaps in proportion to the overlap of rounded
+ * addresses, which can add up to a little more than the bin; the credits
+ * are scaled so that the root holds exactly the profile's samples.
  */
 #include "symprof/flame.h"
 
@@ -323,7 +326,7 @@ static void expand_member(struct est *e, uint32_t m, uint32_t node, double fract
 	uint32_t a;
 
 	if (e->self[m] > 0)
-		sp_flame_add_self(e->f, node, fract * cg->nodes[m].time);
+		sp_flame_add_self(e->f, node, fract * e->self[m]);
 	for (a = cg->nodes[m].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
 		uint32_t v;
 		double share;
@@ -376,6 +379,7 @@ static void expand(struct est *e, uint32_t root)
 static void estimate_init(struct est *e, struct sp_report *r)
 {
 	const struct sp_cg *cg = r->cg;
+	double sum = 0, k = 1;
 	size_t i;
 
 	e->r = r;
@@ -383,10 +387,17 @@ static void estimate_init(struct est *e, struct sp_report *r)
 	e->self = sp_xcalloc(cg->nnodes + 1, sizeof(double));
 	e->total = sp_xcalloc(cg->nnodes + 1, sizeof(double));
 	e->calls_in = sp_xcalloc(cg->nnodes + 1, sizeof(double));
+	for (i = 0; i < cg->nsyms; i++)
+		sum += cg->nodes[i].time;
+	/* gprof splits a bin between the functions it overlaps with rounded
+	 * addresses, so the credits can add up to a little more than the
+	 * samples: scale them back to the profile's total */
+	if (sum > cg->total_time && sum > 0)
+		k = cg->total_time / sum;
 	for (i = 0; i < cg->nsyms; i++) {
-		e->self[i] = cg->nodes[i].time;
+		e->self[i] = cg->nodes[i].time * k;
 		if (cg->nodes[i].cycle)
-			e->self[unit_of(cg, (uint32_t)i)] += cg->nodes[i].time;
+			e->self[unit_of(cg, (uint32_t)i)] += cg->nodes[i].time * k;
 	}
 	for (i = 0; i < cg->narcs; i++)
 		if (cross_arc(cg, &cg->arcs[i]))

@@ -89,7 +89,8 @@ struct sp_flame *sp_flame_from_cct(const struct sp_profile *p, const struct sp_c
  * each made; cycles are one frame ("<cycle N>") with their members above
  * it; self-recursive calls are ignored. Names print as in r. Values are in
  * samples (ticks); the root's value is the profile's total, samples outside
- * every function included as "[unknown]". Contexts worth less than 1/20000
+ * every function included as "[unknown]" (and gprof's credits scaled down
+ * where its rounding makes them add up to more than the samples). Contexts worth less than 1/20000
  * of the total are not expanded further (they stay one frame with their
  * whole value).
  */

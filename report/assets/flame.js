@@ -42,6 +42,8 @@ function spFlameInit(svg) {
 	}
 
 	function place(f, x0, w0) {
+		if (!(w0 > 0))
+			w0 = 1; /* a profile without samples */
 		var x = pad + (f.x - x0) / w0 * (W - 2 * pad);
 		var w = f.v / w0 * (W - 2 * pad);
 		f.rect.setAttribute('x', x.toFixed(2));

@@ -73,6 +73,9 @@
 	}
 	function card(v, k) { return '<div class="card"><div class="v">' + v + '</div><div class="k">' + k + '</div></div>'; }
 	function topTable(list, val, whole) {
+		list = list.filter(function (i) { return val(i) > 0; });
+		if (!list.length)
+			return '<p class="muted">nothing</p>';
 		var max = list.length ? val(list[0]) : 0;
 		return '<table><thead><tr><th>' + esc(D.unit) + '</th><th>%</th><th class="name">function</th></tr></thead><tbody>' +
 			list.map(function (i) {
