@@ -400,46 +400,53 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 		sp_report_file_ordering(r, g->map);
 }
 
+/* The outputs render.c writes (--format other than text, --html, --diff). */
+static int render(struct gmon_run *g)
+{
+	struct sp_cli_model m;
+	struct sp_cli_sources src;
+	char **dirs = NULL;
+	size_t i, ndirs = 0;
+	int rc;
+
+	gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
+	memset(&src, 0, sizeof(src));
+	if (g->o->html) {
+		ndirs = source_dirs(g->o, &dirs);
+		sp_cli_sources_build(&src, g->cg, g->im, g->prof, (const char *const *)dirs, ndirs,
+				     10);
+		m.sources = src.v;
+		m.nsources = src.n;
+	}
+	rc = sp_cli_render(g->o, &m, g->out);
+	sp_cli_sources_release(&src);
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+	return rc;
+}
+
 static int print_reports(struct gmon_run *g, int first_output)
 {
+	struct sp_opts *o = g->o;
 	struct sp_report_opts ro;
 	struct sp_report r;
 
-	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
+	sp_cli_progress("loading DWARF line tables of %s", o->image);
 	sp_image_symtab_files(g->im, g->symtab);
 	sp_cli_mark("source lines");
 	sp_cli_progress("writing the report");
 	if (g->out == stdout && isatty(STDOUT_FILENO))
 		sp_cli_progress_stop(); /* the report goes to the same screen */
-	if (sp_cli_renders(g->o)) {
-		struct sp_cli_model m;
-		struct sp_cli_sources src;
-		char **dirs = NULL;
-		size_t i, ndirs = 0;
-		int rc;
-
-		gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
-		memset(&src, 0, sizeof(src));
-		if (g->o->html) {
-			ndirs = source_dirs(g->o, &dirs);
-			sp_cli_sources_build(&src, g->cg, g->im, g->prof, (const char *const *)dirs,
-					     ndirs, 10);
-			m.sources = src.v;
-			m.nsources = src.n;
-		}
-		rc = sp_cli_render(g->o, &m, g->out);
-		sp_cli_sources_release(&src);
-		for (i = 0; i < ndirs; i++)
-			free(dirs[i]);
-		free(dirs);
-		return rc;
+	/* gprof's text, unless --html alone or --diff replaces it */
+	if (o->out_format == SP_OUT_TEXT && !o->diff && (!o->html || o->format_given)) {
+		report_opts(g, &ro);
+		sp_report_init(&r, g->out, g->cg, &ro);
+		r.first_output = first_output;
+		print_text(g, &r);
+		sp_report_release(&r);
 	}
-	report_opts(g, &ro);
-	sp_report_init(&r, g->out, g->cg, &ro);
-	r.first_output = first_output;
-	print_text(g, &r);
-	sp_report_release(&r);
-	return 0;
+	return sp_cli_renders(o) ? render(g) : 0;
 }
 
 static void gmon_run_release(struct gmon_run *g)

@@ -364,6 +364,13 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 		if (r < 0)
 			usage_error();
 	}
+	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
+		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not --format=%s",
+			     o->out_format == SP_OUT_DOT ? "dot"
+			     : o->out_format == SP_OUT_FOLDED ? "folded"
+							      : "flamegraph");
+		usage_error();
+	}
 	if (optind < argc)
 		o->image = argv[optind++];
 	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));

@@ -33,6 +33,15 @@ int sp_cli_renders(const struct sp_opts *o)
 	return o->out_format != SP_OUT_TEXT || o->diff || o->html;
 }
 
+/* Whether the --format output goes to out: always, except that --html
+ * alone replaces the text (the pipeline prints gprof's text itself). */
+static int wants_format(const struct sp_opts *o)
+{
+	if (o->out_format == SP_OUT_TEXT)
+		return o->diff != NULL;
+	return !o->html || o->format_given;
+}
+
 static void model_release(struct sp_cli_model *m)
 {
 	if (m->release)
@@ -154,7 +163,7 @@ int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out)
 		diff = sp_diff_new(m->cg, &m->meta, base.cg, &base.meta, &m->ro);
 	}
 	sp_report_init(&r, out, m->cg, &m->ro);
-	if (!o->html || o->format_given || o->diff)
+	if (wants_format(o))
 		render_format(o, m, &r, diff, out);
 	if (o->html)
 		rc = write_html(o, m, &r, diff);

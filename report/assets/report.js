@@ -97,18 +97,52 @@
 		var t = filterText.toLowerCase();
 		return function (i) { return !t || F[i][0].toLowerCase().indexOf(t) >= 0 || (F[i][1] || '').toLowerCase().indexOf(t) >= 0; };
 	}
+	var rowHtml = [];
+	function row(i) {
+		if (rowHtml[i] === undefined)
+			rowHtml[i] = '<tr data-fn="' + i + '">' + columns.map(function (c) {
+				return '<td' + (c.name ? ' class="name" title="' + esc(F[i][0]) + '"' : '') + '>' + c.fmt(i) + '</td>';
+			}).join('') + '</tr>';
+		return rowHtml[i];
+	}
+	/* The first rows at once, the rest in chunks between events, so that a
+	 * table of thousands of functions answers a click at once; #flat gets
+	 * data-complete="1" when every row is in. A newer fill stops an older. */
+	var fillGen = 0;
+	function fill(rows) {
+		var gen = ++fillGen, tb = $('flat').tBodies[0], at = 300;
+		function mark() {
+			var sel = document.querySelector('#flat tr[data-fn="' + selected + '"]');
+			if (sel)
+				sel.classList.add('selected');
+		}
+		$('flat').setAttribute('data-complete', '0');
+		tb.innerHTML = rows.slice(0, at).map(row).join('');
+		mark();
+		(function more() {
+			if (gen !== fillGen)
+				return;
+			if (at >= rows.length) {
+				$('flat').setAttribute('data-complete', '1');
+				return;
+			}
+			tb.insertAdjacentHTML('beforeend', rows.slice(at, at + 1000).map(row).join(''));
+			at += 1000;
+			mark();
+			setTimeout(more, 0);
+		})();
+	}
 	function flat() {
 		var col = columns.filter(function (c) { return c.key === sortKey; })[0] || columns[1];
 		var rows = F.map(function (f, i) { return i; }).filter(matcher());
+		var keys = F.map(function (f, i) { return col.get(i); });
+		var sel;
 		rows.sort(function (a, b) {
-			var x = col.get(a), y = col.get(b);
+			var x = keys[a], y = keys[b];
 			var c = x < y ? -1 : x > y ? 1 : a - b;
 			return sortDesc ? -c : c;
 		});
-		$('flat').tBodies[0].innerHTML = rows.map(function (i) {
-			return '<tr data-fn="' + i + '"' + (i === selected ? ' class="selected"' : '') + '>' +
-				columns.map(function (c) { return '<td' + (c.name ? ' class="name"' : '') + '>' + c.fmt(i) + '</td>'; }).join('') + '</tr>';
-		}).join('');
+		fill(rows);
 		$('flat-count').textContent = rows.length === F.length ? F.length + ' functions' : rows.length + ' of ' + F.length + ' functions';
 		Array.prototype.forEach.call($('flat').tHead.rows[0].cells, function (th) {
 			th.classList.toggle('sorted-desc', th.getAttribute('data-key') === sortKey && sortDesc);
@@ -116,6 +150,9 @@
 		});
 	}
 	function flatHead() {
+		$('flat').insertAdjacentHTML('afterbegin', '<colgroup>' + columns.map(function (c) {
+			return '<col class="c-' + c.key.replace('%', 'p') + '">';
+		}).join('') + '</colgroup>');
 		$('flat').tHead.innerHTML = '<tr>' + columns.map(function (c) {
 			return '<th data-key="' + c.key + '"' + (c.name ? ' class="name"' : '') + '>' + c.key + '</th>';
 		}).join('') + '</tr>';

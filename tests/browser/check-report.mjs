@@ -89,6 +89,9 @@ async function checkReport() {
 	await page.screenshot({ path: path.join(outDir, `${name}-summary.png`), fullPage: false });
 
 	await page.click('header nav a[href="#functions"]');
+	const complete = () => page.waitForFunction(() => document.getElementById('flat').getAttribute('data-complete') === '1');
+	await complete();
+	console.log(`info: every row in after ${Date.now() - t0} ms`);
 	const rows = await page.$$eval('#flat tbody tr', (r) => r.length);
 	check(rows === expected.functions.length,
 		`the flat profile has one row per function (${rows} rows, ${expected.functions.length} functions)`);
@@ -122,15 +125,31 @@ async function checkReport() {
 		check(true, `clicking the caller ${c} shows it`);
 	}
 
-	// sorting by calls, then filtering
+	// sorting by calls, then filtering (timed: a person waits for these)
+	const t2 = Date.now();
 	await page.click('#flat th[data-key="calls"]');
+	await page.waitForFunction(() => document.querySelector('#flat th[data-key="calls"]').classList.contains('sorted-desc'));
+	const sortMs = Date.now() - t2;
+	await complete();
+	console.log(`info: sorting ${rows} rows took ${sortMs} ms (the first rows), ${Date.now() - t2} ms (all)`);
 	const firstCalls = await page.$eval('#flat tbody tr', (r) => +r.getAttribute('data-fn'));
 	const maxCalls = Math.max(...expected.functions.map((f) => f.calls));
 	check(expected.functions[firstCalls].calls === maxCalls, `sorting by calls puts ${names[firstCalls]} (${maxCalls} calls) first`);
+	const t3 = Date.now();
 	await page.fill('#filter', names[pick]);
+	await complete();
+	const filterMs = Date.now() - t3;
+	console.log(`info: filtering took ${filterMs} ms`);
+	if (budgetMs) {
+		const b = budgetMs / 4;
+		check(clickMs <= b, `selecting a function answers within ${b} ms (${clickMs} ms)`);
+		check(sortMs <= b, `sorting answers within ${b} ms (${sortMs} ms)`);
+		check(filterMs <= b, `filtering answers within ${b} ms (${filterMs} ms)`);
+	}
 	const filtered = await page.$$eval('#flat tbody tr', (r) => r.map((x) => +x.getAttribute('data-fn')));
 	check(filtered.includes(pick) && filtered.length <= rows, `filtering by "${names[pick]}" keeps it (${filtered.length} rows)`);
 	await page.fill('#filter', '');
+	await complete();
 
 	// the flame graph: search for the picked function
 	await page.click('header nav a[href="#flame"]');
