@@ -22,7 +22,9 @@
  *    "sources": [{"fn", "path", "lines": [[line, value, text]]}],
  *    "diff": {"base_files", "base_total", "noise_total", "sampled",
  *             "rows": [[name, self, base_self, total, base_total, calls,
- *                       base_calls, noise_self, noise_total]]}}
+ *                       base_calls, noise_self, noise_total]]},
+ *    "plots": [{"name", "x_label", "y_label", "points": [[x, y]],
+ *               "fit": {"label", "points": [[x, y]]} or null}]}
  *
  * Amounts are in the metric's unit (seconds for gmon time). The functions
  * are those --format=json lists, in the same order. A 5,000-function
@@ -170,6 +172,52 @@ static void data_diff(const struct sp_diff *d, FILE *out)
 	fputs("]}", out);
 }
 
+static void xy_points(FILE *out, const double *x, const double *y, size_t n)
+{
+	size_t i;
+
+	fputc('[', out);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",[" : "[", out);
+		put_num(out, x[i]);
+		fputc(',', out);
+		put_num(out, y[i]);
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
+static void data_plots(const struct sp_html_opts *o, FILE *out)
+{
+	size_t i;
+
+	fputs(",\n\"plots\": [", out);
+	for (i = 0; i < o->nplots; i++) {
+		const struct sp_html_plot *p = &o->plots[i];
+
+		fputs(i ? ",\n{\"name\": " : "\n{\"name\": ", out);
+		sp_esc_json_str_html(out, p->name);
+		fputs(", \"x_label\": ", out);
+		sp_esc_json_str_html(out, p->x_label ? p->x_label : "input size");
+		fputs(", \"y_label\": ", out);
+		sp_esc_json_str_html(out, p->y_label ? p->y_label : "cost");
+		fputs(", \"points\": ", out);
+		xy_points(out, p->x, p->y, p->npoints);
+		fputs(", \"fit\": ", out);
+		if (p->fit_label || p->nfit) {
+			fputs("{\"label\": ", out);
+			sp_esc_json_str_html(out, p->fit_label ? p->fit_label : "fit");
+			fputs(", \"points\": ", out);
+			xy_points(out, p->fit_x, p->fit_y, p->nfit);
+			fputc('}', out);
+		} else {
+			fputs("null", out);
+		}
+		fputc('}', out);
+	}
+	fputs("]", out);
+}
+
 static void data_head(struct sp_report *r, const struct sp_html_opts *o, FILE *out)
 {
 	const struct sp_report_meta *m = o->meta;
@@ -216,6 +264,7 @@ static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *ou
 	data_sources(o, ids, out);
 	if (o->diff)
 		data_diff(o->diff, out);
+	data_plots(o, out);
 	fputs("}\n</script>\n", out);
 	free(ids);
 }
@@ -250,6 +299,11 @@ static void put_sections(const struct sp_html_opts *o, FILE *out)
 		fputs("<section id=\"diff\"><h2>Differences</h2><div id=\"diff-body\"></div>"
 		      "</section>\n",
 		      out);
+	if (o->nplots)
+		fputs("<section id=\"plots\"><h2>Cost against input size</h2><div class=\"tools\">"
+		      "<label><input type=\"checkbox\" id=\"plot-log\"> logarithmic axes</label>"
+		      "</div><div id=\"plots-body\"></div></section>\n",
+		      out);
 	fputs("</main>\n", out);
 }
 
@@ -272,6 +326,8 @@ void sp_report_html(struct sp_report *r, const struct sp_html_opts *o, FILE *out
 	      out);
 	if (o->diff)
 		fputs("<a href=\"#diff\">Differences</a>", out);
+	if (o->nplots)
+		fputs("<a href=\"#plots\">Cost plots</a>", out);
 	fputs("</nav></header>\n", out);
 	put_sections(o, out);
 	put_data(r, o, out);

@@ -177,12 +177,26 @@ struct sp_html_source {
 	size_t nlines;
 };
 
+/* A cost-vs-input plot (aprof): the measured points of one routine and,
+ * if one was fitted, its curve sampled at a few sizes. */
+struct sp_html_plot {
+	const char *name;                /* the routine (or context) */
+	const char *x_label, *y_label;   /* "input size (RMS)", "cost (basic blocks)" */
+	const double *x, *y;             /* the points */
+	size_t npoints;
+	const char *fit_label;           /* e.g. "cost = 3.1 n log n + 12", NULL: no fit */
+	const double *fit_x, *fit_y;     /* the fitted curve */
+	size_t nfit;
+};
+
 struct sp_html_opts {
 	const struct sp_report_meta *meta;
 	struct sp_flame *flame;            /* NULL: no flame graph */
 	const struct sp_diff *diff;        /* --diff: a differences table */
 	const struct sp_html_source *sources; /* hottest functions' source, or NULL */
 	size_t nsources;
+	const struct sp_html_plot *plots;  /* aprof: cost-vs-input plots, or NULL */
+	size_t nplots;
 };
 
 /*
@@ -190,7 +204,8 @@ struct sp_html_opts {
  * inline): summary, a sortable and filterable flat profile with one row
  * per function, callers and callees of the function clicked, the flame
  * graph, annotated source of the hottest functions, the differences
- * table. The data travel as one JSON document read by assets/report.js.
+ * table, cost-vs-input plots with their fitted curves (aprof). The data
+ * travel as one JSON document read by assets/report.js.
  */
 void sp_report_html(struct sp_report *r, const struct sp_html_opts *o, FILE *out);
 

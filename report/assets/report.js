@@ -260,11 +260,55 @@
 		$('diff-body').innerHTML = html;
 	}
 
+	/* ---- cost against input size (aprof) ---- */
+	function plots() {
+		var log = $('plot-log') && $('plot-log').checked;
+		if (!D.plots || !D.plots.length)
+			return;
+		$('plots-body').innerHTML = D.plots.map(function (p) { return plot(p, log); }).join('');
+	}
+	function plot(p, log) {
+		var W = 520, H = 320, L = 70, R = 30, T = 28, B = 46;
+		var all = p.points.concat(p.fit ? p.fit.points : []).filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); });
+		var tx = log ? Math.log10 : function (v) { return v; };
+		var xs = all.map(function (q) { return tx(q[0]); }), ys = all.map(function (q) { return tx(q[1]); });
+		var x0 = Math.min.apply(null, xs.concat(log ? [] : [0])), x1 = Math.max.apply(null, xs);
+		var y0 = Math.min.apply(null, ys.concat(log ? [] : [0])), y1 = Math.max.apply(null, ys);
+		if (!all.length) { x0 = y0 = 0; x1 = y1 = 1; }
+		if (x1 <= x0) x1 = x0 + 1;
+		if (y1 <= y0) y1 = y0 + 1;
+		function px(v) { return L + (tx(v) - x0) / (x1 - x0) * (W - L - R); }
+		function py(v) { return H - B - (tx(v) - y0) / (y1 - y0) * (H - T - B); }
+		function tick(v) { return log ? '1e' + v.toFixed(1).replace(/\.0$/, '') : Math.abs(v) >= 1e4 ? v.toExponential(1) : +v.toPrecision(3) + ''; }
+		var svg = '<svg class="plot" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">' +
+			'<text x="' + (W / 2) + '" y="16" text-anchor="middle" class="ptitle">' + esc(p.name) + '</text>' +
+			'<line x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' + (H - B) + '" class="axis"/>' +
+			'<line x1="' + L + '" y1="' + T + '" x2="' + L + '" y2="' + (H - B) + '" class="axis"/>';
+		[0, 0.5, 1].forEach(function (f) {
+			var vx = x0 + f * (x1 - x0), vy = y0 + f * (y1 - y0);
+			var gx = L + f * (W - L - R), gy = H - B - f * (H - T - B);
+			svg += '<text x="' + gx + '" y="' + (H - B + 16) + '" text-anchor="middle" class="tick">' + tick(vx) + '</text>' +
+				'<text x="' + (L - 6) + '" y="' + (gy + 4) + '" text-anchor="end" class="tick">' + tick(vy) + '</text>';
+		});
+		svg += '<text x="' + ((L + W - R) / 2) + '" y="' + (H - 8) + '" text-anchor="middle" class="alabel">' + esc(p.x_label) + '</text>' +
+			'<text x="14" y="' + ((T + H - B) / 2) + '" text-anchor="middle" class="alabel" transform="rotate(-90 14 ' + ((T + H - B) / 2) + ')">' + esc(p.y_label) + '</text>';
+		if (p.fit && p.fit.points.length)
+			svg += '<polyline class="fit" points="' + p.fit.points.filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); })
+				.map(function (q) { return px(q[0]).toFixed(1) + ',' + py(q[1]).toFixed(1); }).join(' ') + '"/>';
+		svg += p.points.filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); }).map(function (q) {
+			return '<circle cx="' + px(q[0]).toFixed(1) + '" cy="' + py(q[1]).toFixed(1) + '" r="3"><title>' + esc(p.x_label) + ' ' + q[0] + ', ' + esc(p.y_label) + ' ' + q[1] + '</title></circle>';
+		}).join('');
+		return '<figure class="plotbox">' + svg + '</svg><figcaption>' + (p.fit ? 'fitted: ' + esc(p.fit.label) : 'no fit') + ' &middot; ' + p.points.length + ' points</figcaption></figure>';
+	}
+	if ($('plot-log'))
+		$('plot-log').addEventListener('change', plots);
+
 	flatHead();
 	summary();
 	flat();
 	sources();
 	diff();
+	plots();
 	var svg = document.querySelector('#flame svg.sp-flame');
 	if (svg)
 		spFlameInit(svg);

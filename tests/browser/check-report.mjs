@@ -9,7 +9,7 @@
 // for a person to look at.
 //
 //   node check-report.mjs REPORT.html PROFILE.json OUTDIR [NAME] [--flame FILE.svg]
-//                         [--budget-ms N]
+//                         [--budget-ms N] [--plots N]
 //
 // Exit status: 0 pass, 1 fail, 77 Chromium cannot start (ctest: skipped).
 import { chromium } from 'playwright-core';
@@ -27,6 +27,7 @@ const opt = (name) => {
 	return v;
 };
 const flameSvg = opt('--flame');
+const nplots = +(opt('--plots') || 0);
 const budgetMs = +(opt('--budget-ms') || 0);
 const [reportPath, jsonPath, outDir, name = path.basename(reportPath, '.html')] = args;
 if (!reportPath || !jsonPath || !outDir) {
@@ -163,6 +164,16 @@ async function checkReport() {
 	}
 	await page.click('header nav a[href="#source"]');
 	await page.screenshot({ path: path.join(outDir, `${name}-source.png`) });
+	if (nplots) {
+		await page.click('header nav a[href="#plots"]');
+		const plots = await page.$$eval('#plots svg.plot', (p) => p.map((x) => [x.querySelectorAll('circle').length, x.querySelectorAll('polyline.fit').length]));
+		check(plots.length === nplots && plots.every((p) => p[0] > 0 && p[1] === 1),
+			`the cost plots tab has ${nplots} plots with points and a fitted curve (${JSON.stringify(plots)})`);
+		await page.screenshot({ path: path.join(outDir, `${name}-plots.png`) });
+		await page.check('#plot-log');
+		const logged = await page.$$eval('#plots svg.plot circle', (c) => c.length);
+		check(logged > 0, `logarithmic axes redraw the plots (${logged} points)`);
+	}
 	if (await page.$('header nav a[href="#diff"]')) {
 		await page.click('header nav a[href="#diff"]');
 		const drows = await page.$$eval('#difftable tbody tr', (r) => r.length);

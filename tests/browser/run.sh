@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The HTML report and the flame graphs in headless Chromium.
 #
-#   tests/browser/run.sh SYMPROF OUTDIR           the gmon fixtures
+#   tests/browser/run.sh SYMPROF OUTDIR [fixtures [HTML-PLOTS]]
+#                                                 the gmon fixtures (and the
+#                                                 cost plots of html-plots)
 #   tests/browser/run.sh SYMPROF OUTDIR large     the 6,000-function program
 #                                                 of bench/ (built on first use)
 #
@@ -70,5 +72,14 @@ else
 	case_ prog "$G/prog" --diff=gmon.out.run1 prog gmon.out.run2
 	case_ recursion "$G/recursion" recursion gmon.out
 	case_ cxx "$G/cxx" cxx gmon.out
+	# the cost-vs-input plots only aprof fills, from tests/helper/html-plots
+	if [ -n "${4:-}" ]; then
+		"$4" "$out/plots.html" "$out/plots.json" || { echo "FAIL: html-plots"; exit 1; }
+		node "$here/check-report.mjs" "$out/plots.html" "$out/plots.json" "$out/screenshots" \
+			plots --plots 2
+		rc=$?
+		[ $rc = 77 ] && exit 77
+		[ $rc = 0 ] || status=1
+	fi
 fi
 exit $status
