@@ -96,6 +96,8 @@ struct sp_cli_model {
 	const struct sp_flame *flame; /* exact stacks, or NULL: estimated from cg */
 	const struct sp_html_source *sources; /* --html: annotated source, or NULL */
 	size_t nsources;
+	const struct sp_html_plot *plots;     /* --html: aprof's cost plots, or NULL */
+	size_t nplots;
 	void *owner;
 	void (*release)(void *owner);
 };

@@ -136,6 +136,8 @@ static int write_html(struct sp_opts *o, struct sp_cli_model *m, struct sp_repor
 	ho.diff = diff;
 	ho.sources = m->sources;
 	ho.nsources = m->nsources;
+	ho.plots = m->plots;
+	ho.nplots = m->nplots;
 	sp_report_html(r, &ho, f);
 	if (own)
 		sp_flame_free((struct sp_flame *)ho.flame);
