@@ -15,6 +15,7 @@
 #include "symprof/report.h"
 
 struct sp_profile;
+struct sp_progress_hook;
 
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
@@ -138,6 +139,9 @@ int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *
 void sp_cli_progress_start(struct sp_opts *o, int nsteps);
 /* A new step: what is being done (printf format), counted as the next. */
 void sp_cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A hook for library code (symprof/progress.h) that adds "NN%" to the
+ * current step; NULL when no progress is shown. */
+const struct sp_progress_hook *sp_cli_progress_hook(void);
 /* Erases the line (before other output to the terminal). */
 void sp_cli_progress_clear(void);
 void sp_cli_progress_stop(void);

@@ -14,7 +14,8 @@
  * --quiet, there is no progress at all. A thread redraws the line every
  * 100 ms, so a step that is one long library call still shows its time.
  * SYMPROF_PROGRESS_MS sets the delay (tests use 0: every step is shown at
- * once).
+ * once). Library code that takes a struct sp_progress_hook (progress.h)
+ * adds a percentage to the current step: pass sp_cli_progress_hook().
  *
  * The active progress is file-local state so that sp_cli_error() can erase
  * the line first; cli/ is the only layer with such state.
@@ -28,11 +29,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "symprof/progress.h"
+
 struct sp_cli_progress {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char what[160];
+	uint64_t done, total;  /* within the step, from library hooks */
 	int step, nsteps;
 	double step_start;
 	double delay;         /* seconds before a step is shown */
@@ -59,6 +63,8 @@ static void draw(struct sp_cli_progress *p, int force)
 	if (!p->what[0] || (!force && t < p->delay))
 		return;
 	fprintf(stderr, "\rsymprof: [%d/%d] %s", p->step, p->nsteps, p->what);
+	if (p->total)
+		fprintf(stderr, " %d%%", (int)(100.0 * (double)p->done / (double)p->total));
 	if (t >= 0.05)
 		fprintf(stderr, " %.1f s", t);
 	fputs("\033[K", stderr);
@@ -132,11 +138,32 @@ void sp_cli_progress(const char *fmt, ...)
 	va_end(ap);
 	if (p->step < p->nsteps)
 		p->step++;
+	p->done = p->total = 0;
 	p->step_start = now();
 	/* a line on the screen is replaced at once */
 	if (p->shown || p->delay <= 0)
 		draw(p, 1);
 	pthread_mutex_unlock(&p->lock);
+}
+
+static void hook_update(void *ctx, uint64_t done, uint64_t total)
+{
+	struct sp_cli_progress *p = active;
+
+	(void)ctx;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->done = done;
+	p->total = total;
+	pthread_mutex_unlock(&p->lock);
+}
+
+const struct sp_progress_hook *sp_cli_progress_hook(void)
+{
+	static const struct sp_progress_hook hook = {hook_update, NULL};
+
+	return active ? &hook : NULL;
 }
 
 void sp_cli_progress_clear(void)
