@@ -21,6 +21,8 @@
  * format records them. Without any time (a profile with arcs but no
  * histogram) the weights are the call counts.
  *
+ * The functions are those gprof's call graph prints (so -f, -e and -q
+ * select them as they do there; the flat profile's without a call graph).
  * Thresholds keep large programs readable: functions below
  * --node-threshold percent (0.5) and arcs below --edge-threshold percent
  * (0.1) of the total are left out. Arcs inside a cycle carry no time in
@@ -129,6 +131,10 @@ static void pick_nodes(struct dot *d)
 		const struct sp_cg_node *n = &cg->nodes[i];
 
 		if (n->ncalls == 0 && n->self_calls == 0 && n->time == 0 && n->prop_child == 0)
+			continue;
+		/* what gprof's call graph (or, without one, its flat profile)
+		 * prints: -f, -e, -q and -p select here too */
+		if (d->flat ? !n->flat_print : !n->print_flag)
 			continue;
 		if (100.0 * node_weight(d, (uint32_t)i) >= d->o->node_threshold)
 			d->kept[i] = 1;
