@@ -9,6 +9,9 @@
 
 #include <stdio.h>
 
+/* All of these write valid UTF-8: a byte that does not start a valid
+ * sequence becomes U+FFFD. */
+
 /* A JSON string literal of s, or null when s is NULL. */
 void sp_esc_json_str(FILE *out, const char *s);
 /* The same, with '<' as \u003c: safe inside an HTML <script> element. */

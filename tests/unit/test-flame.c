@@ -221,13 +221,44 @@ static void test_from_cg(void)
 	sp_symtab_free(t);
 }
 
+/* Names with markup, quotes, control bytes and bytes that are not UTF-8
+ * still make a well-formed SVG (checked by hand here; the golden tests
+ * parse real ones with an XML parser). */
+static void test_svg_escaping(void)
+{
+	static const char *const s1[] = {"main", "op<<(a&b, \"c\")", "bad\xff\xfe\x01" "end"};
+	static const char *const s2[] = {"main", "caf\xc3\xa9", "x\xe2\x82"};
+	struct sp_flame *f = sp_flame_new("t<&>", "samples");
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *out = open_memstream(&text, &len);
+
+	sp_flame_add_stack(f, s1, 3, 5);
+	sp_flame_add_stack(f, s2, 3, 5);
+	sp_flame_write_svg(f, out, NULL);
+	fclose(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "op&lt;&lt;(a&amp;b, &quot;c&quot;)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "bad\xef\xbf\xbd\xef\xbf\xbd" "end"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "caf\xc3\xa9"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Flame graph: t&lt;&amp;&gt;"));
+	CU_ASSERT_PTR_NULL(strstr(text, "\xe2\x82\""));
+	for (i = 0; i < len; i++)
+		if ((unsigned char)text[i] == 0xff || (unsigned char)text[i] == 0x01)
+			break;
+	CU_ASSERT_EQUAL(i, len);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "data-total=\"10\""));
+	free(text);
+	sp_flame_free(f);
+}
+
 int sp_test_register_flame(void)
 {
 	CU_pSuite s = CU_add_suite("flame", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "flame graph of a calling-context tree", test_from_cct) ||
 	    !CU_add_test(s, "stacks added by name, folded text", test_add_stack) ||
-	    !CU_add_test(s, "gprof's estimate from a call graph", test_from_cg))
+	    !CU_add_test(s, "gprof's estimate from a call graph", test_from_cg) ||
+	    !CU_add_test(s, "SVG of awkward names", test_svg_escaping))
 		return -1;
 	return 0;
 }
