@@ -108,16 +108,36 @@
 	/* The first rows at once, the rest in chunks between events, so that a
 	 * table of thousands of functions answers a click at once; #flat gets
 	 * data-complete="1" when every row is in. A newer fill stops an older. */
-	var fillGen = 0;
+	var fillGen = 0, trOf = [];
 	function fill(rows) {
-		var gen = ++fillGen, tb = $('flat').tBodies[0], at = 300;
+		var gen = ++fillGen, tb = $('flat').tBodies[0], at = 0;
 		function mark() {
 			var sel = document.querySelector('#flat tr[data-fn="' + selected + '"]');
 			if (sel)
 				sel.classList.add('selected');
 		}
+		/* rows already built are moved, the others parsed once */
+		function put(list) {
+			var frag = document.createDocumentFragment(), html = [], fresh = [], tmp;
+			list.forEach(function (i) {
+				if (!trOf[i]) {
+					html.push(row(i));
+					fresh.push(i);
+				}
+			});
+			if (html.length) {
+				tmp = document.createElement('tbody');
+				tmp.innerHTML = html.join('');
+				Array.prototype.forEach.call(tmp.rows, function (tr, k) { trOf[fresh[k]] = tr; });
+			}
+			list.forEach(function (i) { frag.appendChild(trOf[i]); });
+			tb.appendChild(frag);
+		}
 		$('flat').setAttribute('data-complete', '0');
-		tb.innerHTML = rows.slice(0, at).map(row).join('');
+		while (tb.lastChild)
+			tb.removeChild(tb.lastChild);
+		put(rows.slice(0, 300));
+		at = 300;
 		mark();
 		(function more() {
 			if (gen !== fillGen)
@@ -126,7 +146,7 @@
 				$('flat').setAttribute('data-complete', '1');
 				return;
 			}
-			tb.insertAdjacentHTML('beforeend', rows.slice(at, at + 1000).map(row).join(''));
+			put(rows.slice(at, at + 1000));
 			at += 1000;
 			mark();
 			setTimeout(more, 0);

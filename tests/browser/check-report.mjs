@@ -142,7 +142,10 @@ async function checkReport() {
 	const filterMs = Date.now() - t3;
 	console.log(`info: filtering took ${filterMs} ms`);
 	if (budgetMs) {
-		const b = budgetMs / 4;
+		// the machine is shared (CI runs beside other work): the budget
+		// catches what is slow by design (a quadratic loop, a relayout per
+		// row), not a busy second; the info lines give the real times
+		const b = budgetMs / 2;
 		check(clickMs <= b, `selecting a function answers within ${b} ms (${clickMs} ms)`);
 		check(sortMs <= b, `sorting answers within ${b} ms (${sortMs} ms)`);
 		check(filterMs <= b, `filtering answers within ${b} ms (${filterMs} ms)`);
