@@ -18,6 +18,7 @@
 #include "symprof/annotate.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ struct file_state {
 	int num_lines;
 	uint64_t ncalls;
 	struct line_stat **line;  /* num_lines entries, NULL = no symbol */
+	double *ticks;            /* --precise: histogram time per line */
 };
 
 struct anno {
@@ -53,11 +55,49 @@ struct anno {
 	unsigned long last_count;  /* gprof keeps it across files */
 	long executable_lines, lines_executed;
 	int first_file;
+	int width;                 /* of the prefix: 16, or 38 with --precise */
 };
 
 static int selected(const struct sp_symspecs *specs, uint64_t addr)
 {
 	return sp_symspecs_selects(specs, SP_INCL_ANNO, addr);
+}
+
+/* --precise: the histogram time of every line, from the line-level graph
+ * (whose symbol table names the same files). */
+static struct file_state *same_file(struct anno *a, const struct sp_srcfile *sf)
+{
+	const struct sp_symtab *t = a->cg->symtab;
+	size_t k;
+
+	for (k = 0; k < t->nfiles; k++)
+		if (!strcmp(t->files[k]->name, sf->name))
+			return &a->files[t->files[k]->id];
+	return NULL;
+}
+
+static void line_ticks(struct anno *a)
+{
+	const struct sp_cg *lc = a->o->line_cg;
+	size_t i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < lc->nsyms; i++) {
+			const struct sp_symbol *s = lc->nodes[i].sym;
+			struct file_state *f;
+
+			if (!s->file || !s->line || lc->nodes[i].time <= 0 ||
+			    !(f = same_file(a, s->file)) || !f->num_lines)
+				continue;
+			if (pass == 0) {
+				if (s->line > f->num_lines)
+					f->num_lines = s->line;
+				continue;
+			}
+			if (!f->ticks)
+				f->ticks = sp_xcalloc((size_t)f->num_lines, sizeof(double));
+			f->ticks[s->line - 1] += lc->nodes[i].time;
+		}
 }
 
 /* gprof's first two passes: the last line of each file, then line stats. */
@@ -76,6 +116,8 @@ static void collect(struct anno *a, const struct sp_symspecs *specs)
 		    selected(specs, s->addr))
 			a->files[s->file->id].num_lines = s->line;
 	}
+	if (a->o->line_cg)
+		line_ticks(a);
 	for (i = 0; i < t->nfiles; i++)
 		if (a->files[i].num_lines > 0)
 			a->files[i].line = sp_xcalloc((size_t)a->files[i].num_lines,
@@ -118,6 +160,22 @@ static size_t blocks(const struct anno *a, const struct line_stat *b, const stru
 	return b->node->nbbs < NBBS ? b->node->nbbs : NBBS;
 }
 
+/* --precise: "seconds  percent  +/-error " before the count column. */
+static void time_columns(const struct anno *a, const struct file_state *f, int line_num,
+			 char *out)
+{
+	const struct sp_cg *lc = a->o->line_cg;
+	double t = f->ticks && line_num <= f->num_lines ? f->ticks[line_num - 1] : 0;
+	double total = lc->total_time > 0 ? lc->total_time : 1;
+	char tmp[64];
+
+	if (t <= 0)
+		return;
+	snprintf(tmp, sizeof(tmp), "%7.2f %6.2f%% %6.2f", t / lc->hz, 100 * t / total,
+		 sqrt(t) / lc->hz);
+	memcpy(out, tmp, strlen(tmp));
+}
+
 /* gprof's annotate_with_count(): the 16-column prefix of one line. */
 static void annotation(struct anno *a, const struct file_state *f, int line_num, char *out)
 {
@@ -128,8 +186,11 @@ static void annotation(struct anno *a, const struct file_state *f, int line_num,
 	int ncalls_set = 0;
 	size_t i, nb, len;
 
-	memset(out, ' ', WIDTH);
-	out[WIDTH] = '\0';
+	memset(out, ' ', (size_t)a->width);
+	out[a->width] = '\0';
+	if (a->o->line_cg)
+		time_columns(a, f, line_num, out);
+	out += a->width - WIDTH;
 	if (!b)
 		return;
 	a->executable_lines++;
@@ -169,7 +230,8 @@ static void annotation(struct anno *a, const struct file_state *f, int line_num,
 		sp_buf_release(&p);
 		return;
 	}
-	a->lines_executed++;
+	if (!a->o->line_cg || ncalls >= a->o->min_count)
+		a->lines_executed++;
 	if (ncalls < a->o->min_count) {
 		sp_buf_reset(&p);
 		sp_buf_addstr(&p, "#####");
@@ -237,13 +299,15 @@ static FILE *open_output(struct anno *a, FILE *out, const char *name, int *first
 	else
 		fputs("\f\n", out);
 	fprintf(out, "*** File %s:\n", name);
+	if (a->o->line_cg)
+		fprintf(out, "%7s %7s %6s %12s\n", "seconds", "time", "+/-", "count");
 	return out;
 }
 
 static int list_file(struct anno *a, FILE *out, const struct sp_srcfile *sf,
 		     const struct file_state *f, int *first_output, FILE **ofp)
 {
-	char prefix[WIDTH + 1], buf[8192];
+	char prefix[64], buf[8192];
 	FILE *in = open_source(a, sf->name);
 	int line_num = 1, new_line = 1;
 	size_t n, i;
@@ -328,13 +392,14 @@ void sp_annotate_gprof(FILE *out, const struct sp_cg *cg, const struct sp_symspe
 	a.cg = cg;
 	a.o = o;
 	a.first_file = 1;
+	a.width = o->line_cg ? WIDTH + 22 : WIDTH;
 	collect(&a, specs);
 	for (i = t->nfiles; i > 0; i--) {
 		const struct sp_srcfile *sf = t->files[i - 1];
 		struct file_state *f = &a.files[sf->id];
 		FILE *ofp = NULL;
 
-		if (!f->num_lines || (o->ignore_zeros && f->ncalls == 0))
+		if (!f->num_lines || (o->ignore_zeros && f->ncalls == 0 && !f->ticks))
 			continue;
 		a.executable_lines = a.lines_executed = 0;
 		if (list_file(&a, out, sf, f, first_output, &ofp) < 0)
@@ -343,8 +408,10 @@ void sp_annotate_gprof(FILE *out, const struct sp_cg *cg, const struct sp_symspe
 		if (ofp != out)
 			fclose(ofp);
 	}
-	for (i = 0; i < t->nfiles; i++)
+	for (i = 0; i < t->nfiles; i++) {
 		free(a.files[i].line);
+		free(a.files[i].ticks);
+	}
 	free(a.files);
 	free(a.pool);
 }

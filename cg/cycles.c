@@ -26,11 +26,10 @@
 #include "symprof/alloc.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 
 #define DFN_NAN 0
 #define DFN_BUSY -1
-
-void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
 
 struct dfn {
 	struct sp_cg *cg;
@@ -164,8 +163,7 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE)
 			n++;
 	cg->ncycles = n;
-	cg->nnodes = cg->nsyms + n;
-	cg->nodes = sp_xreallocarray(cg->nodes, cg->nnodes + 1, sizeof(*cg->nodes));
+	sp_cg_insert_nodes(cg, n);
 	n = 0;
 	for (i = 0; i < cg->nsyms; i++) {
 		uint32_t c;
@@ -175,7 +173,6 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 			continue;
 		c = (uint32_t)(cg->nsyms + n++);
 		cyc = &cg->nodes[c];
-		memset(cyc, 0, sizeof(*cyc));
 		cyc->print_flag = 1;
 		cyc->top_order = DFN_NAN;
 		cyc->cycle = (int)n;
@@ -353,47 +350,6 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 	}
 }
 
-static int cmp_topo(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	int l = cg->nodes[*(const uint32_t *)a].top_order;
-	int r = cg->nodes[*(const uint32_t *)b].top_order;
-
-	return l - r;
-}
-
-/* gprof's cmp_total(): by propagated time, cycles first, then names. */
-static int cmp_total(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	const struct sp_cg_node *l = &cg->nodes[*(const uint32_t *)a];
-	const struct sp_cg_node *r = &cg->nodes[*(const uint32_t *)b];
-	double diff = (l->prop_self + l->prop_child) - (r->prop_self + r->prop_child);
-	const char *ln = l->sym ? l->sym->name : NULL, *rn = r->sym ? r->sym->name : NULL;
-
-	if (diff < 0.0)
-		return 1;
-	if (diff > 0.0)
-		return -1;
-	if (!ln && l->cycle != 0)
-		return -1;
-	if (!rn && r->cycle != 0)
-		return 1;
-	if (!ln)
-		return -1;
-	if (!rn)
-		return 1;
-	if (ln[0] != '_' && rn[0] == '_')
-		return -1;
-	if (ln[0] == '_' && rn[0] != '_')
-		return 1;
-	if (l->ncalls > r->ncalls)
-		return -1;
-	if (l->ncalls < r->ncalls)
-		return 1;
-	return strcmp(ln, rn);
-}
-
 static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	struct dfn d;
@@ -417,33 +373,38 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 
 	for (i = 0; i < cg->nsyms; i++) {
 		struct sp_cg_node *n = &cg->nodes[i];
-		uint32_t self = sp_cg_arc_find(cg, (uint32_t)i, (uint32_t)i);
 
 		n->child_time = 0.0;
-		if (self != SP_CG_NONE) {
-			n->ncalls -= cg->arcs[self].count;
-			n->self_calls = cg->arcs[self].count;
-		} else {
-			n->self_calls = 0;
-		}
+		n->self_calls = 0;
 		n->prop_fract = n->prop_self = n->prop_child = 0.0;
 		n->print_flag = 0;
 		n->top_order = DFN_NAN;
 		n->cycle = 0;
 		n->cyc_head = (uint32_t)i;
 		n->cyc_next = SP_CG_NONE;
-		if (o->find_calls)
-			o->find_calls(cg, (uint32_t)i, n->sym->addr, cg->nodes[i + 1].sym
-								       ? cg->nodes[i + 1].sym->addr
-								       : 0,
-				      o->find_calls_ctx);
 	}
+	/* self calls leave the call count (an arc is unique per pair); one pass
+	 * over the arcs rather than a lookup per node */
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+
+		if (a->parent == a->child && a->parent < cg->nsyms) {
+			cg->nodes[a->parent].ncalls -= a->count;
+			cg->nodes[a->parent].self_calls = a->count;
+		}
+	}
+	/* -c: the static arcs come after (with no count, so no self calls);
+	 * gprof scans up to (parent + 1)->addr, past the last symbol 0 (the
+	 * node after it may be a pseudo node by then) */
+	for (i = 0; o->find_calls && i < cg->nsyms; i++)
+		o->find_calls(cg, (uint32_t)i, cg->nodes[i].sym->addr,
+			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
 	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));
 	for (i = 0; i < cg->nsyms; i++)
 		top[i] = (uint32_t)i;
-	sp_sort(top, cg->nsyms, sizeof(*top), cmp_topo, cg);
+	sp_cg_sort_nodes(cg, top, cg->nsyms, SP_CG_ORDER_TOPO);
 	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
 		fprintf(o->debug.out, "[cg_assemble] topological sort listing\n");
 		for (i = 0; i < cg->nsyms; i++)
@@ -458,7 +419,7 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
 	for (i = 0; i < cg->nnodes; i++)
 		cg->order[i] = (uint32_t)i;
-	sp_sort(cg->order, cg->nnodes, sizeof(*cg->order), cmp_total, cg);
+	sp_cg_sort_nodes(cg, cg->order, cg->nnodes, SP_CG_ORDER_TOTAL);
 	for (i = 0; i < cg->nnodes; i++)
 		cg->nodes[cg->order[i]].index = (int)i + 1;
 }

@@ -25,15 +25,22 @@
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 
-/* Defined in cycles.c. */
-void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
+static void assign_gprof(struct sp_cg *cg, const struct sp_profile *p,
+			 const struct sp_cg_gmon_opts *o);
 
 #define UNIT 2
 
 static uint32_t node_of(const struct sp_cg *cg, const struct sp_symbol *s)
 {
 	return (uint32_t)(s - cg->symtab->syms);
+}
+
+/* --precise: a clone's samples, calls and arcs belong to its origin. */
+static uint32_t folded(const struct sp_cg_gmon_opts *o, uint32_t n)
+{
+	return o->fold && o->fold[n] != SIZE_MAX ? (uint32_t)o->fold[n] : n;
 }
 
 /* gprof's cg_tally() for one summed record. */
@@ -53,11 +60,11 @@ static void tally(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struc
 	}
 	if (!sp_symspecs_keeps_arc(o->specs, parent, child))
 		return;
-	cg->nodes[node_of(cg, child)].ncalls += a->count;
+	cg->nodes[folded(o, node_of(cg, child))].ncalls += a->count;
 	if (dbg)
 		fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n", parent->name,
 			child->name, (unsigned long long)a->count);
-	sp_cg_arc_add(cg, node_of(cg, parent), node_of(cg, child), a->count);
+	sp_cg_arc_add(cg, folded(o, node_of(cg, parent)), folded(o, node_of(cg, child)), a->count);
 }
 
 /* gprof's hist_assign_samples_1() for one histogram. */
@@ -115,8 +122,73 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 	}
 }
 
+/*
+ * --precise: each bin covers exactly (high - low) / nbins bytes and gives
+ * each symbol the fraction of its count that the symbol's bytes cover, so
+ * the credits add up to the count; what falls on no symbol (padding,
+ * code without a symbol, bytes past a symbol's size) is counted apart.
+ */
+static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
+			 const struct sp_hist *h)
+{
+	const struct sp_symtab *t = cg->symtab;
+	double w = (double)(h->high_pc - h->low_pc) / h->nbins;
+	size_t j = 0;
+	uint32_t i;
+
+	for (i = 0; i < h->nbins; i++) {
+		double bs = (double)h->low_pc + w * i, be = bs + w, left;
+		double lo, hi;
+		uint32_t count = h->bins[i];
+
+		if (!count)
+			continue;
+		cg->total_time += count;
+		left = count;
+		if (j >= t->len)
+			j = t->len ? t->len - 1 : 0;
+		while (j > 0 && (double)t->syms[j].addr > bs)
+			j--;
+		for (; j < t->len && (double)t->syms[j].addr < be; j++) {
+			double ss = (double)t->syms[j].addr, se = (double)t->syms[j].end_addr + 1;
+
+			/* a function keeps its whole range under -l; its lines take over */
+			if (j + 1 < t->len && (double)t->syms[j + 1].addr < se)
+				se = (double)t->syms[j + 1].addr;
+			double credit;
+
+			lo = ss > bs ? ss : bs;
+			hi = se < be ? se : be;
+			if (hi <= lo)
+				continue;
+			credit = count * (hi - lo) / w;
+			left -= credit;
+			if (cg->nodes[j].flat_print)
+				cg->nodes[folded(o, (uint32_t)j)].time += credit;
+			else
+				cg->total_time -= credit;
+			if (se > be)
+				break;
+		}
+		cg->unattributed += left > 1e-9 ? left : 0;
+	}
+}
+
 static void assign_all_samples(struct sp_cg *cg, const struct sp_profile *p,
 			       const struct sp_cg_gmon_opts *o)
+{
+	if (o->precise) {
+		size_t i;
+
+		for (i = 0; i < p->nhists; i++)
+			assign_exact(cg, o, &p->hists[i]);
+		return;
+	}
+	assign_gprof(cg, p, o);
+}
+
+static void assign_gprof(struct sp_cg *cg, const struct sp_profile *p,
+			 const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symtab *t = cg->symtab;
 	uint64_t *scaled = sp_xcalloc(t->len + 1, sizeof(*scaled));
@@ -187,6 +259,10 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 		cg->nodes[i].cyc_next = SP_CG_NONE;
 		cg->nodes[i].flat_print = sp_symspecs_selects(o->specs, SP_INCL_FLAT, t->syms[i].addr);
 	}
+	if (o->fold)
+		for (i = 0; i < t->len; i++)
+			cg->nodes[i].folded = o->fold[i] != SIZE_MAX;
+	cg->precise = o->precise;
 	cg->hz = o->hz;
 	cg->hist_scale = o->hist_scale;
 	memcpy(cg->dimen, p->hist_dimen, sizeof(cg->dimen));

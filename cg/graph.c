@@ -13,6 +13,8 @@
 #include "symprof/alloc.h"
 #include "symprof/hashmap.h"
 #include "symprof/sort.h"
+#include "symprof/symbolize.h"
+#include "internal.h"
 
 static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
 {
@@ -70,10 +72,79 @@ uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64
 	return a;
 }
 
+/* ---- pseudo nodes ---- */
+
+uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name)
+{
+	size_t i, n = cg->nnodes + cg->npseudo, len = strlen(name);
+	struct sp_symbol *sym;
+	struct sp_cg_node *nd;
+
+	for (i = cg->nnodes; i < n; i++)
+		if (!strcmp(cg->nodes[i].sym->name, name))
+			return (uint32_t)i;
+	/* the symbol only names the node: address 0, no file, like gprof's */
+	sym = sp_xcalloc(1, sizeof(*sym) + len + 1);
+	sym->name = memcpy(sym + 1, name, len + 1);
+	cg->nodes = sp_xreallocarray(cg->nodes, n + 2, sizeof(*cg->nodes));
+	nd = &cg->nodes[n];
+	memset(nd, 0, 2 * sizeof(*nd)); /* the node and the zeroed sentinel after it */
+	nd->sym = sym;
+	nd->pseudo = 1;
+	nd->prop_fract = 1.0;
+	nd->cyc_head = (uint32_t)n;
+	nd->cyc_next = nd->parents = nd->children = SP_CG_NONE;
+	nd->chain_next = nd->chain_prev = SP_CG_NONE;
+	cg->npseudo++;
+	return (uint32_t)n;
+}
+
+/* Rebuilds the arc index after arc ends were renumbered. */
+static void reindex_arcs(struct sp_cg *cg)
+{
+	size_t i;
+
+	if (!cg->arc_index)
+		return;
+	sp_pairmap_release(cg->arc_index);
+	sp_pairmap_init(cg->arc_index, arc_key, cg);
+	sp_pairmap_reserve(cg->arc_index, cg->narcs);
+	for (i = 0; i < cg->narcs; i++)
+		sp_pairmap_put(cg->arc_index, cg->arcs[i].parent, cg->arcs[i].child, (uint32_t)i);
+}
+
+void sp_cg_insert_nodes(struct sp_cg *cg, size_t n)
+{
+	size_t at = cg->nnodes, i;
+
+	cg->nodes = sp_xreallocarray(cg->nodes, at + n + cg->npseudo + 1, sizeof(*cg->nodes));
+	memset(&cg->nodes[at + n + cg->npseudo], 0, sizeof(*cg->nodes));
+	cg->nnodes += n;
+	if (n == 0)
+		return;
+	if (cg->npseudo) {
+		memmove(&cg->nodes[at + n], &cg->nodes[at], cg->npseudo * sizeof(*cg->nodes));
+		for (i = 0; i < cg->npseudo; i++)
+			cg->nodes[at + n + i].cyc_head += (uint32_t)n;
+		for (i = 0; i < cg->narcs; i++) {
+			if (cg->arcs[i].parent >= at)
+				cg->arcs[i].parent += (uint32_t)n;
+			if (cg->arcs[i].child >= at)
+				cg->arcs[i].child += (uint32_t)n;
+		}
+		reindex_arcs(cg);
+	}
+	memset(&cg->nodes[at], 0, n * sizeof(*cg->nodes));
+}
+
 void sp_cg_free(struct sp_cg *cg)
 {
+	size_t i;
+
 	if (!cg)
 		return;
+	for (i = cg->nnodes; i < cg->nnodes + cg->npseudo; i++)
+		free((void *)cg->nodes[i].sym);
 	if (cg->arc_index) {
 		sp_pairmap_release(cg->arc_index);
 		free(cg->arc_index);
@@ -82,6 +153,7 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg->arcs);
 	free(cg->order);
 	free(cg->arc_list);
+	free(cg->name_rank);
 	free(cg->bbs);
 	free(cg);
 }
@@ -213,4 +285,288 @@ void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
 void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
 {
 	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
+}
+
+/* ---- node orders ---- */
+
+struct node_key {
+	double a;          /* the compared time */
+	uint64_t calls;
+	uint32_t rank;     /* name rank */
+	uint32_t node;
+	int32_t top_order;
+	uint8_t noname, cycle, underscore;
+};
+
+static int cmp_key_total(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = l->a - r->a;
+
+	(void)ctx;
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (l->noname && l->cycle)
+		return -1;
+	if (r->noname && r->cycle)
+		return 1;
+	if (l->noname)
+		return -1;
+	if (r->noname)
+		return 1;
+	if (!l->underscore && r->underscore)
+		return -1;
+	if (l->underscore && !r->underscore)
+		return 1;
+	if (l->calls != r->calls)
+		return l->calls > r->calls ? -1 : 1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_time(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = r->a - l->a;
+
+	(void)ctx;
+	if (diff > 0.0)
+		return 1;
+	if (diff < 0.0)
+		return -1;
+	if (r->calls != l->calls)
+		return r->calls > l->calls ? 1 : -1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_topo(const void *pa, const void *pb, void *ctx)
+{
+	(void)ctx;
+	return ((const struct node_key *)pa)->top_order - ((const struct node_key *)pb)->top_order;
+}
+
+static int cmp_key_name(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+
+	(void)ctx;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+/*
+ * The four orders above are consistent once glibc's merge sort is taken
+ * into account (its merge keeps the left element unless the comparison is
+ * positive, so cmp_total's "-1 both ways" for two nameless nodes is a tie
+ * kept in input order). Each is therefore a stable sort by a key of at
+ * most two words and a name rank, which the code below compares inline:
+ * several times faster than calling the comparators. Keys that do not fit
+ * (a NaN time, call counts of 2^61 or more) take the comparator path.
+ */
+struct packed_key {
+	uint64_t k1, k2;
+	uint32_t rank, node;
+};
+
+/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
+static uint64_t double_order(double d)
+{
+	uint64_t u;
+
+	d += 0.0;
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static int packed_less(const struct packed_key *l, const struct packed_key *r)
+{
+	if (l->k1 != r->k1)
+		return l->k1 < r->k1;
+	if (l->k2 != r->k2)
+		return l->k2 < r->k2;
+	return l->rank < r->rank;
+}
+
+SP_DEFINE_STABLE_SORT(sort_packed, struct packed_key, packed_less)
+
+/* Stable counting sort of v[0..n) by rank, or by k1, (each below `range`)
+ * into out. */
+static void counting_sort(const struct packed_key *v, size_t n, size_t range, int by_rank,
+			  struct packed_key *out)
+{
+	uint32_t *pos = sp_xcalloc(range + 1, sizeof(*pos));
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		pos[by_rank ? v[i].rank : v[i].k1]++;
+	for (i = 0; i < range; i++) {
+		size_t c = pos[i];
+
+		pos[i] = (uint32_t)sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		out[pos[by_rank ? v[i].rank : v[i].k1]++] = v[i];
+	free(pos);
+}
+
+/*
+ * The stable sort for large tables (-l has a line symbol each). Most
+ * symbols of a profile have no time and no calls, so share one (k1, k2):
+ * those only need ordering by name rank, a counting sort; the others are
+ * merge sorted and the two runs merged. Orders with a small integer key
+ * (topological numbers) are counting sorts. Same result as sort_packed().
+ * `tmp` has room for 2n keys; returns the array holding the result.
+ */
+static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, struct packed_key *tmp,
+					    int k1_is_small)
+{
+	struct packed_key *bulk = tmp, *rest = tmp + n, cand = v[0];
+	size_t i, votes = 0, nbulk = 0, nrest = 0, j, k, max_rank = 0;
+
+	if (k1_is_small) {
+		uint64_t lo = v[0].k1, hi = v[0].k1;
+
+		for (i = 1; i < n; i++) {
+			lo = v[i].k1 < lo ? v[i].k1 : lo;
+			hi = v[i].k1 > hi ? v[i].k1 : hi;
+		}
+		if (hi - lo < 4 * (uint64_t)n) {
+			for (i = 0; i < n; i++)
+				v[i].k1 -= lo;
+			counting_sort(v, n, (size_t)(hi - lo) + 1, 0, tmp);
+			for (i = 0; i < n; i++)
+				tmp[i].k1 += lo;
+			return tmp;
+		}
+	}
+	/* the majority (k1, k2), if there is one (Boyer-Moore vote) */
+	for (i = 0; i < n; i++) {
+		if (!votes) {
+			cand = v[i];
+			votes = 1;
+		} else if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2) {
+			votes++;
+		} else {
+			votes--;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
+			nbulk++;
+		if (v[i].rank > max_rank)
+			max_rank = v[i].rank;
+	}
+	if (2 * nbulk < n || max_rank > 4 * (size_t)n) {
+		sort_packed(v, n, tmp);
+		return v;
+	}
+	/* rest in input order (stable), then sorted in place; bulk by rank */
+	for (i = 0; i < n; i++)
+		if (!(v[i].k1 == cand.k1 && v[i].k2 == cand.k2))
+			rest[nrest++] = v[i];
+	sort_packed(rest, nrest, bulk);
+	nbulk = 0;
+	for (i = 0; i < n; i++)
+		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
+			v[nbulk++] = v[i];
+	counting_sort(v, nbulk, max_rank + 1, 1, bulk);
+	/* merge: the runs never hold equal keys, as they differ in (k1, k2) */
+	for (i = 0, j = 0, k = 0; i < nbulk && j < nrest; k++)
+		v[k] = packed_less(&rest[j], &bulk[i]) ? rest[j++] : bulk[i++];
+	while (i < nbulk)
+		v[k++] = bulk[i++];
+	while (j < nrest)
+		v[k++] = rest[j++];
+	return v;
+}
+
+/* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
+static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
+		     struct packed_key *k)
+{
+	const uint64_t calls_max = UINT64_C(1) << 61;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
+		const char *name = nd->sym ? nd->sym->name : NULL;
+		double a;
+
+		k[i].node = nodes[i];
+		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].k1 = k[i].k2 = 0;
+		switch (order) {
+		case SP_CG_ORDER_TOTAL:
+			a = nd->prop_self + nd->prop_child;
+			if (a != a || nd->ncalls >= calls_max)
+				return -1;
+			k[i].k1 = ~double_order(a);
+			if (!name) {
+				/* nameless: cycles first, then the rest, each in input order */
+				k[i].k2 = nd->cycle != 0 ? 0 : UINT64_C(1) << 62;
+				k[i].rank = 0;
+			} else {
+				k[i].k2 = (UINT64_C(2) << 62) | ((uint64_t)(name[0] == '_') << 61) |
+					  (calls_max - 1 - nd->ncalls);
+			}
+			break;
+		case SP_CG_ORDER_TIME:
+			if (nd->time != nd->time)
+				return -1;
+			k[i].k1 = ~double_order(nd->time);
+			k[i].k2 = ~nd->ncalls;
+			break;
+		case SP_CG_ORDER_TOPO:
+			k[i].k1 = (uint64_t)((int64_t)nd->top_order - INT32_MIN);
+			k[i].rank = 0;
+			break;
+		case SP_CG_ORDER_NAME:
+			break;
+		}
+	}
+	return 0;
+}
+
+void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order)
+{
+	static const sp_cmp_fn cmp[] = {cmp_key_total, cmp_key_time, cmp_key_topo, cmp_key_name};
+	struct node_key *k;
+	struct packed_key *pk;
+	size_t i;
+
+	if (!cg->name_rank)
+		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
+	pk = sp_xreallocarray(NULL, 3 * n + 1, sizeof(*pk));
+	if (pack_keys(cg, nodes, n, order, pk) == 0) {
+		const struct packed_key *sorted = pk;
+
+		if (n >= 4096)
+			sorted = sort_packed_large(pk, n, pk + n, order == SP_CG_ORDER_TOPO);
+		else
+			sort_packed(pk, n, pk + n);
+		for (i = 0; i < n; i++)
+			nodes[i] = sorted[i].node;
+		free(pk);
+		return;
+	}
+	free(pk);
+	k = sp_xreallocarray(NULL, n + 1, sizeof(*k));
+	for (i = 0; i < n; i++) {
+		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
+		const char *name = nd->sym ? nd->sym->name : NULL;
+
+		k[i].node = nodes[i];
+		k[i].a = order == SP_CG_ORDER_TIME ? nd->time : nd->prop_self + nd->prop_child;
+		k[i].calls = nd->ncalls;
+		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].top_order = nd->top_order;
+		k[i].noname = name == NULL;
+		k[i].cycle = nd->cycle != 0;
+		k[i].underscore = name && name[0] == '_';
+	}
+	sp_sort(k, n, sizeof(*k), cmp[order], NULL);
+	for (i = 0; i < n; i++)
+		nodes[i] = k[i].node;
+	free(k);
 }

@@ -19,7 +19,7 @@ struct cs_pair {
 
 struct sp_cg_static {
 	const struct sp_code *code;
-	int machine, ptr_size;
+	int machine, ptr_size, big_endian;
 	unsigned flags;
 	int want_jumps;     /* decode jumps: --precise, or AArch64's `b` */
 	FILE *debug;
@@ -28,6 +28,10 @@ struct sp_cg_static {
 	const struct sp_symtab *names_of;
 	uint32_t *by_name;
 	size_t nby_name;
+	/* MIPS (gprof's word rule, static-mips.c) */
+	const struct sp_code_section *text; /* .text: the only bytes gprof reads */
+	uint64_t *hist;     /* histogram ranges [lo, hi) as pairs (sp_cg_static_set_hist) */
+	size_t nhist;
 };
 
 struct sweep {
@@ -50,5 +54,23 @@ int sp_cgs_is_branch(const struct sp_cg_static *s, unsigned id);
  * with details and reports it to the sweep's callback. */
 void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at, size_t left,
 			  uint64_t addr);
+
+/* ---- MIPS (static-mips.c) ---- */
+
+enum sp_cgs_mips_kind {
+	SP_CGS_MIPS_OTHER = 0,
+	SP_CGS_MIPS_JAL,    /* *dest set */
+	SP_CGS_MIPS_JALR,   /* jalr $ra, rs */
+	SP_CGS_MIPS_J,      /* *dest set */
+};
+
+/* What gprof's MIPS scan (plus `j`) takes the word w at pc for. */
+int sp_cgs_mips_word(uint32_t w, uint64_t pc, uint64_t *dest);
+/* Reports the jal, jalr $ra (and with want_jumps, j) words among lo,
+ * lo + 4, ... below hi that lie wholly in .text. */
+void sp_cgs_mips_sweep(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
+		       void *ctx);
+/* The section named .text, or NULL. */
+const struct sp_code_section *sp_cgs_mips_text(const struct sp_code *c);
 
 #endif

@@ -28,6 +28,10 @@
  *   entry is a tail call and becomes an arc marked SP_CG_ARC_TAIL; calls
  *   through registers or memory are counted per function.
  *
+ * MIPS is the exception (static-mips.c): there gprof's word rule is kept
+ * exactly, its `jalr` arcs going to the pseudo node "<indirect child>",
+ * its scan clipped to the histogram and its targets checked against it.
+ *
  * Speed: one pass over the bytes. Every instruction is decoded once by a
  * capstone handle without operand details (capstone's fastest mode); only
  * branches are decoded a second time, by a second handle with details
@@ -45,6 +49,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/profile.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 #include "static-internal.h"
@@ -113,6 +118,10 @@ static int open_handles(struct sp_cg_static *s, const struct sp_target *t)
 		return pair_open(&s->cs[0], CS_ARCH_PPC, CS_MODE_64 | endian);
 	case EM_PPC:
 		return pair_open(&s->cs[0], CS_ARCH_PPC, CS_MODE_32 | endian);
+	case EM_MIPS:
+		/* gprof's word rule, no decoder (static-mips.c) */
+		s->text = sp_cgs_mips_text(s->code);
+		return 0;
 	default:
 		return -1;
 	}
@@ -126,7 +135,8 @@ struct sp_cg_static *sp_cg_static_new(const struct sp_code *code, const struct s
 	s->code = code;
 	s->machine = t->machine;
 	s->ptr_size = t->ptr_size;
-	s->flags = flags & SP_CG_STATIC_TAIL;
+	s->big_endian = t->big_endian;
+	s->flags = flags & (SP_CG_STATIC_TAIL | SP_CG_STATIC_WIDE);
 	s->want_jumps = (flags & SP_CG_STATIC_TAIL) || t->machine == EM_AARCH64;
 	s->debug = debug;
 	if (open_handles(s, t) < 0) {
@@ -151,7 +161,21 @@ void sp_cg_static_free(struct sp_cg_static *s)
 	pair_close(&s->cs[0]);
 	pair_close(&s->cs[1]);
 	free(s->by_name);
+	free(s->hist);
 	free(s);
+}
+
+void sp_cg_static_set_hist(struct sp_cg_static *s, const struct sp_profile *p)
+{
+	size_t i;
+
+	free(s->hist);
+	s->hist = sp_xmalloc((2 * p->nhists + 1) * sizeof(*s->hist));
+	for (i = 0; i < p->nhists; i++) {
+		s->hist[2 * i] = p->hists[i].low_pc;
+		s->hist[2 * i + 1] = p->hists[i].high_pc;
+	}
+	s->nhist = p->nhists;
 }
 
 /* ---- lookups in the code description ---- */
@@ -284,6 +308,10 @@ void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_c
 	size_t si, mi;
 	uint64_t a;
 
+	if (s->machine == EM_MIPS) {
+		sp_cgs_mips_sweep(s, lo, hi, fn, ctx);
+		return;
+	}
 	if (!w.sec || !w.sec->bytes || hi <= lo)
 		return;
 	if (hi - w.sec->vma > w.sec->size)
@@ -398,6 +426,79 @@ static void add_arc(struct hook *h, const struct sp_cg_call *c, uint32_t child, 
 	h->cg->arcs[a].flags |= flag;
 }
 
+/* ---- MIPS: gprof's histogram tests and its "<indirect child>" ---- */
+
+/*
+ * gprof's hist_check_address(): whether a jal target lies in a histogram.
+ * It takes the address as a 32-bit unsigned, so only the low 32 bits
+ * are compared: nothing above 4 GiB (64-bit programs) or, sign-extended,
+ * from 0x80000000 up passes. SP_CG_STATIC_WIDE compares all of it.
+ */
+static int in_hist(const struct sp_cg_static *s, uint64_t addr)
+{
+	size_t i;
+
+	if (!(s->flags & SP_CG_STATIC_WIDE))
+		addr = (uint32_t)addr;
+	for (i = 0; i < s->nhist; i++)
+		if (s->hist[2 * i] <= addr && addr < s->hist[2 * i + 1])
+			return 1;
+	return 0;
+}
+
+/* gprof's hist_clip_symbol_address(): [lo, hi) narrowed to the histogram
+ * it overlaps, empty if none (gprof exits when several do; the first is
+ * taken here). */
+static void clip_to_hist(const struct sp_cg_static *s, uint64_t *lo, uint64_t *hi)
+{
+	size_t i;
+
+	for (i = 0; i < s->nhist; i++) {
+		uint64_t l = s->hist[2 * i] > *lo ? s->hist[2 * i] : *lo;
+		uint64_t h = s->hist[2 * i + 1] < *hi ? s->hist[2 * i + 1] : *hi;
+
+		if (l < h) {
+			*lo = l;
+			*hi = h;
+			return;
+		}
+	}
+	*hi = *lo;
+}
+
+/* A jal: an arc if its target is in a histogram and a symbol starts there. */
+static void mips_jal(struct hook *h, const struct sp_cg_call *c)
+{
+	FILE *dbg = h->s->debug;
+	const struct sp_symbol *sym = NULL;
+
+	if (in_hist(h->s, c->target))
+		sym = sp_symtab_lookup(h->cg->symtab, c->target);
+	if (dbg) {
+		fprintf(dbg, "[find_call] 0x%llx: jal", (unsigned long long)c->site);
+		if (sym)
+			fprintf(dbg, " 0x%llx\t; name=%s, addr=0x%llx", (unsigned long long)c->target,
+				sym->name, (unsigned long long)sym->addr);
+		fputs(sym && sym->addr == c->target ? "\n" : "\tbut it's a botch\n", dbg);
+	}
+	if (sym && sym->addr == c->target) {
+		uint32_t a = sp_cg_arc_add(h->cg, h->node, (uint32_t)(sym - h->cg->symtab->syms), 0);
+
+		h->cg->arcs[a].flags |= SP_CG_ARC_STATIC;
+	}
+}
+
+/* A jalr $ra: an arc to the pseudo node that stands for all such callees. */
+static void mips_jalr(struct hook *h, const struct sp_cg_call *c)
+{
+	uint32_t a;
+
+	if (h->s->debug)
+		fprintf(h->s->debug, "[find_call] 0x%llx: jalr\n", (unsigned long long)c->site);
+	a = sp_cg_arc_add(h->cg, h->node, sp_cg_pseudo_findnew(h->cg, SP_CG_INDIRECT_CHILD), 0);
+	h->cg->arcs[a].flags |= SP_CG_ARC_STATIC;
+}
+
 static void on_call(void *ctx, const struct sp_cg_call *c)
 {
 	struct hook *h = ctx;
@@ -406,13 +507,18 @@ static void on_call(void *ctx, const struct sp_cg_call *c)
 
 	switch (c->kind) {
 	case SP_CG_CALL_DIRECT:
-		add_arc(h, c, node_at(h->s, h->cg, c->target), SP_CG_ARC_STATIC);
+		if (h->s->machine == EM_MIPS)
+			mips_jal(h, c);
+		else
+			add_arc(h, c, node_at(h->s, h->cg, c->target), SP_CG_ARC_STATIC);
 		break;
 	case SP_CG_CALL_IMPORT:
 		add_arc(h, c, node_by_name(h->s, t, c->name), SP_CG_ARC_STATIC);
 		break;
 	case SP_CG_CALL_INDIRECT:
 		h->cg->nodes[h->node].indirect_calls++;
+		if (h->s->machine == EM_MIPS)
+			mips_jalr(h, c);
 		break;
 	case SP_CG_JUMP_DIRECT:
 	case SP_CG_JUMP_IMPORT:
@@ -434,8 +540,18 @@ void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint6
 	const struct sp_symbol *sym = cg->nodes[node].sym;
 
 	cg->static_flags |= SP_CG_STATIC_ON | h.s->flags;
+	/*
+	 * The last symbol: gprof scans up to (parent + 1)->addr, one entry
+	 * past its table. When symtab_finalize() dropped duplicates (on MIPS
+	 * `_ftext` always shares its address with the first function) that
+	 * entry is a stale copy at or below the last address, so nothing is
+	 * scanned; MIPS, where the scan is gprof's, does the same. Elsewhere
+	 * the scan runs to the end of the symbol.
+	 */
 	if (hi <= lo)
-		hi = sym->end_addr + 1;
+		hi = h.s->machine == EM_MIPS ? lo : sym->end_addr + 1;
+	if (h.s->machine == EM_MIPS)
+		clip_to_hist(h.s, &lo, &hi);
 	if (h.s->debug)
 		fprintf(h.s->debug, "[find_call] %s: 0x%llx to 0x%llx\n", sym->name,
 			(unsigned long long)lo, (unsigned long long)hi);

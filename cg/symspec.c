@@ -31,6 +31,7 @@ struct spec_side {
 	int no_file;         /* a file was named but does not exist */
 	int line;
 	const char *name;
+	const char *interned; /* the table's copy of name (NULL: no symbol has it) */
 	size_t prev_match;   /* 1 + index of the last symbol matched, 0 = none */
 	size_t prev_index;
 };
@@ -135,6 +136,10 @@ static void parse_spec(struct spec *sp, const struct sp_symtab *t)
 		sp->has_right = 1;
 	}
 	parse_side(&sp->left, sp->text, t);
+	if (sp->left.name)
+		sp->left.interned = sp_strtab_find(&t->strs, sp->left.name, strlen(sp->left.name));
+	if (sp->has_right && sp->right.name)
+		sp->right.interned = sp_strtab_find(&t->strs, sp->right.name, strlen(sp->right.name));
 }
 
 static int matches(const struct spec_side *pat, const struct sp_symbol *sym, char lead)
@@ -146,6 +151,9 @@ static int matches(const struct spec_side *pat, const struct sp_symbol *sym, cha
 	if (pat->line && pat->line != sym->line)
 		return 0;
 	if (pat->name) {
+		/* symbol names are interned in the table: compare pointers */
+		if (!lead)
+			return sym->name == pat->interned;
 		if (*name && lead == *name)
 			name++;
 		if (strcmp(pat->name, name))
@@ -170,19 +178,42 @@ static void extend(struct spec_side *side, const struct sp_symtab *t, size_t i,
 	side->prev_match = i + 1;
 }
 
+/* Whether a side can match some symbol of the table at all: not when it
+ * names a file the table lacks, or (compared as interned pointers) a name
+ * no symbol has, as for the default exclusions of mcount and friends. */
+static int side_can_match(const struct spec_side *side, char lead)
+{
+	if (side->no_file)
+		return 0;
+	return !side->name || lead || side->interned;
+}
+
 void sp_symspecs_resolve(struct sp_symspecs *s, const struct sp_symtab *t, FILE *debug)
 {
-	size_t i, k;
+	size_t i, j, k, nlive = 0;
+	size_t *live;
 
 	for (k = 0; k < s->nspecs; k++)
 		parse_spec(&s->specs[k], t);
-	for (i = 0; i < t->len; i++) {
+	/* newest spec first, like gprof's prepended id list */
+	live = sp_xreallocarray(NULL, s->nspecs + 1, sizeof(*live));
+	for (k = s->nspecs; k > 0; k--) {
+		const struct spec *sp = &s->specs[k - 1];
+
+		if (side_can_match(&sp->left, s->leading_char) ||
+		    (sp->has_right && side_can_match(&sp->right, s->leading_char)))
+			live[nlive++] = k;
+	}
+	for (i = 0; nlive && i < t->len; i++) {
 		const struct sp_symbol *sym = &t->syms[i];
 
-		/* newest spec first, like gprof's prepended id list */
-		for (k = s->nspecs; k > 0; k--) {
-			struct spec *sp = &s->specs[k - 1];
-			struct table *tab = &s->tables[sp->table];
+		for (j = 0; j < nlive; j++) {
+			struct spec *sp;
+			struct table *tab;
+
+			k = live[j];
+			sp = &s->specs[k - 1];
+			tab = &s->tables[sp->table];
 
 			if (matches(&sp->left, sym, s->leading_char))
 				extend(&sp->left, t, i, &tab->syms, &tab->len, &tab->alloc,
@@ -192,6 +223,7 @@ void sp_symspecs_resolve(struct sp_symspecs *s, const struct sp_symtab *t, FILE 
 				       &sp->rights_alloc, (uint32_t)(k - 1));
 		}
 	}
+	free(live);
 	for (i = 0; i < SP_SYMSPEC_TABLES; i++) {
 		struct table *tab = &s->tables[i];
 

@@ -22,17 +22,28 @@
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
 
+/* One way of looking at the profile: a symbol table (functions, or lines
+ * with -l), the symspecs resolved against it, and the graph built on it. */
+struct view {
+	struct sp_symtab *symtab;
+	struct sp_symspecs *specs;
+	size_t *fold;              /* --precise: clone -> origin */
+	struct sp_cg *cg;
+	int line;
+};
+
 struct gmon_run {
 	struct sp_opts *o;
 	struct sp_image *im;
-	struct sp_symtab *symtab;
-	struct sp_symspecs *specs;
+	struct view v;             /* what gprof would build (lines with -l) */
+	struct view fv;            /* --precise -l: functions, for the call graph */
+	struct view lv;            /* lines, when a report needs them without -l */
 	struct sp_profile *prof;
 	struct sp_gmon_state st;
-	struct sp_cg *cg;
 	struct sp_function_map *map;
 	struct sp_cg_static *scanner;
 	FILE *out;
+	int files_loaded;          /* the symbols' source files are known */
 };
 
 static const char *const default_excluded[] = {
@@ -57,12 +68,51 @@ static int specs_need_files(const struct sp_opts *o)
 	return 0;
 }
 
-static int load_symbols(struct gmon_run *g)
+static int build_view(struct gmon_run *g, struct view *v, int line)
 {
 	struct sp_opts *o = g->o;
 	struct sp_error err = SP_ERROR_INIT;
 	struct sp_gprof_symopts so;
 	size_t i;
+
+	memset(&so, 0, sizeof(so));
+	so.no_static = o->no_static;
+	so.ignore_non_functions = o->ignore_non_functions;
+	so.line_granularity = line;
+	so.external_symtab = o->external_symtab;
+	so.map = g->map;
+	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
+	so.defer_files = !line;
+	so.keep_clones = o->precise;
+	so.use_sizes = o->precise;
+	v->line = line;
+	v->symtab = sp_image_gprof_symtab(g->im, &so, &err);
+	if (!v->symtab)
+		return fail(&err);
+	sp_cli_mark("symbol table");
+	if (o->precise)
+		v->fold = sp_symtab_clone_origins(v->symtab);
+	v->specs = sp_symspecs_new();
+	sp_symspecs_set_leading_char(v->specs, sp_image_target(g->im)->leading_char);
+	for (i = 0; i < o->nspecs; i++)
+		sp_symspecs_add(v->specs, o->specs[i].spec, o->specs[i].table);
+	for (i = 0; i < sizeof(default_excluded) / sizeof(default_excluded[0]); i++) {
+		sp_symspecs_add(v->specs, default_excluded[i], SP_EXCL_TIME);
+		sp_symspecs_add(v->specs, default_excluded[i], SP_EXCL_GRAPH);
+		sp_symspecs_add(v->specs, default_excluded[i], SP_EXCL_FLAT);
+	}
+	if (specs_need_files(o))
+		sp_image_symtab_files(g->im, v->symtab);
+	sp_symspecs_resolve(v->specs, v->symtab, (o->debug & SP_DBG_ID) ? stderr : NULL);
+	sp_cli_mark("symspecs");
+	return 0;
+}
+
+static int load_symbols(struct gmon_run *g)
+{
+	struct sp_opts *o = g->o;
+	struct sp_error err = SP_ERROR_INIT;
+	int rc;
 
 	sp_cli_progress("reading the symbols of %s", o->image);
 	g->im = sp_image_open(o->image, &err);
@@ -71,32 +121,21 @@ static int load_symbols(struct gmon_run *g)
 	sp_cli_mark("open image");
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))
 		return fail(&err);
-	memset(&so, 0, sizeof(so));
-	so.no_static = o->no_static;
-	so.ignore_non_functions = o->ignore_non_functions;
-	so.line_granularity = o->line;
-	so.external_symtab = o->external_symtab;
-	so.map = g->map;
-	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
-	so.defer_files = !o->line;
-	g->symtab = sp_image_gprof_symtab(g->im, &so, &err);
-	if (!g->symtab)
-		return fail(&err);
-	sp_cli_mark("symbol table");
-	g->specs = sp_symspecs_new();
-	sp_symspecs_set_leading_char(g->specs, sp_image_target(g->im)->leading_char);
-	for (i = 0; i < o->nspecs; i++)
-		sp_symspecs_add(g->specs, o->specs[i].spec, o->specs[i].table);
-	for (i = 0; i < sizeof(default_excluded) / sizeof(default_excluded[0]); i++) {
-		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_TIME);
-		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_GRAPH);
-		sp_symspecs_add(g->specs, default_excluded[i], SP_EXCL_FLAT);
-	}
-	if (specs_need_files(o))
-		sp_image_symtab_files(g->im, g->symtab);
-	sp_symspecs_resolve(g->specs, g->symtab, (o->debug & SP_DBG_ID) ? stderr : NULL);
-	sp_cli_mark("symspecs");
-	return 0;
+	rc = build_view(g, &g->v, o->line);
+	if (!rc && o->precise && o->line)
+		rc = build_view(g, &g->fv, 0);
+	if (!rc && !o->line && (o->output_style & STYLE_ANNOTATED_SOURCE) &&
+	    (o->precise || o->out_format == SP_OUT_JSON))
+		rc = build_view(g, &g->lv, 1);
+	return rc;
+}
+
+static void view_release(struct view *v)
+{
+	sp_cg_free(v->cg);
+	sp_symspecs_free(v->specs);
+	sp_symtab_free(v->symtab);
+	free(v->fold);
 }
 
 static void print_file_info(struct gmon_run *g, const struct sp_input *in)
@@ -245,7 +284,7 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 {
 	struct sp_error err = SP_ERROR_INIT;
 	const struct sp_code *code;
-	unsigned flags = g->o->precise ? SP_CG_STATIC_TAIL : 0;
+	unsigned flags = g->o->precise ? SP_CG_STATIC_TAIL | SP_CG_STATIC_WIDE : 0;
 	FILE *dbg = (g->o->debug & SP_DBG_CALL) ? stderr : NULL;
 
 	if (!(code = sp_image_code(g->im, &err)) ||
@@ -253,37 +292,50 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 		sp_cli_error("%s", err.msg);
 		return;
 	}
+	sp_cg_static_set_hist(g->scanner, g->prof);
 	co->find_calls = sp_cg_static_find_calls;
 	co->find_calls_ctx = g->scanner;
 }
 
-static int build_graph(struct gmon_run *g)
+static int graph_of(struct gmon_run *g, struct view *v)
 {
 	struct sp_cg_gmon_opts co;
 	struct sp_error err = SP_ERROR_INIT;
 
 	memset(&co, 0, sizeof(co));
-	co.specs = g->specs;
+	co.specs = v->specs;
 	co.hz = g->st.hz;
 	co.hist_scale = g->st.hist_scale;
 	co.have_hist = (g->st.input_flags & SP_GMON_INPUT_HISTOGRAM) != 0;
 	co.have_arcs = (g->st.input_flags & SP_GMON_INPUT_CALL_GRAPH) != 0;
-	co.line_granularity = g->o->line;
+	co.line_granularity = v->line;
+	co.precise = g->o->precise;
+	co.fold = v->fold;
 	co.debug.out = g->o->debug ? stderr : NULL;
 	co.debug.mask = g->o->debug;
+	if (g->o->static_cg && v == &g->v)
+		open_scanner(g, &co);
+	v->cg = sp_cg_from_gmon(g->prof, v->symtab, &co, &err);
+	if (!v->cg)
+		return fail(&err);
+	return 0;
+}
+
+static int build_graph(struct gmon_run *g)
+{
+	int in = g->st.input_flags;
+
 	sp_cli_progress(g->o->static_cg ? "building the call graph (decoding the code for -c)"
 					: "building the call graph");
-	if (g->o->static_cg)
-		open_scanner(g, &co);
-	g->cg = sp_cg_from_gmon(g->prof, g->symtab, &co, &err);
-	if (!g->cg)
-		return fail(&err);
+	if (graph_of(g, &g->v) || (g->fv.symtab && graph_of(g, &g->fv)) ||
+	    (g->lv.symtab && graph_of(g, &g->lv)))
+		return 1;
 	sp_cli_mark("call graph");
-	if ((g->o->output_style & STYLE_FLAT_PROFILE) && !co.have_hist) {
+	if ((g->o->output_style & STYLE_FLAT_PROFILE) && !(in & SP_GMON_INPUT_HISTOGRAM)) {
 		sp_cli_error("gmon.out file is missing histogram");
 		return 1;
 	}
-	if ((g->o->output_style & STYLE_CALL_GRAPH) && !co.have_arcs) {
+	if ((g->o->output_style & STYLE_CALL_GRAPH) && !(in & SP_GMON_INPUT_CALL_GRAPH)) {
 		sp_cli_error("gmon.out file is missing call-graph data");
 		return 1;
 	}
@@ -333,63 +385,95 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	ao.ignore_zeros = g->o->ignore_zeros;
 	ao.min_count = g->o->min_count;
 	ao.table_length = g->o->table_length;
-	sp_annotate_gprof(g->out, g->cg, g->specs, &ao, first_output);
+	if (g->o->precise)
+		ao.line_cg = g->o->line ? g->v.cg : g->lv.cg;
+	sp_annotate_gprof(g->out, g->v.cg, g->v.specs, &ao, first_output);
 	for (i = 0; i < ao.ndirs; i++)
 		free(dirs[i]);
 	free(dirs);
 }
 
-static void report_opts(struct gmon_run *g, struct sp_report_opts *ro)
+static void report_opts(const struct gmon_run *g, struct sp_report_opts *ro, int line)
 {
-	struct sp_opts *o = g->o;
+	const struct sp_opts *o = g->o;
 
 	memset(ro, 0, sizeof(*ro));
 	ro->brief = o->brief;
 	ro->bsd = o->bsd;
 	ro->demangle = o->demangle;
 	ro->inline_file_names = o->inline_file_names;
-	ro->line_granularity = o->line;
+	ro->line_granularity = line;
 	ro->print_path = o->print_path;
 	ro->ignore_zeros = o->ignore_zeros;
 	ro->width = o->width;
 	ro->leading_char = sp_image_target(g->im)->leading_char;
 }
 
-/* The model the shared outputs (render.c) read. */
-static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfiles,
-		       struct sp_cli_model *m)
+/* The call graph (and its index) from the function view with --precise -l,
+ * else from the main one. */
+/*
+ * Source files of the symbols (deferred while the symbol table was built,
+ * see sp_gprof_symopts.defer_files). The flat profile and the call graph
+ * print them only with -l or --inline-file-names; the index prints those of
+ * static functions. Loading them as late as possible leaves the line table,
+ * built on another thread, time to finish while those reports are printed.
+ */
+static void load_files(struct gmon_run *g)
 {
-	memset(m, 0, sizeof(*m));
-	m->cg = g->cg;
-	report_opts(g, &m->ro);
-	m->meta.format = "gmon";
-	m->meta.executable = g->o->image;
-	m->meta.files = files;
-	m->meta.nfiles = nfiles;
-	m->meta.metric = "time";
-	m->meta.unit = g->cg->dimen;
+	if (g->files_loaded)
+		return;
+	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
+	sp_image_symtab_files(g->im, g->v.symtab);
+	if (g->fv.symtab)
+		sp_image_symtab_files(g->im, g->fv.symtab);
+	sp_cli_mark("source lines");
+	g->files_loaded = 1;
+	sp_cli_progress("writing the report");
+}
+
+static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int index)
+{
+	struct sp_report fr;
+	struct sp_report_opts fro;
+	struct sp_report *gr = r;
+
+	if (g->fv.cg) {
+		report_opts(g, &fro, 0);
+		sp_report_init(&fr, g->out, g->fv.cg, &fro);
+		fr.first_output = r->first_output;
+		gr = &fr;
+	}
+	if (graph) {
+		sp_report_graph(gr);
+		sp_cli_mark("call graph text");
+	}
+	if (index) {
+		load_files(g);
+		sp_report_index(gr);
+		sp_cli_mark("index");
+	}
+	if (gr != r) {
+		r->first_output = fr.first_output;
+		sp_report_release(&fr);
+	}
 }
 
 static void print_text(struct gmon_run *g, struct sp_report *r)
 {
 	struct sp_opts *o = g->o;
-	int graph = g->cg->have_arcs && (o->output_style & STYLE_CALL_GRAPH);
+	int graph = g->v.cg->have_arcs && (o->output_style & STYLE_CALL_GRAPH);
 
 	if (graph && o->bsd)
-		sp_report_graph(r);
+		print_graph(g, r, 1, 0);
 	if (o->output_style & STYLE_FLAT_PROFILE) {
 		sp_report_flat(r);
 		sp_cli_mark("flat profile");
 	}
-	if (graph) {
-		if (!o->bsd)
-			sp_report_graph(r);
-		sp_cli_mark("call graph text");
-		sp_report_index(r);
-		sp_cli_mark("index");
-	}
+	if (graph)
+		print_graph(g, r, !o->bsd, 1);
+	load_files(g);
 	if (o->output_style & STYLE_EXEC_COUNTS)
-		sp_report_exec_counts(r, g->specs);
+		sp_report_exec_counts(r, g->v.specs);
 	if (o->output_style & STYLE_ANNOTATED_SOURCE) {
 		fflush(g->out);
 		print_annotated(g, &r->first_output);
@@ -398,6 +482,22 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 		sp_report_function_ordering(r);
 	if (o->output_style & STYLE_FILE_ORDER)
 		sp_report_file_ordering(r, g->map);
+}
+
+/* The model the shared outputs (render.c) read. */
+static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfiles,
+		       struct sp_cli_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cg = g->v.cg; /* what gprof would build, as --format=json prints it */
+	report_opts(g, &m->ro, g->o->line);
+	m->meta.format = "gmon";
+	m->meta.executable = g->o->image;
+	m->meta.files = files;
+	m->meta.nfiles = nfiles;
+	m->meta.metric = "time";
+	m->meta.unit = m->cg->dimen;
+	m->meta.line_cg = g->o->line ? g->v.cg : g->lv.cg;
 }
 
 /* The outputs render.c writes (--format other than text, --html, --diff). */
@@ -409,11 +509,12 @@ static int render(struct gmon_run *g)
 	size_t i, ndirs = 0;
 	int rc;
 
+	load_files(g);
 	gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
 	memset(&src, 0, sizeof(src));
 	if (g->o->html) {
 		ndirs = source_dirs(g->o, &dirs);
-		sp_cli_sources_build(&src, g->cg, g->im, g->prof, (const char *const *)dirs, ndirs,
+		sp_cli_sources_build(&src, m.cg, g->im, g->prof, (const char *const *)dirs, ndirs,
 				     10);
 		m.sources = src.v;
 		m.nsources = src.n;
@@ -432,16 +533,14 @@ static int print_reports(struct gmon_run *g, int first_output)
 	struct sp_report_opts ro;
 	struct sp_report r;
 
-	sp_cli_progress("loading DWARF line tables of %s", o->image);
-	sp_image_symtab_files(g->im, g->symtab);
-	sp_cli_mark("source lines");
-	sp_cli_progress("writing the report");
 	if (g->out == stdout && isatty(STDOUT_FILENO))
 		sp_cli_progress_stop(); /* the report goes to the same screen */
-	/* gprof's text, unless --html alone or --diff replaces it */
+	/* gprof's text, unless --html alone or --diff (or --format) replaces it */
 	if (o->out_format == SP_OUT_TEXT && !o->diff && (!o->html || o->format_given)) {
-		report_opts(g, &ro);
-		sp_report_init(&r, g->out, g->cg, &ro);
+		if (o->line || o->inline_file_names)
+			load_files(g);
+		report_opts(g, &ro, o->line);
+		sp_report_init(&r, g->out, g->v.cg, &ro);
 		r.first_output = first_output;
 		print_text(g, &r);
 		sp_report_release(&r);
@@ -451,11 +550,11 @@ static int print_reports(struct gmon_run *g, int first_output)
 
 static void gmon_run_release(struct gmon_run *g)
 {
-	sp_cg_free(g->cg);
+	view_release(&g->v);
+	view_release(&g->fv);
+	view_release(&g->lv);
 	sp_cg_static_free(g->scanner);
 	sp_profile_free(g->prof);
-	sp_symspecs_free(g->specs);
-	sp_symtab_free(g->symtab);
 	sp_function_map_free(g->map);
 	sp_image_free(g->im);
 }
@@ -546,8 +645,7 @@ int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *
 	}
 	if (rc)
 		return rc;
-	sp_cli_progress("loading DWARF line tables of %s", o->image);
-	sp_image_symtab_files(g->im, g->symtab);
+	load_files(g);
 	gmon_model(g, bo->profiles, 1, m);
 	m->owner = g;
 	m->release = base_release;

@@ -39,7 +39,7 @@ char *sp_buf_detach(struct sp_buf *sb, size_t *len)
 	return r;
 }
 
-void sp_buf_grow(struct sp_buf *sb, size_t extra)
+void sp_buf_grow_(struct sp_buf *sb, size_t extra)
 {
 	int fresh = !sb->alloc;
 
@@ -60,34 +60,6 @@ void sp_buf_setlen(struct sp_buf *sb, size_t len)
 		sp_buf_grow(sb, len - sb->len);
 	sb->len = len;
 	sb->buf[len] = '\0';
-}
-
-void sp_buf_add(struct sp_buf *sb, const void *data, size_t len)
-{
-	sp_buf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
-
-void sp_buf_addstr(struct sp_buf *sb, const char *s)
-{
-	sp_buf_add(sb, s, strlen(s));
-}
-
-void sp_buf_addch(struct sp_buf *sb, int c)
-{
-	sp_buf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
-}
-
-void sp_buf_addchars(struct sp_buf *sb, int c, size_t n)
-{
-	sp_buf_grow(sb, n);
-	memset(sb->buf + sb->len, c, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
 }
 
 void sp_buf_vaddf(struct sp_buf *sb, const char *fmt, va_list ap)

@@ -4,9 +4,14 @@
  * in halves (the first half has n/2 elements), sort both, merge taking the
  * left element on ties. With a comparator that is not a consistent order
  * (gprof has a few), the result then still equals glibc's.
+ *
+ * Like glibc, elements of 4 and 8 bytes are moved as integers, and larger
+ * elements are sorted through an array of pointers and then permuted in
+ * place, which performs the same comparisons in the same order.
  */
 #include "symprof/sort.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +22,61 @@ struct msort {
 	sp_cmp_fn cmp;
 	void *ctx;
 	char *tmp;
+	int indirect;
 };
 
-static void msort_rec(const struct msort *m, char *b, size_t n)
+/* The comparator seen through a pointer (indirect sorting). */
+static inline int cmp_of(const struct msort *m, const void *a, const void *b)
+{
+	if (m->indirect)
+		return m->cmp(*(const void *const *)a, *(const void *const *)b, m->ctx);
+	return m->cmp(a, b, m->ctx);
+}
+
+#define MSORT_TYPED(name, type)                                                                    \
+	static void name(const struct msort *m, type *b, size_t n)                                 \
+	{                                                                                          \
+		size_t n1 = n / 2, n2 = n - n1;                                                    \
+		type *b1 = b, *b2 = b + n1, *out = (type *)m->tmp;                                 \
+                                                                                                   \
+		if (n <= 1)                                                                        \
+			return;                                                                    \
+		name(m, b1, n1);                                                                   \
+		name(m, b2, n2);                                                                   \
+		while (n1 > 0 && n2 > 0) {                                                         \
+			if (cmp_of(m, b1, b2) <= 0) {                                              \
+				*out++ = *b1++;                                                    \
+				n1--;                                                              \
+			} else {                                                                   \
+				*out++ = *b2++;                                                    \
+				n2--;                                                              \
+			}                                                                          \
+		}                                                                                  \
+		if (n1 > 0)                                                                        \
+			memcpy(out, b1, n1 * sizeof(type));                                        \
+		memcpy(b, m->tmp, (n - n2) * sizeof(type));                                        \
+	}
+
+MSORT_TYPED(msort_u32, uint32_t)
+MSORT_TYPED(msort_u64, uint64_t)
+typedef char *charp;
+MSORT_TYPED(msort_ptr, charp)
+
+/* Fixed-size blocks (keys of 16, 24 and 32 bytes) move as structs. */
+struct blk16 {
+	uint64_t w[2];
+};
+struct blk24 {
+	uint64_t w[3];
+};
+struct blk32 {
+	uint64_t w[4];
+};
+MSORT_TYPED(msort_b16, struct blk16)
+MSORT_TYPED(msort_b24, struct blk24)
+MSORT_TYPED(msort_b32, struct blk32)
+
+static void msort_any(const struct msort *m, char *b, size_t n)
 {
 	size_t n1, n2, size = m->size;
 	char *b1, *b2, *out;
@@ -30,8 +87,8 @@ static void msort_rec(const struct msort *m, char *b, size_t n)
 	n2 = n - n1;
 	b1 = b;
 	b2 = b + n1 * size;
-	msort_rec(m, b1, n1);
-	msort_rec(m, b2, n2);
+	msort_any(m, b1, n1);
+	msort_any(m, b2, n2);
 	out = m->tmp;
 	while (n1 > 0 && n2 > 0) {
 		if (m->cmp(b1, b2, m->ctx) <= 0) {
@@ -50,6 +107,33 @@ static void msort_rec(const struct msort *m, char *b, size_t n)
 	memcpy(b, m->tmp, (n - n2) * size);
 }
 
+/* Puts the elements of base in the order of the sorted pointers p. */
+static void permute(char *base, char **p, size_t n, size_t size)
+{
+	char *tmp = sp_xmalloc(size);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t k;
+		char *kp;
+
+		if (p[i] == base + i * size)
+			continue;
+		memcpy(tmp, base + i * size, size);
+		for (k = i, kp = base + i * size; p[k] != base + i * size;) {
+			size_t next = (size_t)(p[k] - base) / size;
+
+			memcpy(kp, p[k], size);
+			p[k] = kp;
+			kp = base + next * size;
+			k = next;
+		}
+		memcpy(kp, tmp, size);
+		p[k] = kp;
+	}
+	free(tmp);
+}
+
 void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
 {
 	struct msort m;
@@ -59,7 +143,34 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
 	m.size = size;
 	m.cmp = cmp;
 	m.ctx = ctx;
-	m.tmp = sp_xreallocarray(NULL, n, size);
-	msort_rec(&m, base, n);
+	m.indirect = 0;
+	if (size > 32) {
+		char **p = sp_xreallocarray(NULL, n, sizeof(*p));
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			p[i] = (char *)base + i * size;
+		m.indirect = 1;
+		m.tmp = sp_xreallocarray(NULL, n, sizeof(char *));
+		msort_ptr(&m, p, n);
+		permute(base, p, n, size);
+		free(p);
+	} else {
+		m.tmp = sp_xreallocarray(NULL, n, size);
+		int aligned8 = ((uintptr_t)base & 7) == 0;
+
+		if (size == 4 && ((uintptr_t)base & 3) == 0)
+			msort_u32(&m, base, n);
+		else if (size == 8 && aligned8)
+			msort_u64(&m, base, n);
+		else if (size == 16 && aligned8)
+			msort_b16(&m, base, n);
+		else if (size == 24 && aligned8)
+			msort_b24(&m, base, n);
+		else if (size == 32 && aligned8)
+			msort_b32(&m, base, n);
+		else
+			msort_any(&m, base, n);
+	}
 	free(m.tmp);
 }

@@ -14,17 +14,27 @@ struct sp_strtab_slot {
 	uint64_t hash;
 };
 
+/* Eight bytes per step (multiply and fold); names are rarely short. */
 uint64_t sp_hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = 0xcbf29ce484222325ULL ^ (len * 0x9e3779b97f4a7c15ULL), w;
 
-	for (i = 0; i < len; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ULL;
+	while (len >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+		s += 8;
+		len -= 8;
 	}
-	return h;
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
 }
 
 void sp_strtab_init(struct sp_strtab *t)

@@ -41,7 +41,7 @@ void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs)
 	if (r->first_output)
 		r->first_output = 0;
 	else
-		fputs("\f\n", r->out);
+		fputs("\f\n", sp_report_out(r));
 	for (i = 0; i < cg->nsyms; i++)
 		if (sp_symspecs_selects(specs, SP_INCL_EXEC, cg->nodes[i].sym->addr))
 			sorted[len++] = (unsigned)i;
@@ -52,13 +52,13 @@ void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs)
 		const char *file = s->file ? s->file->name : "<unknown>";
 
 		if (n->ncalls > 0 || !r->o->ignore_zeros)
-			fprintf(r->out, "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line, s->name,
+			fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line, s->name,
 				(unsigned long)s->addr, (unsigned long)n->ncalls);
 		for (b = 0; b < n->nbbs; b++) {
 			const struct sp_cg_bb *bb = &cg->bbs[n->bb_first + b];
 
 			if (bb->count > 0 || !r->o->ignore_zeros)
-				fprintf(r->out, "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line,
+				fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line,
 					s->name, (unsigned long)bb->addr, (unsigned long)bb->count);
 		}
 	}

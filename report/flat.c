@@ -7,6 +7,7 @@
  */
 #include "symprof/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,24 +26,6 @@ static const struct {
 	{'u', 1e+06}, {'n', 1e+09}, {'p', 1e+12}, {'f', 1e+15}, {'a', 1e+18},
 };
 #define SI_LEN (sizeof(si_tab) / sizeof(si_tab[0]))
-
-static int cmp_time(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-	const struct sp_cg_node *l = &cg->nodes[*(const unsigned *)a];
-	const struct sp_cg_node *r = &cg->nodes[*(const unsigned *)b];
-	double diff = r->time - l->time;
-
-	if (diff > 0.0)
-		return 1;
-	if (diff < 0.0)
-		return -1;
-	if (r->ncalls > l->ncalls)
-		return 1;
-	if (r->ncalls < l->ncalls)
-		return -1;
-	return strcmp(l->sym->name, r->sym->name);
-}
 
 /* The SI prefix for the per-call columns (index into si_tab). */
 static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted)
@@ -79,7 +62,7 @@ static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted)
 static void print_header(struct sp_report *r, char prefix, double *total_time)
 {
 	const struct sp_cg *cg = r->cg;
-	FILE *out = r->out;
+	FILE *out = sp_report_out(r);
 	char unit[16];
 
 	snprintf(unit, sizeof(unit), "%c%c/call", prefix, cg->dimen_abbrev);
@@ -92,9 +75,20 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 	} else {
 		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / cg->hz, cg->dimen);
 	}
+	if (cg->precise)
+		fputs("Bins are split exactly between symbols; \"+/-\" is the expected sampling "
+		      "error\n(the square root of the samples).\n",
+		      out);
 	if (*total_time <= 0.0) {
 		fputs(" no time accumulated\n\n", out);
 		*total_time = 1.0;
+	}
+	if (cg->precise) {
+		fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ",
+			"cumulative", "self  ", "+/-   ", "", "self  ", "total ", "");
+		fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time",
+			cg->dimen, cg->dimen, cg->dimen, "calls", unit, unit, "name");
+		return;
 	}
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative",
 		"self  ", "", "self  ", "total ", "");
@@ -110,7 +104,7 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	struct sp_buf *b = &r->line;
 	double pct = total_time > 0.0 ? 100 * n->time / total_time : 0.0;
 
-	if (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0)
+	if (n->folded || (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0))
 		return;
 	*accum += n->time;
 	if (r->o->bsd) {
@@ -124,6 +118,10 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	}
 	sp_buf_addch(b, ' ');
 	sp_fmt_put_fixed(b, n->time / cg->hz, 8, 2);
+	if (cg->precise) {
+		sp_buf_addch(b, ' ');
+		sp_fmt_put_fixed(b, sqrt(n->time) / cg->hz, 8, 2);
+	}
 	if (n->ncalls != 0) {
 		sp_buf_addch(b, ' ');
 		sp_fmt_put_ulong(b, n->ncalls, 8, 0);
@@ -140,7 +138,18 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	else
 		sp_report_name_only(r, node);
 	sp_buf_addch(b, '\n');
-	sp_report_flush_line(r);
+	sp_report_end_line(r);
+}
+
+/* --precise: the samples that fell on no symbol, as a row of their own. */
+static void print_unattributed(struct sp_report *r, double total_time, double *accum)
+{
+	const struct sp_cg *cg = r->cg;
+	double t = cg->unattributed;
+
+	*accum += t;
+	fprintf(sp_report_out(r), "%6.2f %9.2f %8.2f %8.2f %8.8s %8.8s %8.8s  <unattributed>\n",
+		100 * t / total_time, *accum / cg->hz, t / cg->hz, sqrt(t) / cg->hz, "", "", "");
 }
 
 void sp_report_flat(struct sp_report *r)
@@ -153,24 +162,27 @@ void sp_report_flat(struct sp_report *r)
 	if (r->first_output)
 		r->first_output = 0;
 	else
-		fputs("\f\n", r->out);
+		fputs("\f\n", sp_report_out(r));
 	if (r->o->bsd) {
 		if (!r->o->brief) {
-			fputs("\n\n\nflat profile:\n", r->out);
-			fputs(sp_blurb_flat, r->out);
+			fputs("\n\n\nflat profile:\n", sp_report_out(r));
+			fputs(sp_blurb_flat, sp_report_out(r));
 		}
 	} else {
-		fputs("Flat profile:\n", r->out);
+		fputs("Flat profile:\n", sp_report_out(r));
 	}
 	for (i = 0; i < cg->nsyms; i++)
 		sorted[i] = (unsigned)i;
-	sp_sort(sorted, cg->nsyms, sizeof(*sorted), cmp_time, (void *)cg);
+	sp_cg_sort_nodes(r->cg, sorted, cg->nsyms, SP_CG_ORDER_TIME);
 	log_scale = r->o->bsd ? 5 : unit_scale(cg, sorted);
 	print_header(r, si_tab[log_scale].prefix, &total_time);
 	for (i = 0; i < cg->nsyms; i++)
 		if (cg->nodes[sorted[i]].flat_print)
 			print_line(r, sorted[i], si_tab[log_scale].scale, total_time, &accum);
+	if (cg->precise && cg->unattributed > 0)
+		print_unattributed(r, total_time, &accum);
 	free(sorted);
 	if (!r->o->brief && !r->o->bsd)
-		fputs(sp_blurb_flat, r->out);
+		fputs(sp_blurb_flat, sp_report_out(r));
+	sp_report_flush_line(r);
 }

@@ -7,6 +7,10 @@
 
 #include "symprof/buf.h"
 
+/* "%llu" of v into dst (at least 20 bytes); returns the length. */
+size_t sp_fmt_utoa(char *dst, unsigned long long v);
+/* "%llx" of v into dst (at least 16 bytes); returns the length. */
+size_t sp_fmt_xtoa(char *dst, unsigned long long v);
 /* "%.{prec}f" of v into dst (at least 64 bytes); returns the length. */
 size_t sp_fmt_fixed(char *dst, double v, int prec);
 /* "%{width}.{prec}f" appended to b. */

@@ -18,7 +18,7 @@
 static void print_header(struct sp_report *r, double *print_time)
 {
 	const struct sp_cg *cg = r->cg;
-	FILE *out = r->out;
+	FILE *out = sp_report_out(r);
 
 	if (r->first_output)
 		r->first_output = 0;
@@ -28,8 +28,12 @@ static void print_header(struct sp_report *r, double *print_time)
 		fputs(r->o->brief ? "\t\t\tCall graph\n\n"
 				  : "\t\t     Call graph (explanation follows)\n\n",
 		      out);
-	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-		(long)cg->hist_scale * 2L);
+	if (cg->precise)
+		fprintf(out, "\ngranularity: each sample hit covers %.2f byte(s)",
+			cg->hist_scale * 2);
+	else
+		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
+			(long)cg->hist_scale * 2L);
 	if (*print_time > 0.0) {
 		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / *print_time,
 			*print_time / cg->hz);
@@ -67,8 +71,15 @@ static void put_self_calls(struct sp_buf *b, uint64_t self_calls, int trailing_s
 static void put_index_field(struct sp_buf *b, int index)
 {
 	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "[%d]", index);
+	int n;
 
+	if (index >= 0) {
+		tmp[0] = '[';
+		n = (int)sp_fmt_utoa(tmp + 1, (unsigned long long)index) + 1;
+		tmp[n++] = ']';
+	} else {
+		n = snprintf(tmp, sizeof(tmp), "[%d]", index);
+	}
 	if (n > 6)
 		n = 6;
 	sp_buf_add(b, tmp, (size_t)n);
@@ -105,7 +116,7 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	sp_buf_addstr(b, " as a whole> [");
 	sp_fmt_put_long(b, n->index);
 	sp_buf_addstr(b, "]\n");
-	sp_report_flush_line(r);
+	sp_report_end_line(r);
 }
 
 /* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
@@ -159,7 +170,7 @@ static void print_members(struct sp_report *r, unsigned cyc)
 		sp_buf_addchars(b, ' ', 5);
 		sp_report_name(r, m);
 		sp_buf_addch(b, '\n');
-		sp_report_flush_line(r);
+		sp_report_end_line(r);
 	}
 }
 
@@ -187,7 +198,7 @@ static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_
 	sp_buf_addchars(b, ' ', 5);
 	sp_report_name(r, name_node);
 	sp_buf_addch(b, '\n');
-	sp_report_flush_line(r);
+	sp_report_end_line(r);
 }
 
 static void print_parents(struct sp_report *r, unsigned child)
@@ -197,7 +208,7 @@ static void print_parents(struct sp_report *r, unsigned child)
 	uint32_t head = c->cyc_head, a;
 
 	if (c->parents == SP_CG_NONE) {
-		fprintf(r->out,
+		fprintf(sp_report_out(r),
 			r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
 				  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
 			"", "", "", "", "", "");
@@ -245,11 +256,13 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 	}
 	sp_report_name(r, node);
 	sp_buf_addch(b, '\n');
-	sp_report_flush_line(r);
+	sp_report_end_line(r);
 }
 
 static int skipped(const struct sp_report *r, const struct sp_cg_node *n)
 {
+	if (n->folded)
+		return 1;
 	if (r->o->ignore_zeros && n->ncalls == 0 && n->self_calls == 0 && n->prop_self == 0 &&
 	    n->prop_child == 0)
 		return 1;
@@ -265,7 +278,7 @@ void sp_report_graph(struct sp_report *r)
 	size_t i;
 
 	if (!r->o->brief && r->o->bsd)
-		fputs(sp_blurb_graph_bsd, r->out);
+		fputs(sp_blurb_graph_bsd, sp_report_out(r));
 	print_header(r, &print_time);
 	for (i = 0; i < cg->nnodes; i++) {
 		unsigned node = cg->order[i];
@@ -282,11 +295,13 @@ void sp_report_graph(struct sp_report *r)
 			print_children(r, node);
 		}
 		if (r->o->bsd)
-			fputc('\n', r->out);
-		fputs("-----------------------------------------------\n", r->out);
+			sp_buf_addch(&r->line, '\n');
+		sp_buf_addstr(&r->line, "-----------------------------------------------\n");
 		if (r->o->bsd)
-			fputc('\n', r->out);
+			sp_buf_addch(&r->line, '\n');
+		sp_report_end_line(r);
 	}
 	if (!r->o->brief && !r->o->bsd)
-		fputs(sp_blurb_graph_gnu, r->out);
+		fputs(sp_blurb_graph_gnu, sp_report_out(r));
+	sp_report_flush_line(r);
 }

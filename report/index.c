@@ -10,18 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
-
-static int cmp_name(const void *a, const void *b, void *ctx)
-{
-	const struct sp_cg *cg = ctx;
-
-	return strcmp(cg->nodes[*(const unsigned *)a].sym->name,
-		      cg->nodes[*(const unsigned *)b].sym->name);
-}
 
 /* The BSD layout: "%6.6s %-19.19s" cells, raw names. */
 static void print_bsd_cell(struct sp_report *r, unsigned node, int is_name)
@@ -47,15 +40,16 @@ void sp_report_index(struct sp_report *r)
 	int column_width = (r->o->width - 1) / 3;
 
 	for (i = 0; i < cg->nsyms; i++) {
-		if (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0)
+		if (cg->nodes[i].folded ||
+		    (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0))
 			continue;
 		names[nnames++] = (unsigned)i;
 	}
-	sp_sort(names, nnames, sizeof(*names), cmp_name, (void *)cg);
+	sp_cg_sort_nodes(r->cg, names, nnames, SP_CG_ORDER_NAME);
 	todo = nnames;
 	for (i = cg->nsyms; i < cg->nnodes; i++)
 		names[todo++] = (unsigned)i;
-	fputs("\f\nIndex by function name\n\n", r->out);
+	fputs("\f\nIndex by function name\n\n", sp_report_out(r));
 	rows = (todo + 2) / 3;
 	for (i = 0; i < rows; i++) {
 		int col = 0, starting_col = 0;
@@ -69,7 +63,16 @@ void sp_report_index(struct sp_report *r)
 				starting_col += column_width;
 				continue;
 			}
-			snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
+			if (n->index >= 0) {
+				size_t len = 0;
+
+				buf[len++] = n->print_flag ? '[' : '(';
+				len += sp_fmt_utoa(buf + len, (unsigned long long)n->index);
+				buf[len++] = n->print_flag ? ']' : ')';
+				buf[len] = '\0';
+			} else {
+				snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
+			}
 			col += (int)strlen(buf);
 			if (col < starting_col + 5) {
 				sp_buf_addchars(&r->line, ' ', (size_t)(starting_col + 5 - col));
@@ -85,8 +88,12 @@ void sp_report_index(struct sp_report *r)
 
 					if (!r->o->print_path && (slash = strrchr(f, '/')))
 						f = slash + 1;
-					sp_buf_addf(&r->line, " (%s)", f);
-					col += (int)strlen(f) + 3;
+					size_t flen = strlen(f);
+
+					sp_buf_add(&r->line, " (", 2);
+					sp_buf_add(&r->line, f, flen);
+					sp_buf_addch(&r->line, ')');
+					col += (int)flen + 3;
 				}
 			} else {
 				size_t before = r->line.len;
@@ -97,7 +104,8 @@ void sp_report_index(struct sp_report *r)
 			starting_col += column_width;
 		}
 		sp_buf_addch(&r->line, '\n');
-		sp_report_flush_line(r);
+		sp_report_end_line(r);
 	}
+	sp_report_flush_line(r);
 	free(names);
 }

@@ -18,6 +18,11 @@
  * in the code ("static") and, with --precise, whether a jump to the
  * callee's entry was ("tail"); with --precise every function has
  * "indirect_calls", the calls through registers or memory in its code.
+ * With -c every function also says whether it is a pseudo node
+ * ("pseudo"): a stand-in callee that is no function of the image, such as
+ * "<indirect child>" on MIPS (every `jalr $ra` goes to it). Pseudo nodes
+ * come after the functions, always (-z or not), with "mangled", "object",
+ * "file", "line" and "cycle" null and nothing but zeros.
  * These fields are only added, never renamed.
  */
 #include "symprof/report.h"
@@ -28,10 +33,13 @@
 #include "escape.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 static int listed(const struct sp_report *r, const struct sp_cg_node *n)
 {
+	if (n->folded)
+		return 0;
 	return !r->o->ignore_zeros || n->ncalls != 0 || n->self_calls != 0 || n->time != 0 ||
 	       n->prop_child != 0;
 }
@@ -71,15 +79,96 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 		fputs("null", r->out);
 	if ((cg->static_flags & SP_CG_STATIC_ON) && (cg->static_flags & SP_CG_STATIC_TAIL))
 		fprintf(r->out, ", \"indirect_calls\": %u", n->indirect_calls);
+	if (cg->static_flags & SP_CG_STATIC_ON)
+		fputs(", \"pseudo\": false", r->out);
 	fputc('}', r->out);
 	free(dm);
+}
+
+/* A pseudo node: a name and zeros (see the top of the file). */
+static void json_pseudo(struct sp_report *r, unsigned node, long id)
+{
+	const struct sp_cg *cg = r->cg;
+
+	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
+	sp_esc_json_str(r->out, cg->nodes[node].sym->name);
+	fputs(", \"mangled\": null, \"object\": null, \"file\": null, \"line\": null, "
+	      "\"self\": 0, \"children\": 0, \"total\": 0, \"calls\": 0, "
+	      "\"recursive_calls\": 0, \"cycle\": null",
+	      r->out);
+	if (cg->static_flags & SP_CG_STATIC_TAIL)
+		fputs(", \"indirect_calls\": 0", r->out);
+	fputs(", \"pseudo\": true}", r->out);
+}
+
+struct line_entry {
+	const char *file;
+	int line;
+	double self;
+	uint64_t count;
+};
+
+static int cmp_line_entry(const void *a, const void *b, void *ctx)
+{
+	const struct line_entry *l = a, *r = b;
+	int c = strcmp(l->file, r->file);
+
+	(void)ctx;
+	return c ? c : (l->line > r->line) - (l->line < r->line);
+}
+
+/*
+ * "lines": per source line, the histogram time of its line symbols and the
+ * executions counted on it (entry calls and basic blocks), as -A counts
+ * them; sorted by file and line.
+ */
+static void json_lines(struct sp_report *r, const struct sp_cg *lc)
+{
+	struct line_entry *v = sp_xcalloc(lc->nsyms + 1, sizeof(*v));
+	size_t i, n = 0, k;
+	int printed = 0;
+	uint32_t b;
+
+	for (i = 0; i < lc->nsyms; i++) {
+		const struct sp_cg_node *nd = &lc->nodes[i];
+
+		if (!nd->sym->file || nd->folded)
+			continue;
+		v[n].file = nd->sym->file->name;
+		v[n].line = nd->sym->line;
+		v[n].self = nd->time;
+		v[n].count = nd->ncalls;
+		for (b = 0; b < nd->nbbs; b++)
+			v[n].count += lc->bbs[nd->bb_first + b].count;
+		n++;
+	}
+	sp_sort(v, n, sizeof(*v), cmp_line_entry, NULL);
+	fputs(",\n  \"lines\": [", r->out);
+	for (i = 0, k = 0; i < n; i = k) {
+		double self = 0;
+		uint64_t count = 0;
+
+		for (k = i; k < n && !cmp_line_entry(&v[i], &v[k], NULL); k++) {
+			self += v[k].self;
+			count += v[k].count;
+		}
+		if (self == 0 && count == 0 && r->o->ignore_zeros)
+			continue;
+		fputs(printed++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+		sp_esc_json_str(r->out, v[i].file);
+		fprintf(r->out, ", \"line\": %d, \"self\": ", v[i].line);
+		sp_esc_json_num(r->out, self / (double)lc->hz);
+		fprintf(r->out, ", \"count\": %llu}", (unsigned long long)count);
+	}
+	fputs(printed ? "\n  ]" : "]", r->out);
+	free(v);
 }
 
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 {
 	const struct sp_cg *cg = r->cg;
-	long *ids = sp_xmalloc((cg->nsyms + 1) * sizeof(*ids)), next = 0;
-	size_t i;
+	size_t nall = cg->nnodes + cg->npseudo, i;
+	long *ids = sp_xmalloc((nall + 1) * sizeof(*ids)), next = 0;
 	int first = 1;
 
 	fputs("{\n  \"format\": ", r->out);
@@ -108,13 +197,20 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 		first = 0;
 		json_function(r, m, (unsigned)i, ids[i]);
 	}
+	for (i = cg->nsyms; i < cg->nnodes; i++)
+		ids[i] = -1; /* cycles are no entries */
+	for (i = cg->nnodes; i < nall; i++) {
+		ids[i] = next++;
+		fputs(first ? "\n" : ",\n", r->out);
+		first = 0;
+		json_pseudo(r, (unsigned)i, ids[i]);
+	}
 	fputs(first ? "],\n  \"arcs\": [" : "\n  ],\n  \"arcs\": [", r->out);
 	first = 1;
 	for (i = 0; i < cg->narcs; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[i];
 
-		if (a->parent >= cg->nsyms || a->child >= cg->nsyms || ids[a->parent] < 0 ||
-		    ids[a->child] < 0)
+		if (ids[a->parent] < 0 || ids[a->child] < 0)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
@@ -129,6 +225,9 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			fprintf(r->out, ", \"tail\": %s", (a->flags & SP_CG_ARC_TAIL) ? "true" : "false");
 		fputc('}', r->out);
 	}
-	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);
+	fputs(first ? "]" : "\n  ]", r->out);
+	if (m->line_cg)
+		json_lines(r, m->line_cg);
+	fputs("\n}\n", r->out);
 	free(ids);
 }

@@ -30,14 +30,28 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 
 void sp_report_flush_line(struct sp_report *r)
 {
-	fwrite(r->line.buf, 1, r->line.len, r->out);
+	if (r->line.len)
+		fwrite(r->line.buf, 1, r->line.len, r->out);
 	sp_buf_reset(&r->line);
+}
+
+void sp_report_end_line(struct sp_report *r)
+{
+	if (r->line.len >= 32768)
+		sp_report_flush_line(r);
+}
+
+FILE *sp_report_out(struct sp_report *r)
+{
+	sp_report_flush_line(r);
+	return r->out;
 }
 
 void sp_report_release(struct sp_report *r)
 {
 	size_t i;
 
+	sp_report_flush_line(r);
 	for (i = 0; i < r->cg->nsyms; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);
@@ -94,10 +108,20 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 		const char *f = file_label(r, s->file->name);
 		size_t before = r->line.len;
 
-		if (r->o->line_granularity)
-			sp_buf_addf(&r->line, " (%s:%d @ %lx)", f, s->line, (unsigned long)s->addr);
+		char num[24];
+
+		sp_buf_add(&r->line, " (", 2);
+		sp_buf_addstr(&r->line, f);
+		sp_buf_addch(&r->line, ':');
+		if (s->line >= 0)
+			sp_buf_add(&r->line, num, sp_fmt_utoa(num, (unsigned long long)s->line));
 		else
-			sp_buf_addf(&r->line, " (%s:%d)", f, s->line);
+			sp_buf_addf(&r->line, "%d", s->line);
+		if (r->o->line_granularity) {
+			sp_buf_add(&r->line, " @ ", 3);
+			sp_buf_add(&r->line, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
+		}
+		sp_buf_addch(&r->line, ')');
 		size += (int)(r->line.len - before);
 	}
 	return size;

@@ -895,23 +895,58 @@ static size_t last_at_or_below(const uint64_t *v, size_t n, uint64_t x)
 	return lo ? lo - 1 : n;
 }
 
-const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
+/* last_at_or_below() starting from *hint (an index into v): a few steps
+ * forward when x is at or just past the last answer, a search otherwise. */
+static size_t last_at_or_below_hint(const uint64_t *v, size_t n, uint64_t x, size_t *hint)
 {
-	size_t i, k;
+	size_t i = *hint, k;
+
+	if (i < n && v[i] <= x) {
+		for (k = 0; k < 8 && i + 1 < n && v[i + 1] <= x; k++)
+			i++;
+		if (i + 1 == n || v[i + 1] > x) {
+			*hint = i;
+			return i;
+		}
+	}
+	i = last_at_or_below(v, n, x);
+	if (i < n)
+		*hint = i;
+	return i;
+}
+
+const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
+				 struct sp_dwfuncs_cursor *c)
+{
+	size_t i, k, hint;
+	const struct symsec *sec;
 
 	for (i = 0; i < f->nsecs; i++)
 		if (addr >= f->secs[i].lo && addr < f->secs[i].hi)
 			break;
 	if (i == f->nsecs || !f->secs[i].n)
 		return NULL;
-	k = last_at_or_below(f->sym_addr + f->secs[i].first, f->secs[i].n, addr);
-	return k == f->secs[i].n ? NULL : f->sym_name[f->secs[i].first + k];
+	sec = &f->secs[i];
+	/* the cursor holds an index into sym_addr; in this section's terms */
+	hint = c->sym >= sec->first && c->sym < sec->first + sec->n ? c->sym - sec->first : sec->n;
+	k = last_at_or_below_hint(f->sym_addr + sec->first, sec->n, addr, &hint);
+	if (hint < sec->n)
+		c->sym = sec->first + hint;
+	return k == sec->n ? NULL : f->sym_name[sec->first + k];
 }
 
-size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
-		       size_t max)
+const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
 {
-	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr), n = 1;
+	struct sp_dwfuncs_cursor c;
+
+	memset(&c, 0, sizeof(c));
+	return sp_dwfuncs_symbol_at(f, addr, &c);
+}
+
+size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+			  size_t max, struct sp_dwfuncs_cursor *c)
+{
+	size_t i = last_at_or_below_hint(f->seg_start, f->nsegs, addr, &c->seg), n = 1;
 	const struct sp_line *row;
 	const struct fn *fn;
 	const char *sym;
@@ -919,12 +954,12 @@ size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inli
 	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
 		return 0;
 	fn = &f->fns[f->seg_fn[i]];
-	row = sp_linetab_find_any(f->lines, addr);
+	row = sp_linetab_find_any_at(f->lines, addr, &c->lines);
 	/* bfd reads the line from the unit it took the function from */
-	if (row && sp_linetab_unit_at(f->lines, addr) != fn->unit)
+	if (row && sp_linetab_unit_at_from(f->lines, addr, &c->lines) != fn->unit)
 		row = NULL;
 	frames[0].name = fn->name;
-	if (!fn->is_linkage && (sym = sp_dwfuncs_symbol(f, addr)))
+	if (!fn->is_linkage && (sym = sp_dwfuncs_symbol_at(f, addr, c)))
 		frames[0].name = sym;
 	frames[0].file = row ? row->file : NULL;
 	frames[0].line = row ? row->line : 0;
@@ -937,6 +972,15 @@ size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inli
 		fn = caller;
 	}
 	return n;
+}
+
+size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+		       size_t max)
+{
+	struct sp_dwfuncs_cursor c;
+
+	memset(&c, 0, sizeof(c));
+	return sp_dwfuncs_find_at(f, addr, frames, max, &c);
 }
 
 void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,

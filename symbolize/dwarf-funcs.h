@@ -12,8 +12,9 @@
 
 #include <elfutils/libdw.h>
 
+#include "lines.h"
+
 struct sp_error;
-struct sp_linetab;
 struct sp_strtab;
 struct sp_dwfuncs;
 
@@ -51,6 +52,19 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f);
  */
 size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
 		       size_t max);
+
+/* A position for lookups at ascending addresses (zero-initialised); any
+ * order stays correct, only slower. */
+struct sp_dwfuncs_cursor {
+	size_t seg, sym;
+	struct sp_linetab_cursor lines;
+};
+
+/* sp_dwfuncs_find() and sp_dwfuncs_symbol() from a cursor. */
+size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+			  size_t max, struct sp_dwfuncs_cursor *c);
+const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
+				 struct sp_dwfuncs_cursor *c);
 
 /*
  * The ELF function symbol bfd names for addr when DWARF does not (its

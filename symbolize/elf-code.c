@@ -470,6 +470,36 @@ static int cmp_reloc(const void *a, const void *b, void *ctx)
 
 /* ---- the whole ---- */
 
+static uint64_t sext32(uint64_t a)
+{
+	return (uint64_t)(int64_t)(int32_t)(uint32_t)a;
+}
+
+/* 32-bit MIPS: bfd, and so gprof's symbol table, sign-extends addresses
+ * (elf-image.c); the code's must agree. Sign extension keeps the order. */
+static void sign_extend(struct code_build *b, struct sp_code *c)
+{
+	size_t i;
+
+	for (i = 0; i < b->nsecs; i++)
+		b->secs[i].vma = sext32(b->secs[i].vma);
+	for (i = 0; i < b->nstarts; i++)
+		b->starts[i] = sext32(b->starts[i]);
+	for (i = 0; i < b->nmarks; i++)
+		b->marks[i].addr = sext32(b->marks[i].addr);
+	for (i = 0; i < b->nslots; i++)
+		b->slots[i].addr = sext32(b->slots[i].addr);
+	for (i = 0; i < b->nrelocs; i++) {
+		b->relocs[i].place = sext32(b->relocs[i].place);
+		b->relocs[i].target = sext32(b->relocs[i].target);
+	}
+	for (i = 0; i < b->naliases; i++) {
+		b->aliases[i].addr = sext32(b->aliases[i].addr);
+		b->aliases[i].entry = sext32(b->aliases[i].entry);
+	}
+	c->got = sext32(c->got);
+}
+
 static uint64_t got_address(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -516,6 +546,8 @@ int sp_elf_code_load(struct sp_image *im, Elf *elf, Elf *symelf, struct sp_code 
 		sp_sort(b.slots, b.nslots, sizeof(*b.slots), cmp_slot, NULL);
 		c->got = got_address(elf);
 	}
+	if (im->target.sign_extend && im->target.ptr_size == 4)
+		sign_extend(&b, c);
 	c->sections = b.secs;
 	c->nsections = b.nsecs;
 	c->starts = b.starts;

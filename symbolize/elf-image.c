@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "elf-opd.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
@@ -55,11 +56,30 @@ struct elf_image {
 	uint64_t (*code)[2];       /* executable sections [lo, hi), found once */
 	size_t ncode;
 	int code_found;
+	int sext32;                /* 32-bit MIPS: bfd sign-extends addresses */
 };
 
 static struct elf_image *EI(struct sp_image *im)
 {
 	return im->priv;
+}
+
+/*
+ * Addresses. bfd sign-extends the 32-bit addresses of MIPS images
+ * (symbol values, section addresses, DWARF addresses), so gprof sees
+ * 0x80400000 as 0xffffffff80400000 and prints it so; the gmon reader
+ * does the same to the profile's pcs. libelf and libdw give them
+ * zero-extended: what this backend hands out goes through to_target(),
+ * what it is asked about through from_target().
+ */
+static uint64_t to_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)a : a;
+}
+
+static uint64_t from_target(const struct elf_image *e, uint64_t a)
+{
+	return e->sext32 ? a & 0xffffffffu : a;
 }
 
 /* ---- files and sections ---- */
@@ -255,6 +275,11 @@ static char section_letter(int fl)
 	return '?';
 }
 
+char sp_elf_section_letter(const char *name, const GElf_Shdr *sh)
+{
+	return section_letter(bfd_sec_flags(name, sh));
+}
+
 /* The class letter bfd_decode_symclass() gives an ELF symbol. */
 static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
 		       struct raw_sym *r, uint64_t *vma)
@@ -327,7 +352,7 @@ static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *s
 		r.name_limit = (const char *)strd->d_buf + strd->d_size;
 		r.type = sym_letter(f, &s, shndx, &r, &vma);
 		r.has_section = 1;
-		r.addr = s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0);
+		r.addr = to_target(EI(im), s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0));
 		/* libbfd (so gprof) drops the Thumb bit of ARM function symbols */
 		if (f->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC)
 			r.addr &= ~(uint64_t)1;
@@ -343,13 +368,20 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 			    void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
+	const struct elf_file *f = &e->main;
 	struct elf_file *dbg;
 	Elf_Scn *s;
+	int ret;
 
-	if ((s = find_scn_type(&e->main, SHT_SYMTAB)))
-		return walk_symtab(im, &e->main, s, fn, ctx, err);
-	if ((dbg = debug_file(im)) && (s = find_scn_type(dbg, SHT_SYMTAB)))
-		return walk_symtab(im, dbg, s, fn, ctx, err);
+	if ((s = find_scn_type(f, SHT_SYMTAB)) ||
+	    ((dbg = debug_file(im)) && (s = find_scn_type(f = dbg, SHT_SYMTAB)))) {
+		ret = walk_symtab(im, f, s, fn, ctx, err);
+		/* bfd's synthetic symbols follow (gprof asks for them; only
+		 * PowerPC64 ELFv1 images get any from static symbols) */
+		if (ret == 0)
+			ret = sp_elf_opd_syms(e->main.elf, f->elf, s, fn, ctx);
+		return ret;
+	}
 	if ((s = find_scn_type(&e->main, SHT_DYNSYM)))
 		return walk_symtab(im, &e->main, s, fn, ctx, err);
 	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
@@ -374,7 +406,7 @@ static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct s
 		e->text_size = sh.sh_size;
 		e->text_found = 1;
 	}
-	*vma = e->text_vma;
+	*vma = to_target(e, e->text_vma);
 	*size = e->text_size;
 	return 0;
 }
@@ -469,6 +501,7 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	const struct sp_line *l;
 
 	lines_wait(im);
+	vaddr = from_target(e, vaddr);
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
 	*file = l->file;
@@ -497,6 +530,7 @@ static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 			e->ncode++;
 		}
 	}
+	vaddr = from_target(e, vaddr);
 	for (i = 0; i < e->ncode; i++)
 		if (vaddr >= e->code[i][0] && vaddr < e->code[i][1])
 			return 1;
@@ -523,41 +557,76 @@ static int cmp_u64(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* The addresses of v[0..n) in (lo, hi), ascending, appended to out;
+ * returns the new length. */
+static size_t take_sorted(uint64_t *out, size_t k, const uint64_t *v, size_t n, size_t stride,
+			  uint64_t lo, uint64_t hi)
+{
+	size_t i, first = k;
+	int sorted = 1;
+
+	for (i = 0; i < n; i++) {
+		uint64_t a = *(const uint64_t *)((const char *)v + i * stride);
+
+		if (a > lo && a < hi) {
+			if (k > first && out[k - 1] > a)
+				sorted = 0;
+			out[k++] = a;
+		}
+	}
+	if (!sorted)
+		sp_sort(out + first, k - first, sizeof(*out), cmp_u64, NULL);
+	return k;
+}
+
 /* Every address in [lo, hi) where a line row, a function segment or an
- * ELF symbol starts, plus lo itself, ascending and distinct. */
+ * ELF symbol starts, plus lo itself, ascending and distinct: a merge of
+ * the three lists, each (nearly always) ascending already. */
 static uint64_t *change_points(struct sp_image *im, uint64_t lo, uint64_t hi, size_t *n)
 {
 	struct elf_image *e = EI(im);
 	struct sp_dwfuncs *f = dwarf_funcs(im);
-	const struct sp_line *rows;
+	const struct sp_line *rows = NULL;
 	const uint64_t *segs = NULL, *syms = NULL;
 	size_t nrows = e->lines ? sp_linetab_rows(e->lines, &rows) : 0, nsegs = 0, nsyms = 0;
-	size_t i, k = 0;
-	uint64_t *v;
+	size_t a, b, c, na, nb, nc, k = 0;
+	uint64_t *tmp, *v;
 
 	if (f)
 		sp_dwfuncs_change_points(f, &segs, &nsegs, &syms, &nsyms);
-	v = sp_xreallocarray(NULL, nrows + nsegs + nsyms + 1, sizeof(*v));
+	tmp = sp_xreallocarray(NULL, nrows + nsegs + nsyms + 1, sizeof(*tmp));
+	na = take_sorted(tmp, 0, rows ? &rows[0].addr : NULL, nrows, sizeof(*rows), lo, hi);
+	nb = take_sorted(tmp, na, segs, nsegs, sizeof(*segs), lo, hi);
+	nc = take_sorted(tmp, nb, syms, nsyms, sizeof(*syms), lo, hi);
+	v = sp_xreallocarray(NULL, nc + 1, sizeof(*v));
 	v[k++] = lo;
-	for (i = 0; i < nrows; i++)
-		if (rows[i].addr > lo && rows[i].addr < hi)
-			v[k++] = rows[i].addr;
-	for (i = 0; i < nsegs; i++)
-		if (segs[i] > lo && segs[i] < hi)
-			v[k++] = segs[i];
-	for (i = 0; i < nsyms; i++)
-		if (syms[i] > lo && syms[i] < hi)
-			v[k++] = syms[i];
-	sp_sort(v, k, sizeof(*v), cmp_u64, NULL);
-	for (i = 0, *n = 0; i < k; i++)
-		if (!*n || v[*n - 1] != v[i])
-			v[(*n)++] = v[i];
+	for (a = 0, b = na, c = nb; a < na || b < nb || c < nc;) {
+		uint64_t x = UINT64_MAX;
+
+		if (a < na && tmp[a] < x)
+			x = tmp[a];
+		if (b < nb && tmp[b] < x)
+			x = tmp[b];
+		if (c < nc && tmp[c] < x)
+			x = tmp[c];
+		if (a < na && tmp[a] == x)
+			a++;
+		if (b < nb && tmp[b] == x)
+			b++;
+		if (c < nc && tmp[c] == x)
+			c++;
+		if (v[k - 1] != x)
+			v[k++] = x;
+	}
+	free(tmp);
+	*n = k;
 	return v;
 }
 
-/* bfd_find_nearest_line's (file, line, function) at addr. */
+/* bfd_find_nearest_line's (file, line, function) at addr; `c` speeds up
+ * lookups at ascending addresses. */
 static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *line,
-		    const char **func)
+		    const char **func, struct sp_dwfuncs_cursor *c)
 {
 	struct elf_image *e = EI(im);
 	struct sp_inline_frame fr;
@@ -566,18 +635,19 @@ static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *
 	*file = NULL;
 	*line = 0;
 	*func = NULL;
-	if (e->funcs && sp_dwfuncs_find(e->funcs, addr, &fr, 1)) {
+	if (e->funcs && sp_dwfuncs_find_at(e->funcs, addr, &fr, 1, c)) {
 		*file = fr.file;
 		*line = (int)fr.line;
 		*func = fr.name;
 		return;
 	}
-	if ((l = sp_linetab_find(e->lines, addr))) {
+	l = sp_linetab_find_any_at(e->lines, addr, &c->lines);
+	if (l && l->file && l->line) {
 		*file = l->file;
 		*line = (int)l->line;
 	}
 	if (e->funcs)
-		*func = sp_dwfuncs_symbol(e->funcs, addr);
+		*func = sp_dwfuncs_symbol_at(e->funcs, addr, c);
 }
 
 static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
@@ -585,6 +655,7 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 			     struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
+	struct sp_dwfuncs_cursor c;
 	uint64_t *points;
 	size_t i, n;
 	int ret = 0;
@@ -593,13 +664,14 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	dwarf_funcs(im);
 	if (!e->lines)
 		return 0;
-	points = change_points(im, lo, hi, &n);
+	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
+	memset(&c, 0, sizeof(c));
 	for (i = 0; i < n && ret == 0; i++) {
 		const char *file, *func;
 		int line;
 
-		nearest(im, points[i], &file, &line, &func);
-		ret = fn(ctx, points[i], file, line, func);
+		nearest(im, points[i], &file, &line, &func, &c);
+		ret = fn(ctx, to_target(e, points[i]), file, line, func);
 	}
 	free(points);
 	return ret;
@@ -673,6 +745,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 	im->target.big_endian = e->main.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	im->target.machine = e->main.ehdr.e_machine;
 	im->target.sign_extend = e->main.ehdr.e_machine == EM_MIPS;
+	e->sext32 = im->target.sign_extend && im->target.ptr_size == 4;
 	im->target.is_relocatable = e->main.ehdr.e_type == ET_REL;
 	im->target.leading_char = 0;
 	return 0;

@@ -98,7 +98,8 @@ static int sym_class(const struct build_ctx *c, const struct raw_sym *s)
 		return 'T';
 	if (s->type != 't' || c->o->no_static)
 		return 0;
-	if (!static_name_ok(s->name, s->name_limit))
+	if (!static_name_ok(s->name, s->name_limit) &&
+	    !(c->o->keep_clones && sp_is_clone_name(s->name, NULL)))
 		return 0;
 	if ((lead && lead != s->name[0]) || !strncmp(s->name, "__gnu_compiled", 14) ||
 	    !strncmp(s->name, "___gnu_compiled", 15))
@@ -172,6 +173,113 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	return 0;
 }
 
+/* ---- --precise: sizes and clones ---- */
+
+/* A symbol with an ELF size ends there (padding and unsymbolized code then
+ * belong to nobody) instead of at the next symbol as in gprof. */
+static void end_at_sizes(struct sp_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->len; i++) {
+		struct sp_symbol *s = &t->syms[i];
+
+		if (s->size && s->addr + s->size - 1 < s->end_addr)
+			s->end_addr = s->addr + s->size - 1;
+	}
+}
+
+static const char *const clone_words[] = {"constprop", "isra", "part",     "cold",
+					  "clone",     "lto_priv", "localalias", "specialized"};
+
+/* Is s[0..n) one of GCC's clone suffix words? */
+static int clone_word(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(clone_words) / sizeof(clone_words[0]); i++)
+		if (strlen(clone_words[i]) == n && !strncmp(s, clone_words[i], n))
+			return 1;
+	return 0;
+}
+
+int sp_is_clone_name(const char *name, size_t *base_len)
+{
+	const char *dot = strchr(name, '.'), *p;
+	int words = 0;
+
+	if (!dot || dot == name)
+		return 0;
+	for (p = dot; *p;) {
+		const char *q;
+
+		p++;
+		for (q = p; *q && *q != '.'; q++)
+			;
+		if (clone_word(p, (size_t)(q - p)))
+			words++;
+		else if (q == p || strspn(p, "0123456789") != (size_t)(q - p))
+			return 0;
+		p = q;
+	}
+	if (!words)
+		return 0;
+	if (base_len)
+		*base_len = (size_t)(dot - name);
+	return 1;
+}
+
+/* The symbol named exactly `base` (base_len bytes), preferring `file`. */
+static size_t find_origin(const struct sp_symtab *t, const char *base, size_t base_len,
+			  const struct sp_srcfile *file, size_t self)
+{
+	size_t j, any = SIZE_MAX;
+
+	for (j = 0; j < t->len; j++) {
+		const struct sp_symbol *c = &t->syms[j];
+
+		if (j == self || strlen(c->name) != base_len || strncmp(c->name, base, base_len))
+			continue;
+		if (c->file == file)
+			return j;
+		if (any == SIZE_MAX)
+			any = j;
+	}
+	return any;
+}
+
+size_t *sp_symtab_clone_origins(struct sp_symtab *t)
+{
+	size_t *o = sp_xmalloc((t->len + 1) * sizeof(*o)), i, j, base;
+
+	for (i = 0; i < t->len; i++) {
+		const struct sp_symbol *s = &t->syms[i];
+
+		o[i] = SIZE_MAX;
+		if (s->is_func && sp_is_clone_name(s->name, &base))
+			o[i] = find_origin(t, s->name, base, s->file, i);
+	}
+	/* clones whose origin was inlined away: the first one of each origin
+	 * name stands for it, under that name, and the others join it */
+	for (i = 0; i < t->len; i++) {
+		struct sp_symbol *s = &t->syms[i];
+
+		if (o[i] != SIZE_MAX || !s->is_func || !sp_is_clone_name(s->name, &base))
+			continue;
+		for (j = i + 1; j < t->len; j++) {
+			const struct sp_symbol *c = &t->syms[j];
+			size_t cb;
+
+			if (o[j] == SIZE_MAX && c->is_func && c->file == s->file &&
+			    sp_is_clone_name(c->name, &cb) && cb == base &&
+			    !strncmp(c->name, s->name, base))
+				o[j] = i;
+		}
+		s->name = sp_strtab_intern_n(&t->strs, s->name, base);
+	}
+	return o;
+}
+
 /* ---- line symbols (-l; gprof's core_create_line_syms) ---- */
 
 struct line_ctx {
@@ -179,6 +287,10 @@ struct line_ctx {
 	struct sp_symbol *lines;  /* the new line symbols */
 	size_t n, alloc;
 	FILE *debug;
+	/* the previous answer, as the image named it (its strings are
+	 * interned there: equal names are equal pointers) */
+	const char *last_func, *last_name, *last_file;
+	const struct sp_srcfile *last_sf;
 };
 
 static int add_line(void *vctx, uint64_t addr, const char *file, int line, const char *func)
@@ -191,10 +303,18 @@ static int add_line(void *vctx, uint64_t addr, const char *file, int line, const
 
 	if (!file || !func || !line)
 		return 0;
-	name = sp_strtab_intern(&c->t->strs, func);
-	if (prev && prev->line == line && prev->name == name && !strcmp(prev->file->name, file))
+	if (func != c->last_func) {
+		c->last_func = func;
+		c->last_name = sp_strtab_intern(&c->t->strs, func);
+	}
+	name = c->last_name;
+	if (prev && prev->line == line && prev->name == name && file == c->last_file)
 		return 0;
-	sf = sp_symtab_file(c->t, file);
+	if (file != c->last_file) {
+		c->last_file = file;
+		c->last_sf = sp_symtab_file(c->t, file);
+	}
+	sf = c->last_sf;
 	SP_ALLOC_GROW(c->lines, c->n + 1, c->alloc);
 	prev = c->n ? &c->lines[c->n - 1] : NULL; /* the array may have moved */
 	l = &c->lines[c->n++];
@@ -231,21 +351,30 @@ static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
 	c.t = t;
 	c.debug = debug;
 	ret = im->ops->for_each_line(im, vma, vma + size, add_line, &c, err);
-	if (ret == 0)
-		for (i = 0; i < c.n; i++)
-			*sp_symtab_add(t) = c.lines[i];
-	free(c.lines);
 	if (ret == 0) {
-		/* gprof puts the line symbols first, then the functions */
-		size_t nf = t->len - c.n;
-		struct sp_symbol *tmp = sp_xreallocarray(NULL, t->len + 1, sizeof(*tmp));
+		/*
+		 * gprof sorts the line symbols followed by the functions; both
+		 * runs are sorted already, so merging them (lines first on ties)
+		 * gives the same order as its stable sort.
+		 */
+		size_t nf = t->len, j = 0, k = 0, n = 0;
+		struct sp_symbol *m = sp_xreallocarray(NULL, nf + c.n + 2, sizeof(*m));
 
-		memcpy(tmp, t->syms + nf, c.n * sizeof(*tmp));
-		memcpy(tmp + c.n, t->syms, nf * sizeof(*tmp));
-		memcpy(t->syms, tmp, t->len * sizeof(*tmp));
-		free(tmp);
-		sp_symtab_finalize(t);
+		while (j < c.n || k < nf) {
+			if (k == nf || (j < c.n && sp_symbol_cmp_addr(&c.lines[j], &t->syms[k]) <= 0))
+				m[n++] = c.lines[j++];
+			else
+				m[n++] = t->syms[k++];
+		}
+		memset(&m[n], 0, sizeof(*m));
+		free(t->syms);
+		t->syms = m;
+		t->len = n;
+		t->syms_alloc = nf + c.n + 2;
+		sp_symtab_finalize_sorted(t);
 	}
+	free(c.lines);
+	(void)i;
 	return ret;
 }
 
@@ -275,6 +404,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	}
 	sp_symtab_finalize(c.t);
+	if (o->use_sizes)
+		end_at_sizes(c.t);
 	if (o->line_granularity && add_line_syms(im, c.t, o->debug, err) < 0) {
 		sp_symtab_free(c.t);
 		return NULL;
@@ -292,10 +423,15 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 {
+	/* neighbouring symbols mostly share a file: remember the last one (a
+	 * reader may reuse its buffer, so the characters are compared too) */
+	const char *last_name = NULL;
+	const struct sp_srcfile *last = NULL;
 	size_t i;
 
 	for (i = 0; i < t->npending; i++) {
 		const struct sp_symbol *found;
+		const struct sp_srcfile *sf;
 		struct sp_symbol *sym;
 		const char *file;
 		int line;
@@ -303,12 +439,16 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 		if (sp_image_src_line(im, t->pending[i], &file, &line) < 0)
 			continue;
 		/* the file exists (in this order) even if the symbol was a duplicate */
-		file = sp_symtab_file(t, file)->name;
+		if (!last || file != last_name || strcmp(file, last->name)) {
+			last = sp_symtab_file(t, file);
+			last_name = file;
+		}
+		sf = last;
 		found = sp_symtab_lookup(t, t->pending[i]);
 		if (!found || found->addr != t->pending[i] || found->file)
 			continue;
 		sym = &t->syms[found - t->syms];
-		sym->file = sp_symtab_file(t, file);
+		sym->file = sf;
 		sym->line = line;
 	}
 	free(t->pending);

@@ -8,26 +8,34 @@
 #include "ivsweep.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "symprof/alloc.h"
+#include "symprof/sort.h"
 
-static int iv_cmp(const void *pa, const void *pb)
+static int iv_less(const struct sp_iv *a, const struct sp_iv *b)
 {
-	const struct sp_iv *a = pa, *b = pb;
-
 	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
+		return a->start < b->start;
 	if (a->key1 != b->key1)
-		return a->key1 < b->key1 ? -1 : 1;
+		return a->key1 < b->key1;
 	if (a->key2 != b->key2)
-		return a->key2 < b->key2 ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+		return a->key2 < b->key2;
+	return a->id < b->id;
 }
+
+/* stable, as glibc's qsort() (a merge sort) was for equal ranges */
+SP_DEFINE_STABLE_SORT(sort_ivs, struct sp_iv, iv_less)
 
 void sp_iv_sort(struct sp_iv *iv, size_t n)
 {
-	if (n > 1)
-		qsort(iv, n, sizeof(*iv), iv_cmp);
+	struct sp_iv *tmp;
+
+	if (n < 2)
+		return;
+	tmp = sp_xreallocarray(NULL, n, sizeof(*tmp));
+	sort_ivs(iv, n, tmp);
+	free(tmp);
 }
 
 struct heap {

@@ -880,6 +880,36 @@ static size_t row_at(const struct sp_linetab *t, uint64_t addr)
 	return i;
 }
 
+/* row_at() starting from *hint: a few steps forward when addr is at or
+ * just past the last answer, a search otherwise. */
+static size_t row_at_hint(const struct sp_linetab *t, uint64_t addr, size_t *hint)
+{
+	size_t i = *hint, k;
+
+	if (i < t->nrows && t->rows[i].addr <= addr) {
+		for (k = 0; k < 8 && i + 1 < t->nrows && t->rows[i + 1].addr <= addr; k++)
+			i++;
+		if (i + 1 == t->nrows || t->rows[i + 1].addr > addr) {
+			*hint = i;
+			return i;
+		}
+	}
+	i = row_at(t, addr);
+	if (i < t->nrows)
+		*hint = i;
+	return i;
+}
+
+const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_t addr,
+					     struct sp_linetab_cursor *c)
+{
+	size_t i = row_at_hint(t, addr, &c->row);
+
+	if (i == t->nrows || t->rows[i].end_sequence)
+		return NULL;
+	return &t->rows[i];
+}
+
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
 {
 	size_t i = row_at(t, addr);
@@ -916,17 +946,40 @@ size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_
 
 uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nruns;
+	struct sp_linetab_cursor c = {0, 0};
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return sp_linetab_unit_at_from(t, addr, &c);
+}
 
-		if (t->runs[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+uint32_t sp_linetab_unit_at_from(const struct sp_linetab *t, uint64_t addr,
+				 struct sp_linetab_cursor *c)
+{
+	size_t i = c->run, k;
+
+	if (i < t->nruns && t->runs[i].start <= addr) {
+		for (k = 0; k < 8 && i + 1 < t->nruns && t->runs[i + 1].start <= addr; k++)
+			i++;
+		if (i + 1 == t->nruns || t->runs[i + 1].start > addr) {
+			c->run = i;
+			return addr < t->runs[i].end ? t->runs[i].unit : UINT32_MAX;
+		}
 	}
-	return lo && addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
+	{
+		size_t lo = 0, hi = t->nruns;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->runs[mid].start <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			return UINT32_MAX;
+		c->run = lo - 1;
+		return addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
+	}
 }
 
 enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit)

@@ -106,4 +106,19 @@ size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_
  */
 const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t addr);
 
+/*
+ * Where the last lookup ended, so that lookups at ascending addresses (a
+ * walk over .text) step forward instead of searching. Zero-initialise it;
+ * any address order stays correct, only slower.
+ */
+struct sp_linetab_cursor {
+	size_t row, run;
+};
+
+/* sp_linetab_find_any() and sp_linetab_unit_at() from a cursor. */
+const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_t addr,
+					     struct sp_linetab_cursor *c);
+uint32_t sp_linetab_unit_at_from(const struct sp_linetab *t, uint64_t addr,
+				 struct sp_linetab_cursor *c);
+
 #endif

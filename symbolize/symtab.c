@@ -31,26 +31,49 @@ void sp_symtab_free(struct sp_symtab *t)
 	free(t->addrs);
 	free(t->pending);
 	free(t->files);
+	free(t->file_slots);
 	sp_strtab_release(&t->strs);
 	sp_arena_release(&t->arena);
 	free(t);
+}
+
+static size_t file_slot(const struct sp_symtab *t, const char *interned)
+{
+	size_t mask = t->nfile_slots - 1;
+	size_t i = (size_t)(((uintptr_t)interned >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 20) & mask;
+
+	while (t->file_slots[i] && t->files[t->file_slots[i] - 1]->name != interned)
+		i = (i + 1) & mask;
+	return i;
 }
 
 const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name)
 {
 	const char *s = sp_strtab_intern(&t->strs, name);
 	struct sp_srcfile *f;
-	size_t i;
+	size_t i, slot;
 
-	/* the interned pointer identifies the file; scan newest first */
-	for (i = t->nfiles; i > 0; i--)
-		if (t->files[i - 1]->name == s)
-			return t->files[i - 1];
+	/* the interned pointer identifies the file */
+	if (t->nfile_slots) {
+		slot = file_slot(t, s);
+		if (t->file_slots[slot])
+			return t->files[t->file_slots[slot] - 1];
+	}
 	f = sp_arena_zalloc(&t->arena, sizeof(*f));
 	f->name = s;
 	f->id = (uint32_t)t->nfiles;
 	SP_ALLOC_GROW(t->files, t->nfiles + 1, t->files_alloc);
 	t->files[t->nfiles++] = f;
+	if (2 * t->nfiles > t->nfile_slots) {
+		/* rehash at half load */
+		free(t->file_slots);
+		t->nfile_slots = t->nfile_slots ? 2 * t->nfile_slots : 64;
+		t->file_slots = sp_xcalloc(t->nfile_slots, sizeof(*t->file_slots));
+		for (i = 0; i < t->nfiles; i++)
+			t->file_slots[file_slot(t, t->files[i]->name)] = (uint32_t)i + 1;
+	} else {
+		t->file_slots[file_slot(t, s)] = (uint32_t)t->nfiles;
+	}
 	return f;
 }
 
@@ -82,9 +105,12 @@ struct sp_symbol *sp_symtab_add(struct sp_symtab *t)
 
 static int cmp_addr(const void *a, const void *b, void *ctx)
 {
-	const struct sp_symbol *l = a, *r = b;
-
 	(void)ctx;
+	return sp_symbol_cmp_addr(a, b);
+}
+
+int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r)
+{
 	if (l->addr > r->addr)
 		return 1;
 	if (l->addr < r->addr)
@@ -93,6 +119,8 @@ static int cmp_addr(const void *a, const void *b, void *ctx)
 		return (int)r->is_func - (int)l->is_func;
 	return (int)l->is_static - (int)r->is_static;
 }
+
+static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end);
 
 /* Does `src` replace `kept` at the same address? (gprof's preference) */
 static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
@@ -113,12 +141,17 @@ static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
 
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 {
+	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
+	symbols_dedup(syms, len, text_end);
+}
+
+static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end)
+{
 	size_t src, dst = 0;
 	uint64_t prev_addr;
 
 	if (!*len)
 		return;
-	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
 	prev_addr = syms[0].addr - 1;
 	for (src = 0; src < *len; src++) {
 		if (syms[src].addr == prev_addr) {
@@ -141,17 +174,92 @@ void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 	*len = dst;
 }
 
-void sp_symtab_finalize(struct sp_symtab *t)
+struct named {
+	const char *name;
+	uint32_t sym;
+};
+
+static int named_less(const struct named *a, const struct named *b)
+{
+	return strcmp(a->name, b->name) < 0;
+}
+
+SP_DEFINE_STABLE_SORT(sort_named, struct named, named_less)
+
+uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
+{
+	/* line symbols share their function's name: sort each distinct
+	 * string pointer once (a pointer hash finds them), then map back */
+	size_t cap = 16, i, nu = 0;
+	const char **keys;
+	uint32_t *slot_u, *sym_u, *rank_u, *ranks, r = 0;
+	struct named *v;
+
+	while (cap < 2 * t->len)
+		cap *= 2;
+	keys = sp_xcalloc(cap, sizeof(*keys));
+	slot_u = sp_xreallocarray(NULL, cap, sizeof(*slot_u));
+	sym_u = sp_xreallocarray(NULL, t->len + 1, sizeof(*sym_u));
+	v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
+	for (i = 0; i < t->len; i++) {
+		const char *name = t->syms[i].name ? t->syms[i].name : "";
+		size_t h = (size_t)(((uintptr_t)name >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 24) &
+			   (cap - 1);
+
+		while (keys[h] && keys[h] != name)
+			h = (h + 1) & (cap - 1);
+		if (!keys[h]) {
+			keys[h] = name;
+			slot_u[h] = (uint32_t)nu;
+			v[nu].name = name;
+			v[nu].sym = (uint32_t)nu;
+			nu++;
+		}
+		sym_u[i] = slot_u[h];
+	}
+	sort_named(v, nu, v + nu);
+	rank_u = sp_xreallocarray(NULL, nu + 1, sizeof(*rank_u));
+	for (i = 0; i < nu; i++) {
+		/* equal strings at different addresses share a rank */
+		if (i && strcmp(v[i].name, v[i - 1].name))
+			r = (uint32_t)i;
+		rank_u[v[i].sym] = r;
+	}
+	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
+	for (i = 0; i < t->len; i++)
+		ranks[i] = rank_u[sym_u[i]];
+	free(keys);
+	free(slot_u);
+	free(sym_u);
+	free(rank_u);
+	free(v);
+	return ranks;
+}
+
+static void symtab_index(struct sp_symtab *t)
 {
 	size_t i;
 
-	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
-	sp_symbols_finalize(t->syms, &t->len, t->text_end);
+
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
 	free(t->addrs);
 	t->addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*t->addrs));
 	for (i = 0; i < t->len; i++)
 		t->addrs[i] = t->syms[i].addr;
+}
+
+void sp_symtab_finalize_sorted(struct sp_symtab *t)
+{
+	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
+	symbols_dedup(t->syms, &t->len, t->text_end);
+	symtab_index(t);
+}
+
+void sp_symtab_finalize(struct sp_symtab *t)
+{
+	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
+	sp_symbols_finalize(t->syms, &t->len, t->text_end);
+	symtab_index(t);
 }
 
 /*

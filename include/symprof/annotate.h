@@ -21,6 +21,10 @@ struct sp_annotate_opts {
 	unsigned ignore_zeros : 1;   /* skip files with no executions unless -z */
 	unsigned long min_count;     /* -m: counts below are shown as ##### */
 	int table_length;            /* -t: the "Top N Lines" table */
+	/* --precise: a line-level graph of the same profile; each line then
+	 * also shows the histogram time it received, its share and its
+	 * sampling error, and only lines that ran count as executed */
+	const struct sp_cg *line_cg;
 };
 
 /*

@@ -84,11 +84,13 @@ struct sp_cg_node {
 	unsigned print_flag : 1;     /* printed in the call graph ([N] vs (N)) */
 	unsigned flat_print : 1;     /* selected for the flat profile */
 	unsigned has_been_placed : 1;
+	unsigned folded : 1;         /* --precise: a GCC clone counted in its origin */
 	uint32_t nuses;
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
 	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
+	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 };
 
 enum sp_cg_arc_flags {
@@ -111,9 +113,18 @@ struct sp_cg_bb {
 	uint64_t count;
 };
 
+/*
+ * Nodes are laid out as nsyms symbol nodes, ncycles cycle nodes (nnodes =
+ * nsyms + ncycles: the nodes that are ranked and printed as entries), then
+ * npseudo pseudo nodes: callees that are not in the symbol table, such as
+ * gprof's "<indirect child>" (-c on MIPS). A pseudo node has a symbol of
+ * its own that only names it (address 0, no file or line), no index, no
+ * time and no calls; it appears only as the callee of arcs.
+ */
 struct sp_cg {
-	struct sp_cg_node *nodes;    /* nsyms symbol nodes, then ncycles cycle nodes */
+	struct sp_cg_node *nodes;    /* symbols, cycles, pseudo nodes (see above) */
 	size_t nsyms, ncycles, nnodes;
+	size_t npseudo;              /* nodes[nnodes .. nnodes + npseudo) */
 	struct sp_cg_arc *arcs;      /* in creation order */
 	size_t narcs, arcs_alloc;
 	uint32_t *order;             /* nnodes entries: call-graph order (index - 1) */
@@ -132,7 +143,10 @@ struct sp_cg {
 	int have_arcs;
 	int have_bbs;
 	int stack_based;             /* built from exact stacks (no cycles) */
+	int precise;                 /* --precise arithmetic (exact bins, sizes, clones) */
+	double unattributed;         /* --precise: ticks that fell on no symbol */
 	int counts_known;            /* call counts are meaningful */
+	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	void *arc_index;             /* private */
 };
@@ -172,6 +186,8 @@ struct sp_cg_gmon_opts {
 	int have_hist;               /* the input had histogram records */
 	int have_arcs;               /* the input had call-graph records */
 	int line_granularity;        /* -l: arcs go to line symbols, bbs kept */
+	int precise;                 /* --precise: exact bin splitting, clones folded */
+	const size_t *fold;          /* --precise: per symbol, its clone origin or SIZE_MAX */
 	sp_cg_find_calls_fn find_calls; /* -c, or NULL */
 	void *find_calls_ctx;
 	struct sp_cg_debug debug;
@@ -182,7 +198,12 @@ struct sp_cg_gmon_opts {
 enum sp_cg_static_flags {
 	SP_CG_STATIC_ON = 1 << 0,       /* set in cg->static_flags once a scan ran */
 	SP_CG_STATIC_TAIL = 1 << 1,     /* --precise: jumps to a function's entry are arcs */
+	SP_CG_STATIC_WIDE = 1 << 2,     /* --precise, MIPS: jal targets are checked against the
+					 * histogram whole, not by their low 32 bits (gprof) */
 };
+
+/* The pseudo node MIPS `jalr $ra` calls go to (gprof's name for it). */
+#define SP_CG_INDIRECT_CHILD "<indirect child>"
 
 /* What one branch instruction does, as the scanner decodes it. */
 enum sp_cg_call_kind {
@@ -209,20 +230,32 @@ struct sp_cg_static;
 
 /*
  * A scanner for `code` (borrowed; see sp_image_code()) of a machine `t`
- * (ELF e_machine): x86-64, i386, AArch64, ARM/Thumb, PowerPC. `flags`:
- * SP_CG_STATIC_TAIL. Debugging lines (gprof's -d 256) go to `debug`
- * unless NULL. NULL + err (SP_E_UNSUPPORTED) for other machines.
+ * (ELF e_machine): x86-64, i386, AArch64, ARM/Thumb, PowerPC with
+ * capstone; MIPS (32- and 64-bit, either byte order) with gprof's word
+ * rule (cg/static-mips.c). `flags`: SP_CG_STATIC_TAIL, SP_CG_STATIC_WIDE.
+ * Debugging lines (gprof's -d 256) go to `debug` unless NULL. NULL + err
+ * (SP_E_UNSUPPORTED) for other machines.
  */
 struct sp_cg_static *sp_cg_static_new(const struct sp_code *code, const struct sp_target *t,
 				      unsigned flags, FILE *debug, struct sp_error *err);
 void sp_cg_static_free(struct sp_cg_static *s);
 
 /*
+ * Gives the scanner the histogram ranges of `p` (copied): on MIPS, as in
+ * gprof, each symbol's range is clipped to the histogram it overlaps
+ * (nothing is scanned without one) and a jal counts only if its target
+ * lies in a histogram. Other machines ignore them.
+ */
+void sp_cg_static_set_hist(struct sp_cg_static *s, const struct sp_profile *p);
+
+/*
  * Decodes [lo, hi) (clipped to the code section holding lo; decoding
  * restarts at every symbol, skips ARM/AArch64 data and undecodable bytes)
  * and calls fn for every call and jump, in address order. PLT stubs and
  * GOT slots are resolved to their imported names, object-file
- * relocations to their targets.
+ * relocations to their targets. MIPS: the words at lo, lo + 4, ... below
+ * hi that lie wholly in .text, by gprof's rule (a jal is a direct call, a
+ * `jalr $ra` an indirect one; with SP_CG_STATIC_TAIL a j is a jump).
  */
 void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
 		       void *ctx);
@@ -233,7 +266,9 @@ void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_c
  * through the PLT/GOT by name), marked SP_CG_ARC_STATIC; with
  * SP_CG_STATIC_TAIL, also to every other function entry a jump reaches,
  * marked SP_CG_ARC_TAIL (AArch64 always adds unconditional `b` to an
- * entry, as gprof's BL scan does), and counts indirect calls.
+ * entry, as gprof's BL scan does), and counts indirect calls. On MIPS an
+ * indirect call (`jalr $ra`) is also an arc to the pseudo node
+ * SP_CG_INDIRECT_CHILD, as in gprof.
  */
 void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
 			     void *ctx);
@@ -278,6 +313,27 @@ struct sp_cg_stack_opts {
  */
 struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stack_opts *o,
 			     struct sp_error *err);
+
+/* The orders gprof sorts nodes in (each exactly as its qsort comparator,
+ * with names compared by rank instead of strcmp). */
+enum sp_cg_order {
+	SP_CG_ORDER_TOTAL, /* cmp_total: call-graph rank */
+	SP_CG_ORDER_TIME,  /* cmp_time: flat profile */
+	SP_CG_ORDER_TOPO,  /* cmp_topo: topological number */
+	SP_CG_ORDER_NAME,  /* cmp_name: index by function name */
+};
+
+/* Sorts n node indices in that order (stable, glibc's merge order). */
+void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order);
+
+/*
+ * The pseudo node called `name`, added on first use (see struct sp_cg): its
+ * own cycle head, print flag off, propagation fraction 1.0 and index 0, as
+ * gprof sets up its "<indirect child>". `name` is copied. The index is
+ * valid until sp_cg_from_gmon() adds the cycle nodes (pseudo nodes then
+ * move up by ncycles), so look the node up again rather than keeping it.
+ */
+uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name);
 
 /* Makes room for n arcs in the arc index. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);

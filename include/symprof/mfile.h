@@ -56,6 +56,33 @@ static inline uint64_t sp_load_uint(const uint8_t *p, int n, int big_endian)
 	uint64_t v = 0;
 	int i;
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__)
+	/* whole-word loads, swapped when the file's order is not the host's */
+	int swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+
+	switch (n) {
+	case 8:
+		memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	case 4: {
+		uint32_t w;
+
+		memcpy(&w, p, 4);
+		return swap ? __builtin_bswap32(w) : w;
+	}
+	case 2: {
+		uint16_t h;
+
+		memcpy(&h, p, 2);
+		return swap ? __builtin_bswap16(h) : h;
+	}
+	case 1:
+		return p[0];
+	default:
+		break;
+	}
+#endif
+
 	if (big_endian)
 		for (i = 0; i < n; i++)
 			v = (v << 8) | p[i];

@@ -71,8 +71,14 @@ void sp_report_name(struct sp_report *r, unsigned node);
  * --no-demangle), computed once per symbol and valid until
  * sp_report_release(); its length in *len unless len is NULL. */
 const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *len);
-/* Writes r->line to the output and empties it. */
+/* Writes r->line (with every line ended before) to the output and empties it. */
 void sp_report_flush_line(struct sp_report *r);
+/* Ends the line in r->line; it may stay buffered with the following ones
+ * until sp_report_flush_line() or sp_report_out() (thousands of small
+ * writes cost more than formatting the lines). */
+void sp_report_end_line(struct sp_report *r);
+/* The output stream, after writing what is buffered: for direct writes. */
+FILE *sp_report_out(struct sp_report *r);
 
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
@@ -82,6 +88,8 @@ struct sp_report_meta {
 	size_t nfiles;
 	const char *metric;      /* "time" */
 	const char *unit;        /* "seconds" */
+	/* line-level graph (-l or -A): adds "lines":[{file, line, self, count}] */
+	const struct sp_cg *line_cg;
 };
 
 /* The JSON document of docs/formats.md. */

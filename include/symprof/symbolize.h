@@ -66,6 +66,8 @@ struct sp_symtab {
 	size_t len, syms_alloc;
 	struct sp_srcfile **files;  /* in creation order */
 	size_t nfiles, files_alloc;
+	uint32_t *file_slots;       /* hash of files by interned name: id + 1, 0 empty */
+	size_t nfile_slots;         /* a power of two, or 0 */
 	uint64_t text_end;          /* last byte of .text, ends the last symbol */
 	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
 	uint64_t *pending;          /* addresses still waiting for a file (in order) */
@@ -90,11 +92,22 @@ struct sp_symbol *sp_symtab_add(struct sp_symtab *t);
  */
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end);
 void sp_symtab_finalize(struct sp_symtab *t);
+/* The same for a table whose symbols are already in sp_symbol_cmp_addr() order. */
+void sp_symtab_finalize_sorted(struct sp_symtab *t);
+/* gprof's symbol order: by address, functions first, then globals first. */
+int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r);
 /* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len,
 					  uint64_t addr);
 /* The same answer as sp_symbols_lookup() on the finalized table, faster. */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
+/*
+ * For each symbol, the rank of its name in strcmp() order (equal names,
+ * equal ranks), so that sorts can break ties by name without comparing
+ * strings. A malloc'ed array of t->len entries.
+ */
+uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t);
+
 /* The source file whose basename is `base`, most recently created first
  * (gprof's source_file_lookup_name()); NULL if none. */
 const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);
@@ -207,6 +220,8 @@ struct sp_gprof_symopts {
 	const struct sp_function_map *map; /* -R mapping, or NULL */
 	void *debug;                       /* FILE * for -d 128 output, or NULL */
 	unsigned defer_files : 1;          /* leave file/line to sp_image_symtab_files() */
+	unsigned keep_clones : 1;          /* --precise: keep .constprop/.isra/.part/.cold ... */
+	unsigned use_sizes : 1;            /* --precise: a symbol ends at addr + st_size */
 };
 
 /* One line of a -R map file: function -> object file. */
@@ -242,6 +257,18 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
  * Does nothing for a table whose files are already known.
  */
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t);
+
+/*
+ * For each symbol, the index of the function it is a GCC clone of
+ * ("f.isra.0", "f.constprop.1", "f.part.0", "f.cold" ... of "f": the
+ * symbol of that name in the same file if there is one, else any), or
+ * SIZE_MAX. When f itself is gone (inlined into its clones), the first
+ * clone stands for it: it is renamed "f" and the others map to it.
+ * A malloc'ed array of t->len entries.
+ */
+size_t *sp_symtab_clone_origins(struct sp_symtab *t);
+/* 1 if name ends in GCC clone suffixes; *base_len is the origin's length. */
+int sp_is_clone_name(const char *name, size_t *base_len);
 
 /* gprof's -S: a symbol table from an `nm` listing ("addr type name"). */
 struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct sp_error *err);

@@ -2,22 +2,28 @@
 """Checks symprof --format=json against symprof's own gprof text, which is
 checked against GNU gprof byte for byte elsewhere:
 
-    json-check.py SYMPROF DIR EXE PROFILE...
+    json-check.py SYMPROF DIR EXE PROFILE... [-- OPTION...]
 
 The document must parse and carry every field of docs/formats.md; each
 function of the flat profile (-b -p -z) must appear with the same self
 seconds (to the flat profile's 2 decimals) and call count; every arc must
 join two listed functions; the call counts of the arcs into a function must
 add up to its calls (for functions not in a cycle); `total` must equal the
-flat profile's total seconds."""
+flat profile's total seconds. OPTIONs after `--` go to every run; with -c
+every function must say whether it is a pseudo node, and each pseudo node
+(zeros, null file) must be the callee of as many arcs as the call graph
+has lines naming it."""
 import json
 import re
 import subprocess
 import sys
 
-symprof, d, exe, profiles = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-run = lambda args: subprocess.run([symprof] + args + [exe] + profiles, cwd=d, check=True,
-                                  capture_output=True, text=True).stdout
+argv = sys.argv[1:]
+extra = argv[argv.index("--") + 1:] if "--" in argv else []
+argv = argv[:argv.index("--")] if "--" in argv else argv
+symprof, d, exe, profiles = argv[0], argv[1], argv[2], argv[3:]
+run = lambda args: subprocess.run([symprof] + extra + args + [exe] + profiles, cwd=d,
+                                  check=True, capture_output=True, text=True).stdout
 doc = json.loads(run(["--format=json", "-z"]))
 fails = []
 
@@ -67,6 +73,17 @@ for f in doc["functions"]:
     if f["cycle"] is None and f["id"] in into:
         need(into[f["id"]] == f["calls"], "%s: arcs bring %d calls, calls is %d"
              % (f["name"], into[f["id"]], f["calls"]))
+if "-c" in extra:
+    graph = run(["-b", "-q", "-z"])
+    for f in doc["functions"]:
+        need("pseudo" in f, "%s: no pseudo field" % f["name"])
+        if not f.get("pseudo"):
+            continue
+        need(f["self"] == 0 and f["children"] == 0 and f["calls"] == 0 and f["file"] is None,
+             "pseudo node %s with data" % f["name"])
+        lines = len([l for l in graph.splitlines() if l.endswith("     " + f["name"])])
+        arcs = len([a for a in doc["arcs"] if a["callee"] == f["id"]])
+        need(lines == arcs, "%s: %d arcs in the JSON, %d graph lines" % (f["name"], arcs, lines))
 for msg in fails[:20]:
     print("FAIL:", msg, file=sys.stderr)
 sys.exit(1 if fails else 0)

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 {
 	static double x[NPTS], ysort[NPTS], ylook[NPTS], fx[40], fsort[40], flook[40];
 	const char *files[] = {"(built by hand)"};
-	struct sp_report_meta m = {"aprof", "plots-demo", files, 1, "time", "seconds"};
+	struct sp_report_meta m = {"aprof", "plots-demo", files, 1, "time", "seconds", NULL};
 	struct sp_html_plot plots[2];
 	struct sp_report_opts ro;
 	struct sp_html_opts ho;

@@ -123,6 +123,77 @@ static void test_inline_expansion(void)
 	sp_profile_free(p);
 }
 
+/* A find_calls hook: every function calls the pseudo node "<p>". */
+static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi, void *ctx)
+{
+	(void)lo;
+	(void)hi;
+	(void)ctx;
+	sp_cg_arc_add(cg, node, sp_cg_pseudo_findnew(cg, "<p>"), 0);
+}
+
+/*
+ * Pseudo nodes sit after the cycle nodes once the graph is assembled, the
+ * arcs into them follow, and they stay out of the ranking: main -> a,
+ * a <-> b (one cycle), and every function -> "<p>".
+ */
+static void test_pseudo_after_cycles(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_symtab *t = three_funcs();
+	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_cg_gmon_opts o;
+	struct sp_cg *cg;
+	uint32_t ps, a;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		t->syms[i].addr = 0x100 * (i + 1);
+	t->text_end = 0x3ff;
+	sp_symtab_finalize(t);
+	sp_symspecs_resolve(specs, t, NULL);
+	sp_profile_add_pcarc(p, 0x108, 0x200, 3);
+	sp_profile_add_pcarc(p, 0x208, 0x300, 5);
+	sp_profile_add_pcarc(p, 0x308, 0x200, 4);
+	memset(&o, 0, sizeof(o));
+	o.specs = specs;
+	o.hz = 100;
+	o.have_arcs = 1;
+	o.find_calls = call_pseudo;
+	cg = sp_cg_from_gmon(p, t, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	CU_ASSERT_EQUAL(cg->ncycles, 1);
+	CU_ASSERT_EQUAL(cg->nnodes, 4);
+	CU_ASSERT_EQUAL_FATAL(cg->npseudo, 1);
+	ps = (uint32_t)cg->nnodes;
+	CU_ASSERT(cg->nodes[ps].pseudo);
+	CU_ASSERT_STRING_EQUAL(cg->nodes[ps].sym->name, "<p>");
+	CU_ASSERT_EQUAL(sp_cg_pseudo_findnew(cg, "<p>"), ps);
+	CU_ASSERT_EQUAL(cg->nodes[ps].cyc_head, ps);
+	CU_ASSERT_EQUAL(cg->nodes[ps].index, 0);
+	CU_ASSERT_EQUAL(cg->nodes[ps].cycle, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cg->nodes[ps].prop_fract, 1.0, 0);
+	/* the cycle node kept its place, and is a cycle */
+	CU_ASSERT_PTR_NULL(cg->nodes[3].sym);
+	CU_ASSERT_EQUAL(cg->nodes[3].cycle, 1);
+	for (i = 0; i < 3; i++) {
+		a = find_arc(cg, (uint32_t)i, ps);
+		CU_ASSERT_NOT_EQUAL_FATAL(a, SP_CG_NONE);
+		CU_ASSERT_EQUAL(cg->arcs[a].child, ps);
+		CU_ASSERT_EQUAL(cg->arcs[a].count, 0);
+	}
+	for (a = cg->nodes[ps].parents, i = 0; a != SP_CG_NONE; a = cg->arcs[a].next_parent)
+		i++;
+	CU_ASSERT_EQUAL(i, 3);
+	CU_ASSERT_NOT_EQUAL(find_arc(cg, 1, 2), SP_CG_NONE);
+	for (i = 0; i < cg->nnodes; i++)
+		CU_ASSERT(cg->order[i] < cg->nnodes);
+	sp_cg_free(cg);
+	sp_symspecs_free(specs);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
 /* The fast lookup must answer exactly as gprof's binary search. */
 static void test_symtab_lookup(void)
 {
@@ -153,7 +224,8 @@ int sp_test_register_cg(void)
 		return -1;
 	if (!CU_add_test(s, "stacks: recursion counted once", test_exact_recursion) ||
 	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
-	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup))
+	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
+	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
 		return -1;
 	return 0;
 }

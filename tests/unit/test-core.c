@@ -113,6 +113,64 @@ static void pm_key(const void *ctx, uint32_t v, uint64_t *k1, uint64_t *k2)
 	*k2 = pm_keys[v][1];
 }
 
+/* Every element size path (4, 8, generic, indirect) against a simple
+ * stable insertion sort, with many equal keys. */
+struct wide {
+	int key, seq;
+	char pad[40];
+};
+
+static int cmp_wide(const void *a, const void *b, void *ctx)
+{
+	const struct wide *x = a, *y = b;
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static int cmp_u32(const void *a, const void *b, void *ctx)
+{
+	uint32_t x = *(const uint32_t *)a >> 16, y = *(const uint32_t *)b >> 16;
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+static void test_sort_sizes(void)
+{
+	static struct wide w[777], ref[777];
+	static uint32_t u[999], uref[999];
+	int i, j, ok = 1;
+
+	srand(11);
+	for (i = 0; i < 777; i++) {
+		w[i].key = rand() % 23;
+		w[i].seq = i;
+		memset(w[i].pad, i & 0x7f, sizeof(w[i].pad));
+	}
+	memcpy(ref, w, sizeof(w));
+	for (i = 1; i < 777; i++) {
+		struct wide x = ref[i];
+		for (j = i; j > 0 && ref[j - 1].key > x.key; j--)
+			ref[j] = ref[j - 1];
+		ref[j] = x;
+	}
+	sp_sort(w, 777, sizeof(w[0]), cmp_wide, NULL);
+	for (i = 0; i < 777; i++)
+		if (w[i].key != ref[i].key || w[i].seq != ref[i].seq || w[i].pad[5] != (ref[i].seq & 0x7f))
+			ok = 0;
+	CU_ASSERT(ok);
+	for (i = 0; i < 999; i++)
+		u[i] = (uint32_t)(rand() % 13) << 16 | (uint32_t)i;
+	memcpy(uref, u, sizeof(u));
+	for (i = 1; i < 999; i++) {
+		uint32_t x = uref[i];
+		for (j = i; j > 0 && (uref[j - 1] >> 16) > (x >> 16); j--)
+			uref[j] = uref[j - 1];
+		uref[j] = x;
+	}
+	sp_sort(u, 999, sizeof(u[0]), cmp_u32, NULL);
+	CU_ASSERT(!memcmp(u, uref, sizeof(u)));
+}
+
 static void test_pairmap(void)
 {
 	struct sp_pairmap m;
@@ -193,6 +251,7 @@ int sp_test_register_core(void)
 		return -1;
 	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
 	    !CU_add_test(s, "buf", test_buf) || !CU_add_test(s, "sort is stable", test_sort_stable) ||
+	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))

@@ -296,6 +296,67 @@ static void test_inline_chain_c(void)
 	image_close(&im);
 }
 
+static int same_frames(const struct sp_inline_frame *a, size_t na, const struct sp_inline_frame *b,
+		       size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (a[i].name != b[i].name || a[i].file != b[i].file || a[i].line != b[i].line)
+			return 0;
+	return 1;
+}
+
+/* One address through the cursor and without it: the same answers. */
+static int cursor_agrees(const struct image *im, uint64_t a, struct sp_dwfuncs_cursor *c)
+{
+	struct sp_inline_frame f1[4], f2[4];
+	size_t n1 = sp_dwfuncs_find(im->funcs, a, f1, 4), n2 = sp_dwfuncs_find_at(im->funcs, a, f2, 4, c);
+
+	return same_frames(f1, n1, f2, n2) &&
+	       sp_dwfuncs_symbol(im->funcs, a) == sp_dwfuncs_symbol_at(im->funcs, a, c) &&
+	       sp_linetab_find_any(im->lines, a) == sp_linetab_find_any_at(im->lines, a, &c->lines) &&
+	       sp_linetab_unit_at(im->lines, a) == sp_linetab_unit_at_from(im->lines, a, &c->lines);
+}
+
+/* Cursor lookups give the plain lookups' answers in any address order:
+ * ascending (the -l walk), descending, and jumping around. */
+static void test_cursor_lookups(void)
+{
+	static const char *const fixtures[] = {FIX("c-O1-prefixmap"), FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs")};
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		const struct sp_line *rows;
+		struct sp_dwfuncs_cursor c;
+		struct image im;
+		uint64_t lo, hi, a, x = 12345;
+		size_t nrows, bad = 0, i;
+
+		if (open_fixture(&im, fixtures[k]) < 0) {
+			image_close(&im);
+			continue;
+		}
+		nrows = sp_linetab_rows(im.lines, &rows);
+		CU_ASSERT_FATAL(nrows > 2);
+		lo = rows[0].addr > 64 ? rows[0].addr - 64 : 0;
+		hi = rows[nrows - 1].addr + 64;
+		memset(&c, 0, sizeof(c));
+		for (a = lo; a < hi; a++)
+			bad += !cursor_agrees(&im, a, &c);
+		for (a = hi; a-- > lo;)
+			bad += !cursor_agrees(&im, a, &c);
+		for (i = 0; i < 20000; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			bad += !cursor_agrees(&im, lo + (x >> 33) % (hi - lo), &c);
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		image_close(&im);
+	}
+}
+
 static void test_inline_chain_cxx(void)
 {
 	struct sp_inline_frame fr[8];
@@ -449,6 +510,7 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, ".zdebug_rnglists", test_zdebug_rnglists) ||
 	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
+	    !CU_add_test(s, "cursor lookups agree in any order", test_cursor_lookups) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
 	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
 	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs))

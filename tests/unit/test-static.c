@@ -13,6 +13,7 @@
 #include "suites.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
+#include "symprof/profile.h"
 #include "symprof/symbolize.h"
 
 #define MAXEV 16
@@ -27,9 +28,8 @@ static void collect(void *ctx, const struct sp_cg_call *c)
 		ev[nev++] = *c;
 }
 
-/* Scans [lo, hi) of `code` for `machine`; returns the number of events. */
-static int scan(const struct sp_code *code, int machine, unsigned flags, uint64_t lo,
-		uint64_t hi)
+static struct sp_cg_static *new_scanner(const struct sp_code *code, int machine, int big_endian,
+				       int ptr_size, unsigned flags)
 {
 	struct sp_target t;
 	struct sp_error err = SP_ERROR_INIT;
@@ -37,16 +37,32 @@ static int scan(const struct sp_code *code, int machine, unsigned flags, uint64_
 
 	memset(&t, 0, sizeof(t));
 	t.machine = machine;
-	t.ptr_size = machine == EM_386 || machine == EM_ARM || machine == EM_PPC ? 4 : 8;
-	t.big_endian = machine == EM_PPC;
+	t.ptr_size = ptr_size;
+	t.big_endian = big_endian;
+	t.sign_extend = machine == EM_MIPS;
 	t.is_elf = 1;
 	s = sp_cg_static_new(code, &t, flags, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* Scans [lo, hi) with scanner s (freed); returns the number of events. */
+static int scan_with(struct sp_cg_static *s, uint64_t lo, uint64_t hi)
+{
 	nev = 0;
 	memset(ev, 0, sizeof(ev));
 	sp_cg_static_scan(s, lo, hi, collect, NULL);
 	sp_cg_static_free(s);
 	return nev;
+}
+
+/* Scans [lo, hi) of `code` for `machine`; returns the number of events. */
+static int scan(const struct sp_code *code, int machine, unsigned flags, uint64_t lo,
+		uint64_t hi)
+{
+	int p32 = machine == EM_386 || machine == EM_ARM || machine == EM_PPC;
+
+	return scan_with(new_scanner(code, machine, machine == EM_PPC, p32 ? 4 : 8, flags), lo, hi);
 }
 
 static struct sp_code one_section(struct sp_code_section *sec, const uint8_t *bytes, size_t n,
@@ -329,6 +345,272 @@ static void test_ppc(void)
 	CU_ASSERT_EQUAL(ev[2].target, 0x3010);
 }
 
+/* ---- MIPS: gprof's word rule ---- */
+
+/* Words in the given byte order. */
+static void put_words(uint8_t *b, const uint32_t *w, size_t n, int big_endian)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t v = w[i];
+
+		if (big_endian) {
+			b[4 * i] = (uint8_t)(v >> 24);
+			b[4 * i + 1] = (uint8_t)(v >> 16);
+			b[4 * i + 2] = (uint8_t)(v >> 8);
+			b[4 * i + 3] = (uint8_t)v;
+		} else {
+			b[4 * i] = (uint8_t)v;
+			b[4 * i + 1] = (uint8_t)(v >> 8);
+			b[4 * i + 2] = (uint8_t)(v >> 16);
+			b[4 * i + 3] = (uint8_t)(v >> 24);
+		}
+	}
+}
+
+static int scan_mips(const struct sp_code *c, int big_endian, unsigned flags, uint64_t lo,
+		     uint64_t hi)
+{
+	return scan_with(new_scanner(c, EM_MIPS, big_endian, 4, flags), lo, hi);
+}
+
+/* Which words are calls, in both byte orders, with the target rule. */
+static void test_mips_words(void)
+{
+	static const uint32_t w[] = {
+		0x0c100010, /* 0x400000 jal 0x400040 */
+		0x0320f809, /* 0x400004 jalr $ra, $t9 */
+		0x03200009, /* 0x400008 jalr $zero, $t9: no link, not a call */
+		0x0320fc09, /* 0x40000c jalr.hb-style hint bits: still a call */
+		0x0800000f, /* 0x400010 j 0x3c: a jump (only with TAIL) */
+		0x04110003, /* 0x400014 bal: gprof ignores it */
+		0x74100010, /* 0x400018 jalx: ignored too */
+		0x0c000000, /* 0x40001c jal 0: the field is taken as it is */
+		0x03e0f809, /* 0x400020 jalr $ra, $ra */
+		0x0000f808, /* 0x400024 funct 8 (jr) with rd = $ra: not a call */
+	};
+	uint8_t b[sizeof(w)];
+	struct sp_code_section sec;
+	struct sp_code c;
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		put_words(b, w, sizeof(w) / 4, be);
+		c = one_section(&sec, b, sizeof(b), 0x400000);
+		CU_ASSERT_EQUAL_FATAL(scan_mips(&c, be, 0, 0x400000, 0x400028), 5);
+		CU_ASSERT_EQUAL(ev[0].kind, SP_CG_CALL_DIRECT);
+		CU_ASSERT_EQUAL(ev[0].site, 0x400000);
+		CU_ASSERT_EQUAL(ev[0].target, 0x400040);
+		CU_ASSERT_EQUAL(ev[1].kind, SP_CG_CALL_INDIRECT);
+		CU_ASSERT_EQUAL(ev[1].site, 0x400004);
+		CU_ASSERT_EQUAL(ev[2].kind, SP_CG_CALL_INDIRECT);
+		CU_ASSERT_EQUAL(ev[2].site, 0x40000c);
+		CU_ASSERT_EQUAL(ev[3].kind, SP_CG_CALL_DIRECT);
+		CU_ASSERT_EQUAL(ev[3].target, 0);
+		CU_ASSERT_EQUAL(ev[4].site, 0x400020);
+		/* with TAIL, `j` is a jump to its target */
+		CU_ASSERT_EQUAL_FATAL(scan_mips(&c, be, SP_CG_STATIC_TAIL, 0x400000, 0x400028), 6);
+		CU_ASSERT_EQUAL(ev[3].kind, SP_CG_JUMP_DIRECT);
+		CU_ASSERT_EQUAL(ev[3].target, 0x3c);
+		CU_ASSERT(!ev[3].conditional);
+		/* the other byte order reads other words: only the swapped `j`
+		 * (0x0f000008) is a jal then */
+		CU_ASSERT_EQUAL_FATAL(scan_mips(&c, !be, 0, 0x400000, 0x400028), 1);
+		CU_ASSERT_EQUAL(ev[0].site, 0x400010);
+		CU_ASSERT_EQUAL(ev[0].kind, SP_CG_CALL_DIRECT);
+	}
+}
+
+/* The target keeps the top four bits of the word's own address. */
+static void test_mips_target_region(void)
+{
+	static const uint32_t w[] = {0x0c000004, 0x0c000004};
+	uint8_t b[sizeof(w)];
+	struct sp_code_section sec;
+	struct sp_code c;
+
+	put_words(b, w, 2, 1);
+	c = one_section(&sec, b, sizeof(b), 0x1ffffffc);
+	CU_ASSERT_EQUAL_FATAL(scan_mips(&c, 1, 0, 0x1ffffffc, 0x20000004), 2);
+	CU_ASSERT_EQUAL(ev[0].target, 0x10000010);
+	CU_ASSERT_EQUAL(ev[1].target, 0x20000010);
+	/* 64-bit and sign-extended addresses keep their upper bits too */
+	c = one_section(&sec, b, sizeof(b), 0x12ffffffc);
+	CU_ASSERT_EQUAL_FATAL(scan_mips(&c, 1, 0, 0x12ffffffc, 0x130000004), 2);
+	CU_ASSERT_EQUAL(ev[0].target, 0x120000010);
+	CU_ASSERT_EQUAL(ev[1].target, 0x130000010);
+	c = one_section(&sec, b, sizeof(b), 0xffffffff8ffffffc);
+	CU_ASSERT_EQUAL_FATAL(scan_mips(&c, 1, 0, 0xffffffff8ffffffc, 0xffffffff90000004), 2);
+	CU_ASSERT_EQUAL(ev[0].target, 0xffffffff80000010);
+	CU_ASSERT_EQUAL(ev[1].target, 0xffffffff90000010);
+}
+
+/* Whole words of .text only, stepping 4 from the first address however
+ * it is aligned; nothing from other sections. */
+static void test_mips_text_only(void)
+{
+	static const uint32_t tw[] = {0x0320f809, 0x0320f809};
+	static const uint32_t sw[] = {0x0320f809, 0x0320f809};
+	uint8_t tb[8], sb[8];
+	struct sp_code_section secs[2];
+	struct sp_code c;
+
+	put_words(tb, tw, 2, 1);
+	put_words(sb, sw, 2, 1);
+	memset(secs, 0, sizeof(secs));
+	secs[0].name = ".text";
+	secs[0].vma = 0x1000;
+	secs[0].size = 7; /* the second word is cut */
+	secs[0].bytes = tb;
+	secs[1].name = ".MIPS.stubs";
+	secs[1].vma = 0x1010;
+	secs[1].size = sizeof(sb);
+	secs[1].bytes = sb;
+	memset(&c, 0, sizeof(c));
+	c.sections = secs;
+	c.nsections = 2;
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0x1000, 0x1018), 1);
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0x1010, 0x1018), 0);
+	/* from before .text: the words in step with lo */
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0xff8, 0x1008), 1);
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0xffa, 0x1008), 0);
+	/* from an odd address: words straddling two instructions */
+	secs[0].size = 8;
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0x1001, 0x1008), 0);
+	CU_ASSERT_EQUAL(scan_mips(&c, 1, 0, 0x1000, 0x1001), 1);
+}
+
+/*
+ * The hook: jal arcs only to a symbol's entry inside the histogram (by the
+ * target's low 32 bits, unless SP_CG_STATIC_WIDE), jalr arcs to the
+ * pseudo node, the scanned range clipped to the histogram.
+ *   base + 0x00 f: jal g; jalr $ra, $t9; jal g + 4
+ *   base + 0x10 g: jalr $ra, $t9
+ *   base + 0x20 h: (outside the histograms) jalr $ra, $t9
+ *   base + 0x28 k: (in the second histogram, but the last symbol, which
+ *                  gprof does not scan) jalr $ra, $t9
+ */
+static struct sp_cg *mips_graph(uint64_t base, unsigned flags, int ptr_size)
+{
+	uint32_t w[11] = {0x0c000004 | (uint32_t)((base & 0xfffffff) >> 2), 0x0320f809,
+			  0x0c000005 | (uint32_t)((base & 0xfffffff) >> 2), 0, 0x0320f809, 0, 0, 0,
+			  0x0320f809, 0, 0x0320f809};
+	static const unsigned at[] = {0, 0x10, 0x20, 0x28};
+	static uint8_t b[44];
+	static struct sp_code_section sec;
+	static struct sp_code c;
+	const char *names[] = {"f", "g", "h", "k"};
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_symtab *t = sp_symtab_new();
+	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_cg_static *s;
+	struct sp_cg_gmon_opts o;
+	struct sp_cg *cg;
+	int i;
+
+	put_words(b, w, 11, 0);
+	c = one_section(&sec, b, sizeof(b), base);
+	for (i = 0; i < 4; i++) {
+		struct sp_symbol *sym = sp_symtab_add(t);
+
+		sym->name = sp_strtab_intern(&t->strs, names[i]);
+		sym->addr = base + at[i];
+		sym->is_func = 1;
+	}
+	t->text_end = base + 0x2b;
+	sp_symtab_finalize(t);
+	sp_symspecs_resolve(specs, t, NULL);
+	sp_profile_findnew_hist(p, base, base + 0x20, 16);
+	sp_profile_findnew_hist(p, base + 0x28, base + 0x30, 4);
+	sp_profile_add_pcarc(p, base + 4, base + 0x10, 2);
+	s = new_scanner(&c, EM_MIPS, 0, ptr_size, flags);
+	sp_cg_static_set_hist(s, p);
+	memset(&o, 0, sizeof(o));
+	o.specs = specs;
+	o.hz = 100;
+	o.have_arcs = 1;
+	o.find_calls = sp_cg_static_find_calls;
+	o.find_calls_ctx = s;
+	cg = sp_cg_from_gmon(p, t, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	sp_cg_static_free(s);
+	sp_symspecs_free(specs);
+	sp_profile_free(p);
+	/* the graph keeps pointing at t: freed by mips_graph_free() */
+	return cg;
+}
+
+static void mips_graph_free(struct sp_cg *cg)
+{
+	struct sp_symtab *t = (struct sp_symtab *)cg->symtab;
+
+	sp_cg_free(cg);
+	sp_symtab_free(t);
+}
+
+static void test_mips_hook(void)
+{
+	static const uint64_t bases[] = {0x400000, 0xffffffff80400000, 0x120000000};
+	size_t k;
+
+	for (k = 0; k < 3; k++) {
+		int low = bases[k] < 0x80000000;
+		unsigned wide;
+
+		for (wide = 0; wide < 2; wide++) {
+			struct sp_cg *cg = mips_graph(bases[k], wide ? SP_CG_STATIC_WIDE : 0,
+						      bases[k] == 0x120000000 ? 8 : 4);
+			uint32_t ps = (uint32_t)cg->nnodes, a;
+
+			CU_ASSERT_EQUAL_FATAL(cg->npseudo, 1);
+			CU_ASSERT_STRING_EQUAL(cg->nodes[ps].sym->name, SP_CG_INDIRECT_CHILD);
+			CU_ASSERT(cg->nodes[ps].pseudo);
+			/* f and g call through a register; h and k are not scanned */
+			CU_ASSERT_NOT_EQUAL(sp_cg_arc_find(cg, 0, ps), SP_CG_NONE);
+			CU_ASSERT_NOT_EQUAL(sp_cg_arc_find(cg, 1, ps), SP_CG_NONE);
+			CU_ASSERT_EQUAL(sp_cg_arc_find(cg, 2, ps), SP_CG_NONE);
+			CU_ASSERT_EQUAL(sp_cg_arc_find(cg, 3, ps), SP_CG_NONE);
+			a = sp_cg_arc_find(cg, 0, ps);
+			CU_ASSERT_EQUAL(cg->arcs[a].count, 0);
+			CU_ASSERT(cg->arcs[a].flags & SP_CG_ARC_STATIC);
+			/* f -> g: the gmon arc; static only where the target passes */
+			a = sp_cg_arc_find(cg, 0, 1);
+			CU_ASSERT_NOT_EQUAL_FATAL(a, SP_CG_NONE);
+			CU_ASSERT_EQUAL(cg->arcs[a].count, 2);
+			CU_ASSERT_EQUAL(!!(cg->arcs[a].flags & SP_CG_ARC_STATIC), low || wide);
+			CU_ASSERT_EQUAL(cg->nodes[0].indirect_calls, 1);
+			mips_graph_free(cg);
+		}
+	}
+}
+
+/* 32-bit MIPS code addresses are sign-extended, as the symbol table's */
+static void test_mips_code_sign_extended(void)
+{
+	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/bigendian/prog-mips-high", NULL);
+	const struct sp_code *c;
+	size_t i;
+	int text = 0, high = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+	c = sp_image_code(im, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < c->nsections; i++) {
+		if (!strcmp(c->sections[i].name, ".text") && c->sections[i].vma == 0xffffffff804006b0)
+			text = 1;
+		if (c->sections[i].vma < 0xffffffff80000000)
+			high = 0;
+	}
+	for (i = 0; i < c->nstarts; i++)
+		if (c->starts[i] < 0xffffffff80000000)
+			high = 0;
+	CU_ASSERT(text);
+	CU_ASSERT(high);
+	CU_ASSERT(c->nstarts > 0);
+	sp_image_free(im);
+}
+
 static void test_unsupported(void)
 {
 	struct sp_code c;
@@ -359,6 +641,11 @@ int sp_test_register_static(void)
 	    !CU_add_test(s, "AArch64 PLT", test_aarch64_plt) ||
 	    !CU_add_test(s, "ARM and Thumb", test_arm_thumb) ||
 	    !CU_add_test(s, "PowerPC", test_ppc) ||
+	    !CU_add_test(s, "MIPS words", test_mips_words) ||
+	    !CU_add_test(s, "MIPS jal target region", test_mips_target_region) ||
+	    !CU_add_test(s, "MIPS .text words only", test_mips_text_only) ||
+	    !CU_add_test(s, "MIPS arcs, histogram, <indirect child>", test_mips_hook) ||
+	    !CU_add_test(s, "MIPS code addresses sign-extend", test_mips_code_sign_extended) ||
 	    !CU_add_test(s, "unsupported machine", test_unsupported))
 		return -1;
 	return 0;
