@@ -275,6 +275,7 @@ void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
 	memset(&d, 0, sizeof(d));
 	d.r = r;
 	d.o = o;
+	sp_report_out(r); /* what the report buffered goes first */
 	choose_total(&d);
 	pick_nodes(&d);
 	put_header(&d, m);
