@@ -12,6 +12,10 @@
 
 #include "symprof/cg.h"
 #include "symprof/formats.h"
+#include "symprof/report.h"
+
+struct sp_profile;
+struct sp_progress_hook;
 
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
@@ -28,6 +32,9 @@ enum {
 enum sp_out_format {
 	SP_OUT_TEXT = 0, /* gprof's text */
 	SP_OUT_JSON,
+	SP_OUT_DOT,        /* Graphviz call graph */
+	SP_OUT_FLAMEGRAPH, /* interactive SVG */
+	SP_OUT_FOLDED,     /* "a;b;c N" lines */
 };
 
 struct spec_arg {
@@ -56,6 +63,11 @@ struct sp_opts {
 	unsigned ignore_zeros : 1, demangle : 1, inline_file_names : 1;
 	unsigned precise : 1, quiet : 1;
 	enum sp_out_format out_format;
+	unsigned format_given : 1;  /* --format was on the command line */
+	double node_threshold;      /* --node-threshold, percent */
+	double edge_threshold;      /* --edge-threshold, percent */
+	const char *html;           /* --html=FILE */
+	const char *diff;           /* --diff=BASE */
 	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
 	char **argv_storage;        /* expanded argv (freed at exit) */
@@ -83,6 +95,67 @@ void sp_cli_expand_argv(int *argc, char ***argv);
 int sp_cmd_gmon(struct sp_opts *o);
 /* The aprof pipeline (cmd-aprof.c); returns the exit status. */
 int sp_cmd_aprof(struct sp_opts *o);
+
+/*
+ * What a pipeline hands to the outputs every input format shares
+ * (cli/render.c): the analysed graph, how names print, where it came from.
+ * `release` frees what the pipeline keeps behind it (NULL: nothing).
+ */
+struct sp_cli_model {
+	struct sp_cg *cg;
+	struct sp_report_opts ro;
+	struct sp_report_meta meta;
+	const struct sp_flame *flame; /* exact stacks, or NULL: estimated from cg */
+	const struct sp_html_source *sources; /* --html: annotated source, or NULL */
+	size_t nsources;
+	const struct sp_html_plot *plots;     /* --html: aprof's cost plots, or NULL */
+	size_t nplots;
+	void *owner;
+	void (*release)(void *owner);
+};
+
+/* Annotated source of the hottest functions for --html (cli/sources.c). */
+struct sp_cli_sources {
+	struct sp_html_source *v;
+	size_t n, alloc;
+	struct sp_html_source_line *lines;
+	size_t nlines, lines_alloc;
+};
+
+struct sp_image;
+
+/* The max_funcs functions with the most self time whose source file is
+ * found (the name, then in dirs), with the samples of p's histograms per
+ * line (none without histograms). */
+void sp_cli_sources_build(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
+			  const struct sp_profile *p, const char *const *dirs, size_t ndirs,
+			  size_t max_funcs);
+void sp_cli_sources_release(struct sp_cli_sources *s);
+
+/* Whether the pipeline hands its result to sp_cli_render() instead of
+ * printing gprof's text itself. */
+int sp_cli_renders(const struct sp_opts *o);
+/*
+ * Writes the output format chosen with --format (json, dot, flamegraph,
+ * folded; the text of a diff) to out, and the --html file; with --diff,
+ * loads the base profile first (with the pipeline of its format). Returns
+ * the exit status.
+ */
+int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
+/* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
+int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
+
+/* Progress lines on stderr (cli/progress.c): only when stderr is a
+ * terminal and not --quiet; a step shows once it runs for half a second. */
+void sp_cli_progress_start(struct sp_opts *o, int nsteps);
+/* A new step: what is being done (printf format), counted as the next. */
+void sp_cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A hook for library code (symprof/progress.h) that adds "NN%" to the
+ * current step; NULL when no progress is shown. */
+const struct sp_progress_hook *sp_cli_progress_hook(void);
+/* Erases the line (before other output to the terminal). */
+void sp_cli_progress_clear(void);
+void sp_cli_progress_stop(void);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

@@ -9,8 +9,11 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symprof/annotate.h"
 #include "symprof/alloc.h"
@@ -40,6 +43,7 @@ struct gmon_run {
 	struct sp_function_map *map;
 	struct sp_cg_static *scanner;
 	FILE *out;
+	int files_loaded;          /* the symbols' source files are known */
 };
 
 static const char *const default_excluded[] = {
@@ -110,6 +114,7 @@ static int load_symbols(struct gmon_run *g)
 	struct sp_error err = SP_ERROR_INIT;
 	int rc;
 
+	sp_cli_progress("reading the symbols of %s", o->image);
 	g->im = sp_image_open(o->image, &err);
 	if (!g->im)
 		return fail(&err);
@@ -184,6 +189,22 @@ static int check_match(struct gmon_run *g)
 	return 0;
 }
 
+static void progress_reading(const struct sp_opts *o, size_t i)
+{
+	struct stat st;
+	char size[32] = "";
+
+	if (stat(o->profiles[i], &st) == 0)
+		snprintf(size, sizeof(size), st.st_size >= 1000000 ? "%.1f MB" : "%.1f kB",
+			 (double)st.st_size / (st.st_size >= 1000000 ? 1e6 : 1e3));
+	if (o->nprofiles > 1)
+		sp_cli_progress("reading %s (%zu of %zu files%s%s)", o->profiles[i], i + 1,
+				o->nprofiles, size[0] ? ", " : "", size);
+	else
+		sp_cli_progress("reading %s%s%s%s", o->profiles[i], size[0] ? " (" : "", size,
+				size[0] ? ")" : "");
+}
+
 static int read_profiles(struct gmon_run *g, int *first_output)
 {
 	const struct sp_target *t = sp_image_target(g->im);
@@ -205,6 +226,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 		struct sp_error err = SP_ERROR_INIT;
 		size_t before = g->prof->ninputs;
 
+		progress_reading(g->o, i);
 		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &ro, &err) < 0)
 			return fail(&err);
 		if ((g->o->output_style & STYLE_GMON_INFO) && g->prof->ninputs > before) {
@@ -303,6 +325,8 @@ static int build_graph(struct gmon_run *g)
 {
 	int in = g->st.input_flags;
 
+	sp_cli_progress(g->o->static_cg ? "building the call graph (decoding the code for -c)"
+					: "building the call graph");
 	if (graph_of(g, &g->v) || (g->fv.symtab && graph_of(g, &g->fv)) ||
 	    (g->lv.symtab && graph_of(g, &g->lv)))
 		return 1;
@@ -396,10 +420,15 @@ static void report_opts(const struct gmon_run *g, struct sp_report_opts *ro, int
  */
 static void load_files(struct gmon_run *g)
 {
+	if (g->files_loaded)
+		return;
+	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
 	sp_image_symtab_files(g->im, g->v.symtab);
 	if (g->fv.symtab)
 		sp_image_symtab_files(g->im, g->fv.symtab);
 	sp_cli_mark("source lines");
+	g->files_loaded = 1;
+	sp_cli_progress("writing the report");
 }
 
 static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int index)
@@ -455,34 +484,68 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 		sp_report_file_ordering(r, g->map);
 }
 
-static void print_reports(struct gmon_run *g, int first_output)
+/* The model the shared outputs (render.c) read. */
+static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfiles,
+		       struct sp_cli_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cg = g->v.cg; /* what gprof would build, as --format=json prints it */
+	report_opts(g, &m->ro, g->o->line);
+	m->meta.format = "gmon";
+	m->meta.executable = g->o->image;
+	m->meta.files = files;
+	m->meta.nfiles = nfiles;
+	m->meta.metric = "time";
+	m->meta.unit = m->cg->dimen;
+	m->meta.line_cg = g->o->line ? g->v.cg : g->lv.cg;
+}
+
+/* The outputs render.c writes (--format other than text, --html, --diff). */
+static int render(struct gmon_run *g)
+{
+	struct sp_cli_model m;
+	struct sp_cli_sources src;
+	char **dirs = NULL;
+	size_t i, ndirs = 0;
+	int rc;
+
+	load_files(g);
+	gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
+	memset(&src, 0, sizeof(src));
+	if (g->o->html) {
+		ndirs = source_dirs(g->o, &dirs);
+		sp_cli_sources_build(&src, m.cg, g->im, g->prof, (const char *const *)dirs, ndirs,
+				     10);
+		m.sources = src.v;
+		m.nsources = src.n;
+	}
+	rc = sp_cli_render(g->o, &m, g->out);
+	sp_cli_sources_release(&src);
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+	return rc;
+}
+
+static int print_reports(struct gmon_run *g, int first_output)
 {
 	struct sp_opts *o = g->o;
 	struct sp_report_opts ro;
 	struct sp_report r;
 
-	if (o->out_format == SP_OUT_JSON || o->line || o->inline_file_names)
-		load_files(g);
-	report_opts(g, &ro, o->line);
-	sp_report_init(&r, g->out, g->v.cg, &ro);
-	r.first_output = first_output;
-	if (o->out_format == SP_OUT_JSON) {
-		struct sp_report_meta m = {.format = "gmon",
-					   .executable = o->image,
-					   .files = o->profiles,
-					   .nfiles = o->nprofiles,
-					   .metric = "time",
-					   .unit = g->v.cg->dimen};
-
-		if (o->line)
-			m.line_cg = g->v.cg;
-		else if (g->lv.cg)
-			m.line_cg = g->lv.cg;
-		sp_report_json(&r, &m);
-	} else {
+	if (g->out == stdout && isatty(STDOUT_FILENO))
+		sp_cli_progress_stop(); /* the report goes to the same screen */
+	/* gprof's text, unless --html alone or --diff (or --format) replaces it */
+	if (o->out_format == SP_OUT_TEXT && !o->diff && (!o->html || o->format_given)) {
+		if (o->line || o->inline_file_names)
+			load_files(g);
+		report_opts(g, &ro, o->line);
+		sp_report_init(&r, g->out, g->v.cg, &ro);
+		r.first_output = first_output;
 		print_text(g, &r);
+		sp_report_release(&r);
 	}
-	sp_report_release(&r);
+	return sp_cli_renders(o) ? render(g) : 0;
 }
 
 static void gmon_run_release(struct gmon_run *g)
@@ -505,12 +568,17 @@ int sp_cmd_gmon(struct sp_opts *o)
 	sp_cli_mark(NULL);
 	g.o = o;
 	g.out = stdout;
+	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		return 1;
+	}
 	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
 		sp_cli_error("only one of --function-ordering and --file-ordering may be given");
 		return 2;
 	}
 	if (o->output_style & STYLE_SUMMARY_FILE)
 		o->line = 1;
+	sp_cli_progress_start(o, 4 + (int)o->nprofiles + (o->diff ? 4 : 0));
 	rc = load_symbols(&g);
 	if (!rc)
 		rc = read_profiles(&g, &first_output);
@@ -522,12 +590,64 @@ int sp_cmd_gmon(struct sp_opts *o)
 	if (!rc)
 		rc = build_graph(&g);
 	if (!rc)
-		print_reports(&g, first_output);
-	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+		rc = print_reports(&g, first_output);
+	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
 		sp_cli_error("cannot write the report: write error");
 		rc = 1;
 	}
+	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		rc = 1;
+	}
 	gmon_run_release(&g);
+	sp_cli_progress_stop();
 	sp_cli_mark("release");
 	return rc;
+}
+
+static void base_release(void *owner)
+{
+	struct gmon_run *g = owner;
+
+	gmon_run_release(g);
+	free(g->o->profiles);
+	free(g->o);
+	free(g);
+}
+
+/*
+ * --diff: the base profile through the same pipeline, with the image,
+ * symbol and graph options of the run but none of its outputs.
+ */
+int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+{
+	struct gmon_run *g = sp_xcalloc(1, sizeof(*g));
+	struct sp_opts *bo = sp_xmalloc(sizeof(*bo));
+	int first_output = 1, rc;
+
+	*bo = *o;
+	bo->profiles = sp_xmalloc(sizeof(*bo->profiles));
+	bo->profiles[0] = path;
+	bo->nprofiles = 1;
+	bo->output_style = 0;
+	bo->user_specified = 0;
+	g->o = bo;
+	g->out = stdout;
+	memset(m, 0, sizeof(*m));
+	m->owner = g;
+	m->release = base_release;
+	rc = load_symbols(g);
+	if (!rc)
+		rc = read_profiles(g, &first_output);
+	if (!rc) {
+		choose_styles(g);
+		rc = build_graph(g);
+	}
+	if (rc)
+		return rc;
+	load_files(g);
+	gmon_model(g, bo->profiles, 1, m);
+	m->owner = g;
+	m->release = base_release;
+	return 0;
 }

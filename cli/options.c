@@ -36,6 +36,10 @@ enum {
 	OPT_PLOT_AXES,
 	OPT_CHECK,
 	OPT_MIN_SIZES,
+	OPT_NODE_THRESHOLD,
+	OPT_EDGE_THRESHOLD,
+	OPT_HTML,
+	OPT_DIFF,
 };
 
 static const struct option long_options[] = {
@@ -87,6 +91,10 @@ static const struct option long_options[] = {
 	{"plot-axes", required_argument, 0, OPT_PLOT_AXES},
 	{"check", no_argument, 0, OPT_CHECK},
 	{"min-sizes", required_argument, 0, OPT_MIN_SIZES},
+	{"node-threshold", required_argument, 0, OPT_NODE_THRESHOLD},
+	{"edge-threshold", required_argument, 0, OPT_EDGE_THRESHOLD},
+	{"html", required_argument, 0, OPT_HTML},
+	{"diff", required_argument, 0, OPT_DIFF},
 	{0, 0, 0, 0},
 };
 
@@ -103,8 +111,10 @@ static const char usage_text[] =
 	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-	"\t[--format=text|json] [--input-format=gmon|gperftools|igprof|aprof]\n"
-	"\t[--output=FILE] [--precise] [--quiet]\n"
+	"\t[--format=text|json|dot|flamegraph|folded]\n"
+	"\t[--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
+	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
+	"\t[--diff=BASE] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
 	"   or: symprof [options] report.aprof... (aprof reports)\n"
 	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
@@ -119,6 +129,7 @@ void sp_cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	sp_cli_progress_clear();
 	fputs("symprof: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -217,14 +228,36 @@ static int parse_file_format(struct sp_opts *o, const char *arg)
 
 static int parse_format(struct sp_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "text") || !strcmp(arg, "gprof"))
-		o->out_format = SP_OUT_TEXT;
-	else if (!strcmp(arg, "json"))
-		o->out_format = SP_OUT_JSON;
-	else {
-		sp_cli_error("unknown output format '%s' (try text or json)", arg);
+	static const struct {
+		const char *name;
+		enum sp_out_format f;
+	} names[] = {
+		{"text", SP_OUT_TEXT}, {"gprof", SP_OUT_TEXT},           {"json", SP_OUT_JSON},
+		{"dot", SP_OUT_DOT},   {"flamegraph", SP_OUT_FLAMEGRAPH}, {"folded", SP_OUT_FOLDED},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i].name)) {
+			o->out_format = names[i].f;
+			o->format_given = 1;
+			return 0;
+		}
+	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph or folded)", arg);
+	return -1;
+}
+
+/* A percentage in [0, 100]. */
+static int parse_percent(double *dst, const char *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0 && v <= 100)) {
+		sp_cli_error("%s wants a percentage from 0 to 100, not '%s'", opt, arg);
 		return -1;
 	}
+	*dst = v;
 	return 0;
 }
 
@@ -356,6 +389,10 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_PLOT_AXES: return parse_plot_axes(o, arg);
 	case OPT_CHECK: o->check = 1; break;
 	case OPT_MIN_SIZES: o->min_sizes = strtoul(arg, NULL, 10); o->rank_given = 1; break;
+	case OPT_NODE_THRESHOLD: return parse_percent(&o->node_threshold, "--node-threshold", arg);
+	case OPT_EDGE_THRESHOLD: return parse_percent(&o->edge_threshold, "--edge-threshold", arg);
+	case OPT_HTML: o->html = arg; break;
+	case OPT_DIFF: o->diff = arg; break;
 	default: return -1;
 	}
 	return 0;
@@ -372,6 +409,8 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 	o->min_count = 1;
 	o->ignore_zeros = 1;
 	o->demangle = 1;
+	o->node_threshold = SP_DOT_NODE_THRESHOLD;
+	o->edge_threshold = SP_DOT_EDGE_THRESHOLD;
 	opterr = 1;
 	while ((ch = getopt_long(argc, argv, SHORTOPTS, long_options, NULL)) != -1) {
 		int r = handle_option(o, ch, optarg);
@@ -380,6 +419,13 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 			return 1;
 		if (r < 0)
 			usage_error();
+	}
+	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
+		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not --format=%s",
+			     o->out_format == SP_OUT_DOT ? "dot"
+			     : o->out_format == SP_OUT_FOLDED ? "folded"
+							      : "flamegraph");
+		usage_error();
 	}
 	if (optind < argc) {
 		o->image = argv[optind++];

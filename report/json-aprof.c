@@ -27,6 +27,7 @@
  */
 #include <stdlib.h>
 
+#include "escape.h"
 #include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
@@ -45,13 +46,13 @@ static void json_fit(FILE *out, const struct sp_fit *f)
 		return;
 	}
 	fputs("{\"a\": ", out);
-	sp_json_num(out, f->a);
+	sp_esc_json_num(out, f->a);
 	fputs(", \"b\": ", out);
-	sp_json_num(out, f->b);
+	sp_esc_json_num(out, f->b);
 	fputs(", \"c\": ", out);
-	sp_json_num(out, f->c);
+	sp_esc_json_num(out, f->c);
 	fputs(", \"r2\": ", out);
-	sp_json_num(out, f->r2);
+	sp_esc_json_num(out, f->r2);
 	fputc('}', out);
 }
 
@@ -67,7 +68,7 @@ static void json_curve(FILE *out, const struct sp_ic_entry *e, const char *inden
 		fprintf(out, "%s\n%s  {\"size\": %llu, \"calls\": %llu, \"min\": %llu, \"avg\": ",
 			i ? "," : "", indent, (unsigned long long)pt->size,
 			(unsigned long long)pt->calls, (unsigned long long)pt->min);
-		sp_json_num(out, pt->avg);
+		sp_esc_json_num(out, pt->avg);
 		fprintf(out, ", \"max\": %llu}", (unsigned long long)pt->max);
 	}
 	if (e->npoints)
@@ -89,7 +90,7 @@ static void json_path(FILE *out, const struct sp_profile *p, uint32_t node)
 	}
 	fputc('[', out);
 	while (depth--) {
-		sp_json_str(out, p->funcs[p->nodes[path[depth]].frame].name);
+		sp_esc_json_str(out, p->funcs[p->nodes[path[depth]].frame].name);
 		if (depth)
 			fputs(", ", out);
 	}
@@ -133,11 +134,11 @@ static void json_routine(struct sp_report *r, const struct sp_inputcost *ic, uin
 	if (cg && cg->narcs && f < cg->nsyms && (a = sp_cg_arc_find(cg, f, f)) != SP_CG_NONE)
 		rec = cg->arcs[a].count;
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
-	sp_json_str(r->out, fn->name);
+	sp_esc_json_str(r->out, fn->name);
 	fputs(", \"mangled\": ", r->out);
-	sp_json_str(r->out, fn->mangled ? fn->mangled : fn->name);
+	sp_esc_json_str(r->out, fn->mangled ? fn->mangled : fn->name);
 	fputs(", \"object\": ", r->out);
-	sp_json_str(r->out, fn->object < p->nobjects ? p->objects[fn->object].path : NULL);
+	sp_esc_json_str(r->out, fn->object < p->nobjects ? p->objects[fn->object].path : NULL);
 	fputs(", \"file\": null, \"line\": null,\n     \"self\": ", r->out);
 	json_u64(r->out, e->self);
 	fputs(", \"children\": ", r->out);
@@ -170,9 +171,9 @@ static void json_arcs(struct sp_report *r, const long *ids, size_t nids)
 		fprintf(r->out,
 			"    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
 			ids[a->parent], ids[a->child], (unsigned long long)a->count);
-		sp_json_num(r->out, a->time / (double)cg->hz);
+		sp_esc_json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
-		sp_json_num(r->out, a->child_time / (double)cg->hz);
+		sp_esc_json_num(r->out, a->child_time / (double)cg->hz);
 		fputc('}', r->out);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);
@@ -188,7 +189,7 @@ void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
 		sp_inputcost_fit_contexts(ic);
 	sp_json_head(r, m);
 	fputs(",\n  \"input_metric\": ", r->out);
-	sp_json_str(r->out, ic->p->aprof.input_metric);
+	sp_esc_json_str(r->out, ic->p->aprof.input_metric);
 	fputs(",\n  \"total\": ", r->out);
 	json_u64(r->out, ic->run_total);
 	fputs(",\n  \"functions\": [", r->out);

@@ -30,43 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
-
-void sp_json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-void sp_json_num(FILE *out, double v)
-{
-	if (v != v || v > 1e300 || v < -1e300)
-		fputs("null", out);
-	else
-		fprintf(out, "%.10g", v);
-}
 
 static int listed(const struct sp_report *r, const struct sp_cg_node *n)
 {
@@ -86,23 +55,23 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	double hz = (double)cg->hz, self = n->time / hz, children = n->prop_child / hz;
 
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
-	sp_json_str(r->out, dm ? dm : s->name);
+	sp_esc_json_str(r->out, dm ? dm : s->name);
 	fputs(", \"mangled\": ", r->out);
-	sp_json_str(r->out, s->name);
+	sp_esc_json_str(r->out, s->name);
 	fputs(", \"object\": ", r->out);
-	sp_json_str(r->out, m->executable);
+	sp_esc_json_str(r->out, m->executable);
 	fputs(", \"file\": ", r->out);
-	sp_json_str(r->out, s->file ? s->file->name : NULL);
+	sp_esc_json_str(r->out, s->file ? s->file->name : NULL);
 	if (s->file)
 		fprintf(r->out, ", \"line\": %d", s->line);
 	else
 		fputs(", \"line\": null", r->out);
 	fputs(", \"self\": ", r->out);
-	sp_json_num(r->out, self);
+	sp_esc_json_num(r->out, self);
 	fputs(", \"children\": ", r->out);
-	sp_json_num(r->out, children);
+	sp_esc_json_num(r->out, children);
 	fputs(", \"total\": ", r->out);
-	sp_json_num(r->out, self + children);
+	sp_esc_json_num(r->out, self + children);
 	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
 		(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
 	if (n->cycle)
@@ -123,7 +92,7 @@ static void json_pseudo(struct sp_report *r, unsigned node, long id)
 	const struct sp_cg *cg = r->cg;
 
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
-	sp_json_str(r->out, cg->nodes[node].sym->name);
+	sp_esc_json_str(r->out, cg->nodes[node].sym->name);
 	fputs(", \"mangled\": null, \"object\": null, \"file\": null, \"line\": null, "
 	      "\"self\": 0, \"children\": 0, \"total\": 0, \"calls\": 0, "
 	      "\"recursive_calls\": 0, \"cycle\": null",
@@ -187,9 +156,9 @@ static void json_lines(struct sp_report *r, const struct sp_cg *lc)
 		if (self == 0 && count == 0 && r->o->ignore_zeros)
 			continue;
 		fputs(printed++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
-		sp_json_str(r->out, v[i].file);
+		sp_esc_json_str(r->out, v[i].file);
 		fprintf(r->out, ", \"line\": %d, \"self\": ", v[i].line);
-		sp_json_num(r->out, self / (double)lc->hz);
+		sp_esc_json_num(r->out, self / (double)lc->hz);
 		fprintf(r->out, ", \"count\": %llu}", (unsigned long long)count);
 	}
 	fputs(printed ? "\n  ]" : "]", r->out);
@@ -202,19 +171,19 @@ void sp_json_head(struct sp_report *r, const struct sp_report_meta *m)
 	size_t i;
 
 	fputs("{\n  \"format\": ", r->out);
-	sp_json_str(r->out, m->format);
+	sp_esc_json_str(r->out, m->format);
 	fputs(",\n  \"executable\": ", r->out);
-	sp_json_str(r->out, m->executable);
+	sp_esc_json_str(r->out, m->executable);
 	fputs(",\n  \"files\": [", r->out);
 	for (i = 0; i < m->nfiles; i++) {
 		if (i)
 			fputs(", ", r->out);
-		sp_json_str(r->out, m->files[i]);
+		sp_esc_json_str(r->out, m->files[i]);
 	}
 	fputs("],\n  \"metric\": {\"name\": ", r->out);
-	sp_json_str(r->out, m->metric);
+	sp_esc_json_str(r->out, m->metric);
 	fputs(", \"unit\": ", r->out);
-	sp_json_str(r->out, m->unit);
+	sp_esc_json_str(r->out, m->unit);
 	fputc('}', r->out);
 }
 
@@ -232,7 +201,7 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	}
 	sp_json_head(r, m);
 	fputs(",\n  \"total\": ", r->out);
-	sp_json_num(r->out, cg->total_time / (double)cg->hz);
+	sp_esc_json_num(r->out, cg->total_time / (double)cg->hz);
 	fputs(",\n  \"functions\": [", r->out);
 	for (i = 0; i < cg->nsyms; i++) {
 		ids[i] = -1;
@@ -262,9 +231,9 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 		first = 0;
 		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
 			ids[a->parent], ids[a->child], (unsigned long long)a->count);
-		sp_json_num(r->out, a->time / (double)cg->hz);
+		sp_esc_json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
-		sp_json_num(r->out, a->child_time / (double)cg->hz);
+		sp_esc_json_num(r->out, a->child_time / (double)cg->hz);
 		if (cg->static_flags & SP_CG_STATIC_ON)
 			fprintf(r->out, ", \"static\": %s", (a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
 		if (cg->static_flags & SP_CG_STATIC_TAIL)

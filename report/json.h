@@ -7,10 +7,7 @@
 
 #include "symprof/report.h"
 
-/* A JSON string (NULL: null). */
-void sp_json_str(FILE *out, const char *s);
-/* A JSON number with 10 significant digits (NaN, infinities: null). */
-void sp_json_num(FILE *out, double v);
+/* Strings and numbers: escape.h. */
 /* The document's opening: "format" to "metric" (no trailing comma). */
 void sp_json_head(struct sp_report *r, const struct sp_report_meta *m);
 /* The aprof document (report/json-aprof.c). */

@@ -68,15 +68,17 @@ void sp_report_release(struct sp_report *r)
 	sp_buf_release(&r->line);
 }
 
-/* The name to print, demangled once per symbol; its length in *len. */
-static const char *display_name(struct sp_report *r, unsigned node, size_t *len)
+const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *len)
 {
 	const struct sp_symbol *s = r->cg->nodes[node].sym;
+	size_t dummy;
 	char *d;
 
+	if (!len)
+		len = &dummy;
 	if (node >= r->cg->nsyms) {
-		*len = strlen(s->name);
-		return s->name;
+		*len = s && s->name ? strlen(s->name) : 0;
+		return s && s->name ? s->name : "";
 	}
 	if (!r->demangled[node]) {
 		d = (r->o->bsd || !r->o->demangle) ? NULL : sp_demangle(s->name, r->o->leading_char);
@@ -106,7 +108,7 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 
 	if (!s || !s->name)
 		return 0;
-	name = display_name(r, node, &len);
+	name = sp_report_display_name(r, node, &len);
 	before = r->line.len;
 	sp_buf_add(&r->line, name, len);
 	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {

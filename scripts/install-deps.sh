@@ -10,7 +10,14 @@ set -eu
 PKGS="cmake make gcc g++ pkg-config binutils
 libelf-dev libdw-dev binutils-dev libiberty-dev libcapstone-dev libcunit1-dev
 zlib1g-dev libbz2-dev libdeflate-dev
-libc6-dbg bzip2 gzip python3"
+libc6-dbg bzip2 gzip python3
+graphviz chromium fonts-dejavu-core bsdutils util-linux"
+
+# Node.js for the browser test (tests/browser: playwright-core drives the
+# chromium above); a node already on the PATH is fine.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	PKGS="$PKGS nodejs npm"
+fi
 
 missing=""
 for p in $PKGS; do

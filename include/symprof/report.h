@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "symprof/buf.h"
+#include "symprof/strtab.h"
 
 struct sp_cg;
 struct sp_symbol;
@@ -77,6 +78,10 @@ void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *
  * returns the width of what was appended. */
 int sp_report_name_only(struct sp_report *r, unsigned node);
 void sp_report_name(struct sp_report *r, unsigned node);
+/* The name of a node as the reports print it (demangled unless -T or
+ * --no-demangle), computed once per symbol and valid until
+ * sp_report_release(); its length in *len unless len is NULL. */
+const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *len);
 /* Writes r->line (with every line ended before) to the output and empties it. */
 void sp_report_flush_line(struct sp_report *r);
 /* Ends the line in r->line; it may stay buffered with the following ones
@@ -134,5 +139,127 @@ enum sp_plot_axes {
  * (`axes`: enum sp_plot_axes) and a legend. */
 void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine,
 			 unsigned axes);
+
+/* ---- pictures (report/dot.c) ---- */
+
+struct sp_dot_opts {
+	double node_threshold;   /* percent of the total: lighter functions are left out */
+	double edge_threshold;   /* percent of the total: lighter arcs are left out */
+};
+
+#define SP_DOT_NODE_THRESHOLD 0.5
+#define SP_DOT_EDGE_THRESHOLD 0.1
+
+/*
+ * A Graphviz digraph of the call graph in the manner of gprof2dot: one box
+ * per function with its total and self percentages and its calls, coloured
+ * from blue (cold) to red (hot) by total; arcs labelled with their share of
+ * the total and their call counts, as thick as they are heavy; each cycle
+ * a dashed cluster; self-recursion a loop. Functions whose total is below
+ * node_threshold percent, and arcs below edge_threshold percent, are left
+ * out (arcs inside a cycle are kept while both ends are).
+ */
+void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
+		   const struct sp_dot_opts *o);
+
+/* ---- differences between two profiles (report/diff.c) ---- */
+
+/* One function, matched by symbol name; amounts in the metric's unit. */
+struct sp_diff_row {
+	const char *name;            /* as printed (demangled unless asked not to) */
+	const char *mangled;         /* the symbol-table name, the matching key */
+	const char *file;            /* source file, NULL if unknown */
+	int line;
+	double self, children, total, base_self, base_children, base_total;
+	uint64_t calls, recursive_calls, base_calls, base_recursive_calls;
+	double noise_self, noise_total; /* one standard deviation of the change from sampling */
+};
+
+struct sp_diff_arc {
+	uint32_t caller, callee;     /* rows */
+	uint64_t count, base_count;
+	double self, children, base_self, base_children;
+};
+
+struct sp_diff {
+	struct sp_diff_row *rows;    /* sorted by the size of the change, largest first */
+	size_t len;
+	struct sp_diff_arc *arcs;
+	size_t narcs;
+	double total, base_total, noise_total;
+	int sampled;                 /* time from samples: noise estimates apply */
+	double sample;               /* one sample in the unit (0 if not sampled) */
+	char dimen[16];
+	struct sp_report_meta meta, base_meta; /* borrowed strings */
+	struct sp_strtab strs;
+};
+
+/*
+ * The differences between two call graphs of the same program (any two
+ * input formats): functions matched by symbol name, each amount the
+ * profile's minus the base's. For sampled time the noise of a change is
+ * the square root of the samples behind it in both profiles (Poisson).
+ * Functions with nothing in either profile are left out unless
+ * !ro->ignore_zeros. The diff keeps pointers to both metas' strings.
+ */
+struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta *m,
+			    const struct sp_cg *base, const struct sp_report_meta *base_meta,
+			    const struct sp_report_opts *ro);
+void sp_diff_free(struct sp_diff *d);
+/* The flat profile of differences as text. */
+void sp_diff_write_text(const struct sp_diff *d, FILE *out);
+/* docs/formats.md's JSON schema, every number the profile's minus the
+ * base's, with base_self, base_total and base_calls beside. */
+void sp_diff_write_json(const struct sp_diff *d, FILE *out);
+
+/* ---- the HTML report (report/html.c) ---- */
+
+struct sp_flame;
+
+struct sp_html_source_line {
+	int line;
+	double value;                /* samples (or the metric) on that line */
+	const char *text;            /* the source line, without its newline */
+};
+
+/* Annotated source of one function (the pipeline finds the file). */
+struct sp_html_source {
+	uint32_t node;               /* the function's node */
+	const char *path;            /* the file as found */
+	const struct sp_html_source_line *lines;
+	size_t nlines;
+};
+
+/* A cost-vs-input plot (aprof): the measured points of one routine and,
+ * if one was fitted, its curve sampled at a few sizes. */
+struct sp_html_plot {
+	const char *name;                /* the routine (or context) */
+	const char *x_label, *y_label;   /* "input size (RMS)", "cost (basic blocks)" */
+	const double *x, *y;             /* the points */
+	size_t npoints;
+	const char *fit_label;           /* e.g. "cost = 3.1 n log n + 12", NULL: no fit */
+	const double *fit_x, *fit_y;     /* the fitted curve */
+	size_t nfit;
+};
+
+struct sp_html_opts {
+	const struct sp_report_meta *meta;
+	struct sp_flame *flame;            /* NULL: no flame graph */
+	const struct sp_diff *diff;        /* --diff: a differences table */
+	const struct sp_html_source *sources; /* hottest functions' source, or NULL */
+	size_t nsources;
+	const struct sp_html_plot *plots;  /* aprof: cost-vs-input plots, or NULL */
+	size_t nplots;
+};
+
+/*
+ * One self-contained HTML page (no network: scripts, styles and data are
+ * inline): summary, a sortable and filterable flat profile with one row
+ * per function, callers and callees of the function clicked, the flame
+ * graph, annotated source of the hottest functions, the differences
+ * table, cost-vs-input plots with their fitted curves (aprof). The data
+ * travel as one JSON document read by assets/report.js.
+ */
+void sp_report_html(struct sp_report *r, const struct sp_html_opts *o, FILE *out);
 
 #endif

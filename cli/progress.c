@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Progress on stderr: when stderr is a terminal and a step of the run
+ * (opening the executable, reading its symbols, reading a large profile,
+ * loading DWARF line tables, building the graph, writing a report) takes
+ * more than half a second, one line says what is happening and how far
+ * the run is:
+ *
+ *   symprof: [3/6] reading gmon.out (2 of 4 files, 41.2 MB) 1.3 s
+ *
+ * rewritten in place (carriage return, erase to the end of the line) and
+ * erased when the run ends or an error is printed, so nothing is left on
+ * the screen and nothing reaches a file: with stderr not a terminal, or
+ * --quiet, there is no progress at all. A thread redraws the line every
+ * 100 ms, so a step that is one long library call still shows its time.
+ * SYMPROF_PROGRESS_MS sets the delay (tests use 0: every step is shown at
+ * once). Library code that takes a struct sp_progress_hook (progress.h)
+ * adds a percentage to the current step: pass sp_cli_progress_hook().
+ *
+ * The active progress is file-local state so that sp_cli_error() can erase
+ * the line first; cli/ is the only layer with such state.
+ */
+#include "cli.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "symprof/progress.h"
+
+struct sp_cli_progress {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	char what[160];
+	uint64_t done, total;  /* within the step, from library hooks */
+	int step, nsteps;
+	double step_start;
+	double delay;         /* seconds before a step is shown */
+	int shown;            /* a line is on the screen */
+	int stop;
+};
+
+static struct sp_cli_progress *active;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Draws the line (lock held): once the step is older than the delay, or
+ * at once with force. */
+static void draw(struct sp_cli_progress *p, int force)
+{
+	double t = now() - p->step_start;
+
+	if (!p->what[0] || (!force && t < p->delay))
+		return;
+	fprintf(stderr, "\rsymprof: [%d/%d] %s", p->step, p->nsteps, p->what);
+	if (p->total)
+		fprintf(stderr, " %d%%", (int)(100.0 * (double)p->done / (double)p->total));
+	if (t >= 0.05)
+		fprintf(stderr, " %.1f s", t);
+	fputs("\033[K", stderr);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+/* Erases the line (lock held). */
+static void erase(struct sp_cli_progress *p)
+{
+	if (!p->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	p->shown = 0;
+}
+
+static void *run(void *arg)
+{
+	struct sp_cli_progress *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&p->wake, &p->lock, &ts);
+		if (!p->stop)
+			draw(p, 0);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+void sp_cli_progress_start(struct sp_opts *o, int nsteps)
+{
+	struct sp_cli_progress *p;
+	const char *ms = getenv("SYMPROF_PROGRESS_MS");
+
+	if (o->quiet || active || !isatty(STDERR_FILENO))
+		return;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	p->nsteps = nsteps;
+	p->delay = ms ? atof(ms) / 1000.0 : 0.5;
+	if (p->delay > 0 && pthread_create(&p->thread, NULL, run, p) != 0) {
+		free(p);
+		return;
+	}
+	active = p;
+}
+
+void sp_cli_progress(const char *fmt, ...)
+{
+	struct sp_cli_progress *p = active;
+	va_list ap;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	if (p->step < p->nsteps)
+		p->step++;
+	p->done = p->total = 0;
+	p->step_start = now();
+	/* a line on the screen is replaced at once */
+	if (p->shown || p->delay <= 0)
+		draw(p, 1);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void hook_update(void *ctx, uint64_t done, uint64_t total)
+{
+	struct sp_cli_progress *p = active;
+
+	(void)ctx;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->done = done;
+	p->total = total;
+	pthread_mutex_unlock(&p->lock);
+}
+
+const struct sp_progress_hook *sp_cli_progress_hook(void)
+{
+	static const struct sp_progress_hook hook = {hook_update, NULL};
+
+	return active ? &hook : NULL;
+}
+
+void sp_cli_progress_clear(void)
+{
+	struct sp_cli_progress *p = active;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	erase(p);
+	p->step_start = now();
+	pthread_mutex_unlock(&p->lock);
+}
+
+void sp_cli_progress_stop(void)
+{
+	struct sp_cli_progress *p = active;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = 1;
+	erase(p);
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	if (p->delay > 0)
+		pthread_join(p->thread, NULL);
+	active = NULL;
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The HTML report and the flame graphs in headless Chromium.
+#
+#   tests/browser/run.sh SYMPROF OUTDIR [fixtures [HTML-PLOTS]]
+#                                                 the gmon fixtures (and the
+#                                                 cost plots of html-plots)
+#   tests/browser/run.sh SYMPROF OUTDIR large     the 6,000-function program
+#                                                 of bench/ (built on first use)
+#
+# Installs playwright-core with `npm ci` here on first use (the Chromium is
+# Debian's, from scripts/install-deps.sh), writes each report, its JSON and
+# its flame graph to OUTDIR and runs check-report.mjs on them; screenshots
+# land in OUTDIR/screenshots. Exit 77 (skipped) only when Chromium cannot
+# start.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+symprof=$1
+out=$2
+mode=${3:-fixtures}
+mkdir -p "$out/screenshots"
+
+command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps.sh)"; exit 1; }
+# one npm ci at a time (ctest -j runs the two entries together)
+# (again when the installed playwright-core is not the one package.json names)
+if ! flock "$here/package.json" sh -c '
+	cd "$1" || exit 1
+	want=$(node -p "require(\"./package.json\").dependencies[\"playwright-core\"]")
+	have=$(node -p "require(\"./node_modules/playwright-core/package.json\").version" 2>/dev/null)
+	[ "$want" = "$have" ] || npm ci --no-audit --no-fund --loglevel=error' sh "$here"; then
+	echo "FAIL: npm ci in tests/browser"
+	exit 1
+fi
+
+status=0
+# case NAME DIR [--diff=BASE] IMAGE PROFILE...
+case_() {
+	name=$1 dir=$2
+	shift 2
+	extra=""
+	while :; do
+		case "$1" in
+		--diff=*) extra="$1"; shift ;;
+		*) break ;;
+		esac
+	done
+	(cd "$dir" &&
+	 "$symprof" --format=json "$@" >"$out/$name.json" &&
+	 "$symprof" --format=flamegraph --output="$out/$name-flame.svg" "$@" &&
+	 "$symprof" --quiet --html="$out/$name.html" $extra "$@" >/dev/null) ||
+		{ echo "FAIL: symprof on $name"; status=1; return; }
+	node "$here/check-report.mjs" "$out/$name.html" "$out/$name.json" "$out/screenshots" "$name" \
+		--flame "$out/$name-flame.svg"
+	rc=$?
+	if [ $rc = 77 ]; then
+		exit 77
+	fi
+	[ $rc = 0 ] || status=1
+}
+
+G=$src/fixtures/gmon
+if [ "$mode" = large ]; then
+	work=${BENCH_WORK:-$src/bench/work/browser}
+	BENCH_WORK=$work MIN_SECONDS=0 "$src/bench/build-and-profile.sh" --iters 200 >"$out/bench.log" 2>&1 ||
+		{ echo "FAIL: bench/build-and-profile.sh (see $out/bench.log)"; exit 1; }
+	grep -E 'functions \(symtab|gmon calls' "$out/bench.log"
+	case_ large "$work/c" prog gmon.out
+else
+	case_ prog "$G/prog" --diff=gmon.out.run1 prog gmon.out.run2
+	case_ recursion "$G/recursion" recursion gmon.out
+	case_ cxx "$G/cxx" cxx gmon.out
+	# the cost-vs-input plots only aprof fills, from tests/helper/html-plots
+	if [ -n "${4:-}" ]; then
+		"$4" "$out/plots.html" "$out/plots.json" || { echo "FAIL: html-plots"; exit 1; }
+		node "$here/check-report.mjs" "$out/plots.html" "$out/plots.json" "$out/screenshots" \
+			plots --plots 2
+		rc=$?
+		[ $rc = 77 ] && exit 77
+		[ $rc = 0 ] || status=1
+	fi
+fi
+exit $status

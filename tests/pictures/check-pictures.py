@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checks symprof's pictures and exchange formats against its JSON output.
+
+    check-pictures.py SYMPROF DIR IMAGE PROFILE... [--base BASE]
+
+Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s):
+
+  flamegraph  the SVG parses as XML; its root frame holds the profile's total
+              (--format=json "total"); every frame has a tooltip with its name
+              and share; no frame is wider than its parent; no external
+              resource is referenced
+  folded      the "a;b;c N" lines add up to the total
+  dot         Graphviz renders it (dot -Tsvg, parsed as XML); with thresholds
+              0 every function with time or calls is a node and every arc an
+              edge, and the defaults leave out nothing above them
+  html        the page parses; no script, style, font or image comes from
+              outside; its data list the same functions as --format=json
+  diff        the profile minus itself is all zeros (text and JSON); with
+              --base, each JSON number is the profile's minus the base's and
+              base_self/base_total/base_calls are the base's
+
+Prints one line per check and exits 1 if any fails.
+"""
+import html.parser
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SVG = '{http://www.w3.org/2000/svg}'
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(('ok: ' if ok else 'FAIL: ') + what)
+    if not ok:
+        failures += 1
+
+
+def run(args, **kw):
+    p = subprocess.run([symprof] + args, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.exit('symprof %s failed (%d): %s' % (' '.join(args), p.returncode, p.stderr))
+    return p.stdout
+
+
+def close(a, b, rel=1e-9, abs_=1e-9):
+    return math.isclose(a, b, rel_tol=rel, abs_tol=abs_)
+
+
+def check_flamegraph(expected_total, files, tmp):
+    path = os.path.join(tmp, 'flame.svg')
+    run(['--format=flamegraph', '--output=' + path] + files)
+    root = ET.parse(path).getroot()
+    check(root.tag == SVG + 'svg', 'flamegraph: the output is an SVG document')
+    total = float(root.get('data-total'))
+    scale = float(root.get('data-scale'))
+    check(close(total * scale, expected_total, 1e-7),
+          'flamegraph: the total %.6g %s equals the profile total %.6g'
+          % (total * scale, root.get('data-dimen'), expected_total))
+    frames = [g for g in root.iter(SVG + 'g') if g.get('class') == 'f']
+    roots = [g for g in frames if g.get('data-d') == '0']
+    check(len(roots) == 1 and close(float(roots[0].get('data-v')), total, 1e-9, 1e-9),
+          'flamegraph: one root frame holding the total')
+    bad = [g.get('data-n') for g in frames
+           if g.find(SVG + 'title') is None or not g.find(SVG + 'title').text.startswith(g.get('data-n'))
+           or not g.find(SVG + 'title').text.rstrip().endswith('%')]
+    check(not bad, 'flamegraph: every frame has a tooltip with its name and share %s' % bad[:3])
+    # children lie inside their parent (by depth and x range)
+    spans = {}
+    for g in frames:
+        spans.setdefault(int(g.get('data-d')), []).append((float(g.get('data-x')), float(g.get('data-v'))))
+    eps = total * 1e-9
+    outside = 0
+    for d, fs in spans.items():
+        if d == 0:
+            continue
+        parents = sorted(spans.get(d - 1, []))
+        for x, v in fs:
+            if not any(px - eps <= x and x + v <= px + pv + eps for px, pv in parents):
+                outside += 1
+    check(outside == 0, 'flamegraph: every frame lies within a parent frame (%d outside)' % outside)
+    text = open(path, encoding='utf-8').read()
+    refs = re.findall(r'(?:href|src)\s*=\s*"([^"]*)"', text)
+    check(not refs, 'flamegraph: no external reference %s' % refs[:3])
+    return len(frames)
+
+
+def check_folded(expected_total, scale, files):
+    out = run(['--format=folded'] + files)
+    total = 0.0
+    lines = out.splitlines()
+    ok = True
+    for line in lines:
+        m = re.match(r'^(\S.*) ([0-9]+(?:\.[0-9]+)?)$', line)
+        ok = ok and m is not None
+        if m:
+            total += float(m.group(2))
+    check(ok and (lines or expected_total == 0), 'folded: %d lines of "stack value"' % len(lines))
+    check(close(total * scale, expected_total, 1e-5, 1e-6 * len(lines)),
+          'folded: the values add up to the total (%.6g)' % (total * scale))
+
+
+def check_dot(js, files, tmp):
+    def render(extra):
+        out = run(['--format=dot'] + extra + files)
+        p = subprocess.run(['dot', '-Tsvg'], input=out, capture_output=True, text=True)
+        check(p.returncode == 0, 'dot %s: Graphviz renders it %s' % (' '.join(extra), p.stderr.strip()[:200]))
+        return out, ET.fromstring(p.stdout) if p.returncode == 0 else None
+
+    out, svg = render(['--node-threshold=0', '--edge-threshold=0'])
+    if svg is None:
+        return
+    nodes = [g for g in svg.iter(SVG + 'g') if g.get('class') == 'node']
+    edges = [g for g in svg.iter(SVG + 'g') if g.get('class') == 'edge']
+    labels = set()
+    for g in nodes:
+        t = [x.text for x in g.iter(SVG + 'text')]
+        if t:
+            labels.add(t[0])
+    funcs = [f for f in js['functions'] if f['calls'] or f['recursive_calls'] or f['self'] or f['children']]
+    missing = [f['name'] for f in funcs if f['name'] not in labels]
+    check(len(nodes) == len(funcs) and not missing,
+          'dot: with thresholds 0, one node per function (%d nodes, %d functions, missing %s)'
+          % (len(nodes), len(funcs), missing[:3]))
+    arcs = [a for a in js['arcs'] if a['caller'] != a['callee']]
+    loops = [f for f in funcs if f['recursive_calls']]
+    check(len(edges) == len(arcs) + len(loops),
+          'dot: one edge per arc and a loop per self-recursive function (%d edges, %d arcs, %d loops)'
+          % (len(edges), len(arcs), len(loops)))
+    clusters = [g for g in svg.iter(SVG + 'g') if g.get('class') == 'cluster']
+    cycles = {f['cycle'] for f in funcs if f['cycle']}
+    check(len(clusters) == len(cycles), 'dot: one cluster per cycle (%d)' % len(cycles))
+    out, svg = render([])
+    # default thresholds: 0.5% of the total for nodes
+    total = js['total'] or 1
+    heavy = [f['name'] for f in funcs if f['total'] / total >= 0.006]
+    shown = set(re.findall(r'label="([^"\\]*)', out))
+    check(all(n in shown for n in heavy), 'dot: the default thresholds keep every function above 0.5%')
+
+
+class Scan(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.external = []
+        self.data = None
+        self.in_data = False
+        self.tags = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.tags += 1
+        a = dict(attrs)
+        if tag == 'link' or (tag in ('script', 'img', 'iframe', 'object', 'embed') and a.get('src')):
+            self.external.append(tag)
+        for k, v in attrs:
+            if k in ('src', 'href') and v and not v.startswith('#'):
+                self.external.append('%s=%s' % (k, v))
+        self.in_data = tag == 'script' and a.get('id') == 'sp-data'
+
+    def handle_data(self, d):
+        if self.in_data:
+            self.data = (self.data or '') + d
+
+    def handle_endtag(self, tag):
+        if tag == 'script':
+            self.in_data = False
+
+
+def check_html(js, files, tmp, extra=()):
+    path = os.path.join(tmp, 'report.html')
+    out = run(['--html=' + path] + list(extra) + files)
+    check(out == '' or extra, 'html: nothing on stdout without --format')
+    text = open(path, encoding='utf-8').read()
+    scan = Scan()
+    scan.feed(text)
+    scan.close()
+    check(text.startswith('<!DOCTYPE html>') and scan.tags > 20, 'html: an HTML document (%d tags)' % scan.tags)
+    check(not scan.external, 'html: nothing loaded from outside %s' % scan.external[:3])
+    check(not re.search(r'url\(|@import|@font-face', text), 'html: no style sheet reaches outside')
+    data = json.loads(scan.data)
+    names = [f[0] for f in data['functions']]
+    check(names == [f['name'] for f in js['functions']],
+          'html: the data list the %d functions of --format=json, in order' % len(names))
+    check(all(close(f[3], g['self']) and f[5] == g['calls'] for f, g in zip(data['functions'], js['functions'])),
+          'html: self times and calls as in --format=json')
+    check(len(data['arcs']) == len([a for a in js['arcs'] if a['caller'] != a['callee']]),
+          'html: the arcs of --format=json')
+    return data
+
+
+def check_diff_self(files):
+    prof = files[1:]
+    for p in prof:
+        out = run(['--format=json', '--diff=' + p, files[0], p])
+        d = json.loads(out)
+        nonzero = [f['name'] for f in d['functions']
+                   if any(f[k] != 0 for k in ('self', 'children', 'total', 'calls', 'recursive_calls'))]
+        nonzero += ['arc %d' % i for i, a in enumerate(d['arcs']) if a['count'] or a['self'] or a['children']]
+        check(d['total'] == 0 and not nonzero and d['functions'],
+              'diff: %s minus itself is all zeros in JSON (%d functions) %s' % (p, len(d['functions']), nonzero[:3]))
+        text = run(['--diff=' + p, files[0], p])
+        rows = [l for l in text.splitlines() if re.match(r'^ +[0-9]', l)]
+        zero = all(l.split()[2] == '0.00' and l.split()[3] == '0.0%' for l in rows)
+        check(rows and zero, 'diff: %s minus itself shows no change in the text (%d rows)' % (p, len(rows)))
+
+
+def check_diff_base(files, base):
+    cur = json.loads(run(['--format=json'] + files))
+    old = json.loads(run(['--format=json', files[0], base]))
+    d = json.loads(run(['--format=json', '--diff=' + base] + files))
+    by_cur = {f['mangled']: f for f in cur['functions']}
+    by_old = {f['mangled']: f for f in old['functions']}
+    zero = {'self': 0, 'children': 0, 'total': 0, 'calls': 0}
+    bad = []
+    for f in d['functions']:
+        c, b = by_cur.get(f['mangled'], zero), by_old.get(f['mangled'], zero)
+        for k in ('self', 'total', 'calls'):
+            if not close(f[k], c[k] - b[k], 1e-7, 1e-9) or not close(f['base_' + k], b[k], 1e-7, 1e-9):
+                bad.append('%s.%s' % (f['name'], k))
+    check(not bad and len(d['functions']) == len(set(by_cur) | set(by_old)),
+          'diff: every JSON number is profile minus base, with base_self/base_total/base_calls %s' % bad[:3])
+    check(close(d['total'], cur['total'] - old['total']) and close(d['base_total'], old['total']),
+          'diff: the totals')
+    changes = [abs(f['self']) for f in d['functions']]
+    check(changes == sorted(changes, reverse=True), 'diff: rows sorted by the size of the change')
+    noisy = [f['name'] for f in d['functions']
+             if not close(f['noise_self'], math.sqrt((by_cur.get(f['mangled'], zero)['self'] + f['base_self']) * 100) / 100, 1e-6)]
+    check(not noisy, 'diff: the noise is the square root of the samples in both profiles (100 Hz)')
+    return d
+
+
+def main():
+    global symprof
+    args = sys.argv[1:]
+    base = None
+    if '--base' in args:
+        i = args.index('--base')
+        base = args[i + 1]
+        del args[i:i + 2]
+    symprof, where, files = os.path.abspath(args[0]), args[1], args[2:]
+    os.chdir(where)
+    js = json.loads(run(['--format=json'] + files))
+    with tempfile.TemporaryDirectory() as tmp:
+        check_flamegraph(js['total'], files, tmp)
+        scale = float(ET.parse(os.path.join(tmp, 'flame.svg')).getroot().get('data-scale'))
+        check_folded(js['total'], scale, files)
+        check_dot(js, files, tmp)
+        check_html(js, files, tmp)
+        check_diff_self(files)
+        if base:
+            check_diff_base(files, base)
+            check_html(js, files, tmp, ['--diff=' + base])
+    sys.exit(1 if failures else 0)
+
+
+symprof = None
+if __name__ == '__main__':
+    main()
