@@ -44,10 +44,12 @@ static uint32_t folded(const struct sp_cg_gmon_opts *o, uint32_t n)
 }
 
 /* gprof's cg_tally() for one summed record. */
-static void tally(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struct sp_pcarc *a)
+static void tally(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struct sp_pcarc *a,
+		  size_t *parent_hint)
 {
 	const struct sp_symtab *t = cg->symtab;
-	const struct sp_symbol *parent = sp_symtab_lookup(t, a->from_pc);
+	/* gmon.out lists arcs by call site: mostly from the same caller */
+	const struct sp_symbol *parent = sp_symtab_lookup_near(t, a->from_pc, parent_hint);
 	const struct sp_symbol *child = sp_symtab_lookup(t, a->self_pc);
 	FILE *dbg = (o->debug.mask & SP_DBG_TALLY) ? o->debug.out : NULL;
 
@@ -244,7 +246,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err)
 {
 	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
-	size_t i;
+	size_t i, hint = 0;
 
 	(void)err;
 	cg->symtab = t;
@@ -271,7 +273,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 	cg->have_arcs = o->have_arcs;
 	sp_cg_arc_reserve(cg, p->npcarcs);
 	for (i = 0; i < p->npcarcs; i++)
-		tally(cg, o, &p->pcarcs[i]);
+		tally(cg, o, &p->pcarcs[i], &hint);
 	if (o->line_granularity && p->nbbs) {
 		attach_bbs(cg, p);
 		cg->have_bbs = 1;

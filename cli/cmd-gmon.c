@@ -68,6 +68,18 @@ static int specs_need_files(const struct sp_opts *o)
 	return 0;
 }
 
+/* Whether the reports will ask for the symbols' source files: all but a
+ * plain flat profile do, or may (the index names the file of static
+ * functions). Deciding wrongly only costs time: files load on demand. */
+static int files_wanted(const struct sp_opts *o)
+{
+	unsigned plain = STYLE_FLAT_PROFILE;
+
+	return o->output_style == 0 || (o->output_style & ~plain) || o->line ||
+	       o->inline_file_names || o->precise || o->static_cg || o->out_format != SP_OUT_TEXT ||
+	       o->html || o->diff || specs_need_files(o);
+}
+
 static int build_view(struct gmon_run *g, struct view *v, int line)
 {
 	struct sp_opts *o = g->o;
@@ -83,6 +95,7 @@ static int build_view(struct gmon_run *g, struct view *v, int line)
 	so.map = g->map;
 	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
 	so.defer_files = !line;
+	so.no_prefetch = !files_wanted(o);
 	so.keep_clones = o->precise;
 	so.use_sizes = o->precise;
 	v->line = line;
@@ -471,7 +484,9 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 	}
 	if (graph)
 		print_graph(g, r, !o->bsd, 1);
-	load_files(g);
+	if (o->output_style &
+	    (STYLE_EXEC_COUNTS | STYLE_ANNOTATED_SOURCE | STYLE_FUNCTION_ORDER | STYLE_FILE_ORDER))
+		load_files(g);
 	if (o->output_style & STYLE_EXEC_COUNTS)
 		sp_report_exec_counts(r, g->v.specs);
 	if (o->output_style & STYLE_ANNOTATED_SOURCE) {

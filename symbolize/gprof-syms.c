@@ -388,7 +388,7 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		return NULL;
 	if (o->external_symtab)
 		return sp_symtab_from_nm(o->external_symtab, vma + size - 1, err);
-	if (im->ops->prefetch)
+	if (im->ops->prefetch && !(o->defer_files && o->no_prefetch))
 		im->ops->prefetch(im);
 	c.im = im;
 	c.o = o;

@@ -284,6 +284,21 @@ const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t add
 	return addr > t->syms[lo].end_addr ? NULL : &t->syms[lo];
 }
 
+const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_t addr,
+					      size_t *hint)
+{
+	const struct sp_symbol *s;
+	size_t i = *hint;
+
+	/* the same answer as the search: the last symbol starting at or below */
+	if (t->addrs && i < t->len && t->addrs[i] <= addr && (i + 1 == t->len || t->addrs[i + 1] > addr))
+		return addr > t->syms[i].end_addr ? NULL : &t->syms[i];
+	s = sp_symtab_lookup(t, addr);
+	if (s)
+		*hint = (size_t)(s - t->syms);
+	return s;
+}
+
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *sym, size_t len, uint64_t addr)
 {
 	long low, high, mid = -1;

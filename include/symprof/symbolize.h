@@ -101,6 +101,10 @@ const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t l
 					  uint64_t addr);
 /* The same answer as sp_symbols_lookup() on the finalized table, faster. */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
+/* The same, trying first the symbol at *hint (an index, updated): for
+ * lookups that often fall in the symbol of the previous one. */
+const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_t addr,
+					      size_t *hint);
 /*
  * For each symbol, the rank of its name in strcmp() order (equal names,
  * equal ranks), so that sorts can break ties by name without comparing
@@ -220,6 +224,9 @@ struct sp_gprof_symopts {
 	const struct sp_function_map *map; /* -R mapping, or NULL */
 	void *debug;                       /* FILE * for -d 128 output, or NULL */
 	unsigned defer_files : 1;          /* leave file/line to sp_image_symtab_files() */
+	unsigned no_prefetch : 1;          /* with defer_files: the files will most likely not
+					      be asked for, so do not start reading the line
+					      table in the background (it is read on demand) */
 	unsigned keep_clones : 1;          /* --precise: keep .constprop/.isra/.part/.cold ... */
 	unsigned use_sizes : 1;            /* --precise: a symbol ends at addr + st_size */
 };
