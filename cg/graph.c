@@ -490,7 +490,7 @@ static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_
 
 	for (i = 0; i < n; i++) {
 		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];
-		const char *name = nd->sym ? nd->sym->name : NULL;
+		const char *name;
 		double a;
 
 		k[i].node = nodes[i];
@@ -498,6 +498,8 @@ static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_
 		k[i].k1 = k[i].k2 = 0;
 		switch (order) {
 		case SP_CG_ORDER_TOTAL:
+			/* only this order looks at the symbol (a miss per node with -l) */
+			name = nd->sym ? nd->sym->name : NULL;
 			a = nd->prop_self + nd->prop_child;
 			if (a != a || nd->ncalls >= calls_max)
 				return -1;

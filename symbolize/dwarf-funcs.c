@@ -131,6 +131,16 @@ struct fbuild {
 	int failed;
 	struct sp_error *err;
 	uint64_t seg_end; /* end of the last segment written */
+	/* what following an abstract origin from a nameless function gave,
+	 * by the origin's DIE offset (inline instances share their origins) */
+	struct origin_memo *memo;
+	size_t nmemo, memo_used; /* nmemo: a power of two, or 0 */
+};
+
+struct origin_memo {
+	uint64_t off;    /* DIE offset + 1; 0: free slot */
+	const char *name;
+	int is_linkage;
 };
 
 /* ---- attribute values as bfd reads them ---- */
@@ -362,10 +372,35 @@ static int abstract_attr(Dwarf_Attribute *a, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* The memo slot of DIE offset `off` (free or holding it); grows the table. */
+static struct origin_memo *memo_slot(struct fbuild *b, Dwarf_Off off)
+{
+	uint64_t key = (uint64_t)off + 1;
+	size_t i, mask;
+
+	if (2 * (b->memo_used + 1) > b->nmemo) {
+		struct origin_memo *old = b->memo;
+		size_t n = b->nmemo;
+
+		b->nmemo = n ? 2 * n : 1024;
+		b->memo = sp_xcalloc(b->nmemo, sizeof(*b->memo));
+		for (i = 0; i < n; i++)
+			if (old[i].off)
+				*memo_slot(b, old[i].off - 1) = old[i];
+		free(old);
+	}
+	mask = b->nmemo - 1;
+	for (i = (size_t)(key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & mask;
+	     b->memo[i].off && b->memo[i].off != key; i = (i + 1) & mask)
+		;
+	return &b->memo[i];
+}
+
 /* bfd's find_abstract_instance(): names from the DIE that `a` refers to. */
 static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *from)
 {
 	Dwarf_Die target;
+	struct origin_memo *memo;
 	struct absctx c;
 	uint64_t ref;
 
@@ -375,13 +410,30 @@ static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *fr
 		return 0;
 	if (a->form == DW_FORM_ref_sig8 || !dwarf_formref_die(a, &target))
 		return fail(b, "invalid abstract instance DIE ref", from), -1;
+	/* from a function with no name yet, the outcome depends only on the
+	 * target: remember it (at depth 0, so the recursion limit is the same) */
+	memo = depth == 0 && !b->cur->name ? memo_slot(b, dwarf_dieoffset(&target)) : NULL;
+	if (memo && memo->off) {
+		b->cur->name = memo->name;
+		if (memo->is_linkage)
+			b->cur->is_linkage = 1;
+		return 0;
+	}
 	c.b = b;
 	c.die = &target;
 	c.depth = depth;
 	c.lang = die_lang(b, &target);
 	if (dwarf_getattrs(&target, abstract_attr, &c, 0) == -1)
 		return fail(b, "cannot read abstract instance DIE", from), -1;
-	return b->failed ? -1 : 0;
+	if (b->failed)
+		return -1;
+	if (memo) {
+		memo->off = (uint64_t)dwarf_dieoffset(&target) + 1;
+		memo->name = b->cur->name;
+		memo->is_linkage = b->cur->is_linkage;
+		b->memo_used++;
+	}
+	return 0;
 }
 
 struct fnctx {
@@ -497,6 +549,25 @@ static int is_fn_tag(int tag)
 	       tag == DW_TAG_inlined_subroutine;
 }
 
+/* DIEs whose children are never functions: call sites (a quarter of the
+ * DIEs of optimised code are their parameters) and data. Not walking into
+ * them changes no answer; libdw then skips them with DW_AT_sibling. */
+static int no_fn_children(int tag)
+{
+	switch (tag) {
+	case DW_TAG_call_site:
+	case DW_TAG_GNU_call_site:
+	case DW_TAG_formal_parameter:
+	case DW_TAG_variable:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_array_type:
+	case DW_TAG_subroutine_type:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Depth-first over the unit's DIEs; encl[d] is the function around depth d. */
 static int walk_unit(struct fbuild *b)
 {
@@ -514,7 +585,7 @@ static int walk_unit(struct fbuild *b)
 
 		if (is_fn_tag(tag) && read_fn(b, die, tag, b->encl[depth], &self) < 0)
 			return -1;
-		if (dwarf_haschildren(die)) {
+		if (!no_fn_children(tag) && dwarf_haschildren(die)) {
 			grow_stack(b, depth + 2);
 			die = &b->stack[depth];
 			if (dwarf_child(die, &b->stack[depth + 1]) == 0) {
@@ -836,6 +907,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 
 static void fbuild_release(struct fbuild *b)
 {
+	free(b->memo);
 	free(b->iv);
 	free(b->all);
 	free(b->ar);
