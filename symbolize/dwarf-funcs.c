@@ -88,6 +88,7 @@ struct symsec {
 };
 
 struct sp_dwfuncs {
+	struct fbuild *pending; /* between sp_dwfuncs_read() and _finish() */
 	struct fn *fns;
 	size_t nfns;
 	uint64_t *seg_start; /* segments in address order... */
@@ -135,6 +136,9 @@ struct fbuild {
 	 * by the origin's DIE offset (inline instances share their origins) */
 	struct origin_memo *memo;
 	size_t nmemo, memo_used; /* nmemo: a power of two, or 0 */
+	/* the line table's verdict on each unit (sp_dwfuncs_read()) */
+	sp_dwfuncs_state_fn state;
+	void *state_ctx;
 };
 
 struct origin_memo {
@@ -665,23 +669,22 @@ static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct 
 static int read_units(struct fbuild *b, Dwarf *dw, struct sp_error *err)
 {
 	struct sp_dwunit u, first0;
+	enum sp_linetab_unit_state state;
 	Dwarf_CU *cu = NULL;
 	int r, first0_runs = 0;
 
 	for (b->unit_index = 0; (r = sp_dwunit_next(dw, &cu, &u, err)) > 0; b->unit_index++) {
 		if (!sp_dwunit_bfd_reads(&b->secs, &u))
 			return 0; /* bfd stops reading units there */
-		switch (sp_linetab_unit_state(b->f->lines, b->unit_index)) {
+		state = b->state(b->state_ctx, b->unit_index);
+		switch (state) {
 		case SP_LINETAB_UNIT_OK:
 		case SP_LINETAB_UNIT_DEFINES:
 			if (u.line_offset == 0) {
 				first0 = u;
-				first0_runs = sp_linetab_unit_state(b->f->lines, b->unit_index) ==
-					      SP_LINETAB_UNIT_DEFINES;
+				first0_runs = state == SP_LINETAB_UNIT_DEFINES;
 			}
-			read_unit(b, &u, &u,
-				  sp_linetab_unit_state(b->f->lines, b->unit_index) ==
-					  SP_LINETAB_UNIT_DEFINES);
+			read_unit(b, &u, &u, state == SP_LINETAB_UNIT_DEFINES);
 			break;
 		case SP_LINETAB_UNIT_SHARED:
 			/* bfd shares the table at offset 0, read with the first unit */
@@ -916,25 +919,53 @@ static void fbuild_release(struct fbuild *b)
 	sp_lineprog_release(&b->lp);
 }
 
-struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, struct sp_strtab *strs,
-				  struct sp_error *err)
+static enum sp_linetab_unit_state table_state(void *ctx, uint32_t unit)
+{
+	return sp_linetab_unit_state(ctx, unit);
+}
+
+struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *state_ctx,
+				   struct sp_strtab *strs, struct sp_error *err)
 {
 	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
-	struct fbuild b;
+	struct fbuild *b = sp_xcalloc(1, sizeof(*b));
 
-	memset(&b, 0, sizeof(b));
-	f->lines = lines;
-	b.f = f;
-	b.strs = strs;
-	sp_lineprog_init(&b.lp);
-	if (sp_dwsecs_load(dw, &b.secs, err) < 0 || read_units(&b, dw, err) < 0) {
-		fbuild_release(&b);
+	b->f = f;
+	b->strs = strs;
+	b->state = state;
+	b->state_ctx = state_ctx;
+	sp_lineprog_init(&b->lp);
+	if (sp_dwsecs_load(dw, &b->secs, err) < 0 || read_units(b, dw, err) < 0) {
+		fbuild_release(b);
+		free(b);
 		sp_dwfuncs_free(f);
 		return NULL;
 	}
-	build_segments(&b);
-	load_symbols(&b, dwarf_getelf(dw));
-	fbuild_release(&b);
+	load_symbols(b, dwarf_getelf(dw));
+	f->pending = b;
+	return f;
+}
+
+void sp_dwfuncs_finish(struct sp_dwfuncs *f, const struct sp_linetab *lines)
+{
+	struct fbuild *b = f->pending;
+
+	if (!b)
+		return;
+	f->lines = lines;
+	build_segments(b);
+	fbuild_release(b);
+	free(b);
+	f->pending = NULL;
+}
+
+struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, struct sp_strtab *strs,
+				  struct sp_error *err)
+{
+	struct sp_dwfuncs *f = sp_dwfuncs_read(dw, table_state, (void *)lines, strs, err);
+
+	if (f)
+		sp_dwfuncs_finish(f, lines);
 	return f;
 }
 
@@ -942,6 +973,10 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f)
 {
 	if (!f)
 		return;
+	if (f->pending) {
+		fbuild_release(f->pending);
+		free(f->pending);
+	}
 	free(f->fns);
 	free(f->seg_start);
 	free(f->seg_fn);

@@ -43,6 +43,19 @@ struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, str
 void sp_dwfuncs_free(struct sp_dwfuncs *f);
 
 /*
+ * sp_dwfuncs_new() in two steps, so that the DIEs can be read on another
+ * thread while the line table is built: sp_dwfuncs_read() asks state(ctx,
+ * unit) for each unit in order (what became of its line program, as
+ * sp_linetab_unit_state() will tell; the call may wait for it), and
+ * sp_dwfuncs_finish() completes the table with the line table itself.
+ * Lookups need both steps.
+ */
+typedef enum sp_linetab_unit_state (*sp_dwfuncs_state_fn)(void *ctx, uint32_t unit);
+struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *ctx,
+				   struct sp_strtab *strs, struct sp_error *err);
+void sp_dwfuncs_finish(struct sp_dwfuncs *f, const struct sp_linetab *lines);
+
+/*
  * Fills up to max frames of the chain at addr, innermost first, and
  * returns how many it filled: 0 if no function covers addr (addr2line then
  * names the ELF symbol, see sp_dwfuncs_symbol()). Frame 0's name is the

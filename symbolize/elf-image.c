@@ -50,6 +50,16 @@ struct elf_image {
 	int funcs_tried;
 	pthread_t lines_thread;
 	int lines_state;           /* 0 not started, 1 running, 2 done */
+	/* With SP_PREFETCH_FUNCS, the functions' DIEs are read on a third
+	 * thread, with a libelf handle, a Dwarf and a string table of its own,
+	 * as the line thread decides each unit's fate (feed) */
+	struct unit_feed *feed;
+	pthread_t funcs_thread;
+	int funcs_state;           /* 0 not started, 1 running, 2 done */
+	struct elf_file fnf;
+	Dwarf *fdw;
+	struct sp_strtab fstrs;
+	struct sp_dwfuncs *funcs_read; /* the thread's sp_dwfuncs_read() */
 	int text_found;
 	uint64_t text_vma, text_size;
 	Elf_Scn *text_scn;
@@ -434,6 +444,44 @@ static int has_dwarf(const struct elf_file *f)
 	return find_scn(f, ".debug_info", NULL) || find_scn(f, ".zdebug_info", NULL);
 }
 
+/* The line thread's verdict on each unit, for the functions thread. */
+struct unit_feed {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *state;
+	size_t n, alloc;
+	int done;
+};
+
+static void feed_unit(void *ctx, uint32_t unit, int state)
+{
+	struct unit_feed *f = ctx;
+
+	pthread_mutex_lock(&f->mu);
+	if (unit == UINT32_MAX) {
+		f->done = 1;
+	} else if (unit == f->n) {
+		SP_ALLOC_GROW(f->state, f->n + 1, f->alloc);
+		f->state[f->n++] = (uint8_t)state;
+	}
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+}
+
+/* Waits until the line thread has decided unit's fate. */
+static enum sp_linetab_unit_state fed_state(void *ctx, uint32_t unit)
+{
+	struct unit_feed *f = ctx;
+	enum sp_linetab_unit_state st;
+
+	pthread_mutex_lock(&f->mu);
+	while (unit >= f->n && !f->done)
+		pthread_cond_wait(&f->cv, &f->mu);
+	st = unit < f->n ? (enum sp_linetab_unit_state)f->state[unit] : SP_LINETAB_UNIT_NONE;
+	pthread_mutex_unlock(&f->mu);
+	return st;
+}
+
 struct lines_job {
 	struct sp_image *im;
 	char *path;
@@ -446,18 +494,64 @@ static void *lines_main(void *arg)
 
 	if (elf_file_open(&e->dwf, job->path) == 0 &&
 	    (e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL)))
-		e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+		e->lines = e->feed ? sp_linetab_new_watched(e->dw, &job->im->strs, feed_unit,
+							    e->feed, NULL)
+				   : sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+	if (e->feed)
+		feed_unit(e->feed, UINT32_MAX, 0); /* whatever happened above */
 	free(job->path);
 	free(job);
 	return NULL;
 }
 
-/* Starts building the line table in the background (once). */
-static void lines_start(struct sp_image *im)
+static void *funcs_main(void *arg)
+{
+	struct lines_job *job = arg;
+	struct elf_image *e = EI(job->im);
+
+	if (elf_file_open(&e->fnf, job->path) == 0 &&
+	    (e->fdw = dwarf_begin_elf(e->fnf.elf, DWARF_C_READ, NULL)))
+		e->funcs_read = sp_dwfuncs_read(e->fdw, fed_state, e->feed, &e->fstrs, NULL);
+	free(job->path);
+	free(job);
+	return NULL;
+}
+
+static struct lines_job *new_job(struct sp_image *im, const char *path)
+{
+	struct lines_job *job = sp_xmalloc(sizeof(*job));
+
+	job->im = im;
+	job->path = sp_xstrdup(path);
+	return job;
+}
+
+/* Starts reading the functions' DIEs in the background: before the line
+ * thread starts, which feeds it. Without a thread, nothing: dwarf_funcs()
+ * reads them itself. */
+static void funcs_start(struct sp_image *im, const char *path)
 {
 	struct elf_image *e = EI(im);
-	struct lines_job *job;
+	struct lines_job *job = new_job(im, path);
+
+	e->feed = sp_xcalloc(1, sizeof(*e->feed));
+	pthread_mutex_init(&e->feed->mu, NULL);
+	pthread_cond_init(&e->feed->cv, NULL);
+	if (pthread_create(&e->funcs_thread, NULL, funcs_main, job) == 0) {
+		e->funcs_state = 1;
+		return;
+	}
+	free(job->path);
+	free(job);
+	e->funcs_state = 2;
+}
+
+/* Starts building the line table in the background (once). */
+static void lines_start(struct sp_image *im, unsigned what)
+{
+	struct elf_image *e = EI(im);
 	const char *path = NULL;
+	struct lines_job *job;
 
 	if (e->lines_state)
 		return;
@@ -468,9 +562,9 @@ static void lines_start(struct sp_image *im)
 		path = e->dbg_path;
 	if (!path)
 		return;
-	job = sp_xmalloc(sizeof(*job));
-	job->im = im;
-	job->path = sp_xstrdup(path);
+	if (what & SP_PREFETCH_FUNCS)
+		funcs_start(im, path);
+	job = new_job(im, path);
 	if (pthread_create(&e->lines_thread, NULL, lines_main, job) == 0) {
 		e->lines_state = 1;
 		return;
@@ -478,21 +572,32 @@ static void lines_start(struct sp_image *im)
 	lines_main(job);
 }
 
+/* Waits for the functions thread, if there is one. */
+static void funcs_wait(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	if (e->funcs_state == 1) {
+		pthread_join(e->funcs_thread, NULL);
+		e->funcs_state = 2;
+	}
+}
+
 static void lines_wait(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
 	if (!e->lines_state)
-		lines_start(im);
+		lines_start(im, SP_PREFETCH_LINES);
 	if (e->lines_state == 1) {
 		pthread_join(e->lines_thread, NULL);
 		e->lines_state = 2;
 	}
 }
 
-static void elf_prefetch(struct sp_image *im)
+static void elf_prefetch(struct sp_image *im, unsigned what)
 {
-	lines_start(im);
+	lines_start(im, what);
 }
 
 static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
@@ -542,9 +647,17 @@ static struct sp_dwfuncs *dwarf_funcs(struct sp_image *im)
 	struct elf_image *e = EI(im);
 
 	lines_wait(im);
+	funcs_wait(im);
 	if (!e->funcs_tried && e->lines) {
 		e->funcs_tried = 1;
-		e->funcs = sp_dwfuncs_new(e->dw, e->lines, &im->strs, NULL);
+		if (e->funcs_read) {
+			/* read on the functions thread while the lines were decoded */
+			e->funcs = e->funcs_read;
+			e->funcs_read = NULL;
+			sp_dwfuncs_finish(e->funcs, e->lines);
+		} else {
+			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &im->strs, NULL);
+		}
 	}
 	return e->funcs;
 }
@@ -697,6 +810,18 @@ static void elf_free(struct sp_image *im)
 
 	if (e->lines_state == 1)
 		pthread_join(e->lines_thread, NULL);
+	funcs_wait(im);
+	sp_dwfuncs_free(e->funcs_read);
+	if (e->fdw)
+		dwarf_end(e->fdw);
+	elf_file_close(&e->fnf);
+	sp_strtab_release(&e->fstrs);
+	if (e->feed) {
+		pthread_mutex_destroy(&e->feed->mu);
+		pthread_cond_destroy(&e->feed->cv);
+		free(e->feed->state);
+		free(e->feed);
+	}
 	sp_dwfuncs_free(e->funcs);
 	sp_linetab_free(e->lines);
 	free(e->code);
@@ -731,6 +856,8 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 	elf_version(EV_CURRENT);
 	e->dbg.fd = -1;
 	e->dwf.fd = -1;
+	e->fnf.fd = -1;
+	sp_strtab_init(&e->fstrs);
 	r = elf_file_open(&e->main, im->path);
 	if (r != 0) {
 		free(e);

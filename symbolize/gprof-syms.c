@@ -389,7 +389,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 	if (o->external_symtab)
 		return sp_symtab_from_nm(o->external_symtab, vma + size - 1, err);
 	if (im->ops->prefetch && !(o->defer_files && o->no_prefetch))
-		im->ops->prefetch(im);
+		im->ops->prefetch(im, SP_PREFETCH_LINES |
+					      (o->line_granularity ? SP_PREFETCH_FUNCS : 0));
 	c.im = im;
 	c.o = o;
 	c.t = sp_symtab_new();

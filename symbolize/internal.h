@@ -41,8 +41,9 @@ struct image_ops {
 			     int (*fn)(void *ctx, uint64_t addr, const char *file, int line,
 				       const char *func),
 			     void *ctx, struct sp_error *err);
-	/* optional: start loading what src_line needs (in the background) */
-	void (*prefetch)(struct sp_image *im);
+	/* optional: start loading in the background what src_line
+	 * (SP_PREFETCH_LINES) and for_each_line (SP_PREFETCH_FUNCS) need */
+	void (*prefetch)(struct sp_image *im, unsigned what);
 	/* 1 if vaddr lies in a section that holds code */
 	int (*in_code)(struct sp_image *im, uint64_t vaddr);
 	/* fills the code description (NULL: the text section alone) */
@@ -50,6 +51,11 @@ struct image_ops {
 	/* true when the backend's symbols come with function-type flags */
 	int has_func_syms;
 	void (*free)(struct sp_image *im);
+};
+
+enum {
+	SP_PREFETCH_LINES = 1 << 0,
+	SP_PREFETCH_FUNCS = 1 << 1,
 };
 
 struct sp_image {

@@ -129,6 +129,9 @@ struct build {
 	/* merging */
 	struct sp_line *tmp; /* rows of moved chunks and resolved overlaps */
 	size_t ntmp, tmp_alloc;
+	/* sp_linetab_new_watched()'s listener */
+	void (*unit_done)(void *ctx, uint32_t unit, int state);
+	void *unit_done_ctx;
 };
 
 #define INDEX_STEP 8
@@ -766,6 +769,9 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 		struct sp_error uerr = SP_ERROR_INIT;
 		uint8_t *st;
 
+		/* the previous unit's state is final */
+		if (b->unit_done && index > 0)
+			b->unit_done(b->unit_done_ctx, index - 1, b->t->ustate[index - 1]);
 		b->unit = index++;
 		SP_ALLOC_GROW(b->t->ustate, index, b->t->ustate_alloc);
 		b->t->nunits = index;
@@ -809,19 +815,28 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 		}
 	}
 	sp_lineprog_release(&lp);
+	if (b->unit_done && index > 0)
+		b->unit_done(b->unit_done_ctx, index - 1, b->t->ustate[index - 1]);
 	return r;
 }
 
 static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int lenient,
+					void (*unit_done)(void *, uint32_t, int), void *ctx,
 					struct sp_error *err)
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
 	struct build b;
+	int r;
 
 	memset(&b, 0, sizeof(b));
 	b.t = t;
 	b.open = NONE;
-	if (read_units(&b, dw, strs, lenient, err) < 0) {
+	b.unit_done = unit_done;
+	b.unit_done_ctx = ctx;
+	r = read_units(&b, dw, strs, lenient, err);
+	if (unit_done)
+		unit_done(ctx, UINT32_MAX, 0);
+	if (r < 0) {
 		build_release(&b);
 		sp_linetab_free(t);
 		return NULL;
@@ -834,12 +849,19 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 0, err);
+	return linetab_build(dw, strs, 0, NULL, NULL, err);
 }
 
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, err);
+	return linetab_build(dw, strs, 1, NULL, NULL, err);
+}
+
+struct sp_linetab *sp_linetab_new_watched(Dwarf *dw, struct sp_strtab *strs,
+					  void (*unit_done)(void *ctx, uint32_t unit, int state),
+					  void *ctx, struct sp_error *err)
+{
+	return linetab_build(dw, strs, 1, unit_done, ctx, err);
 }
 
 const char *sp_linetab_warning(const struct sp_linetab *t)

@@ -47,6 +47,17 @@ struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_e
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err);
 
 /*
+ * sp_linetab_new_lenient() that tells, as it goes, what became of each
+ * unit's line program: unit_done(ctx, unit, state) once per unit in unit
+ * order as soon as its state is final, then unit_done(ctx, UINT32_MAX, 0)
+ * at the end (also after an error). For a reader of the units' DIEs on
+ * another thread (dwarf-funcs.c), which needs the states but not the rows.
+ */
+struct sp_linetab *sp_linetab_new_watched(Dwarf *dw, struct sp_strtab *strs,
+					  void (*unit_done)(void *ctx, uint32_t unit, int state),
+					  void *ctx, struct sp_error *err);
+
+/*
  * The first problem sp_linetab_new_lenient() skipped over, or where bfd
  * stops reading units (a unit whose own ranges it cannot read; both
  * variants), or NULL.
