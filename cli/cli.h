@@ -150,6 +150,8 @@ int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *
 void sp_cli_progress_start(struct sp_opts *o, int nsteps);
 /* A new step: what is being done (printf format), counted as the next. */
 void sp_cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The step "reading PATH (I+1 of N files, SIZE)" for input file i of n. */
+void sp_cli_progress_reading(const char *path, size_t i, size_t n);
 /* A hook for library code (symprof/progress.h) that adds "NN%" to the
  * current step; NULL when no progress is shown. */
 const struct sp_progress_hook *sp_cli_progress_hook(void);

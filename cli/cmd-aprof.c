@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symprof/alloc.h"
 #include "symprof/error.h"
@@ -51,7 +52,7 @@ static void on_warning(void *ctx, const char *msg)
 	if (a->warn_to)
 		fprintf(a->warn_to, "Warning: %s\n", msg);
 	else if (a->nwarn < MAX_WARNINGS)
-		fprintf(stderr, "symprof: warning: %s\n", msg);
+		sp_cli_error("warning: %s", msg);
 	a->nwarn++;
 }
 
@@ -72,7 +73,7 @@ static void collect_files(struct aprof_run *a)
 /* --check: each report alone, aprof-helper -k style; 1 if one failed. */
 static int check_reports(struct aprof_run *a)
 {
-	struct sp_aprof_read_opts ro = {on_warning, a};
+	struct sp_aprof_read_opts ro = {on_warning, a, NULL};
 	int failed = 0;
 	size_t i;
 
@@ -97,16 +98,19 @@ static int check_reports(struct aprof_run *a)
 
 static int read_reports(struct aprof_run *a)
 {
-	struct sp_aprof_read_opts ro = {on_warning, a};
+	struct sp_aprof_read_opts ro = {on_warning, a, NULL};
 	struct sp_error err = SP_ERROR_INIT;
 	size_t i;
 
 	a->prof = sp_profile_new(SP_PROFILE_APROF);
-	for (i = 0; i < a->nfiles; i++)
+	for (i = 0; i < a->nfiles; i++) {
+		sp_cli_progress_reading(a->files[i], i, a->nfiles);
+		ro.progress = sp_cli_progress_hook();
 		if (sp_fmt_aprof_read(a->prof, a->files[i], &ro, &err) < 0) {
 			sp_cli_error("%s", err.msg);
 			return 1;
 		}
+	}
 	if (a->nwarn > MAX_WARNINGS && !a->quiet)
 		sp_cli_error("warning: %lu more warnings like these", a->nwarn - MAX_WARNINGS);
 	if (!a->prof->npoints) {
@@ -321,15 +325,22 @@ int sp_cmd_aprof(struct sp_opts *o)
 		free(a.files);
 		return rc;
 	}
+	sp_cli_progress_start(o, (int)a.nfiles + 2);
 	rc = read_reports(&a);
 	if (!rc) {
+		sp_cli_progress("fitting the cost of %zu routines", a.prof->nfuncs);
 		a.ic = sp_inputcost_new(a.prof);
 		build_graph(&a);
 		rc = open_output(&a);
 	}
-	if (!rc)
+	if (!rc) {
+		sp_cli_progress("writing the report");
+		if (a.out == stdout && isatty(STDOUT_FILENO))
+			sp_cli_progress_stop(); /* the report goes to the same screen */
 		rc = print_output(&a);
+	}
 	rc = close_output(&a, rc);
+	sp_cli_progress_stop();
 	sp_cg_free(a.cg);
 	sp_symtab_free(a.symtab);
 	sp_inputcost_free(a.ic);

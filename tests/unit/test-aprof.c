@@ -6,6 +6,8 @@
  * and the cost-vs-input analysis.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
@@ -15,6 +17,7 @@
 #include "symprof/formats.h"
 #include "symprof/inputcost.h"
 #include "symprof/profile.h"
+#include "symprof/progress.h"
 #include "symprof/symbolize.h"
 
 /* ---- the fitter ---- */
@@ -277,6 +280,48 @@ static void test_read_errors(void)
 	}
 }
 
+struct progress_seen {
+	uint64_t calls, last, total;
+	int backwards;
+};
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress_seen *s = ctx;
+
+	s->backwards |= done < s->last || done > total;
+	s->calls++;
+	s->last = done;
+	s->total = total;
+}
+
+/* a large report tells how far it is read, in bytes, never backwards */
+static void test_read_progress(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+	struct progress_seen seen = {0, 0, 0, 0};
+	struct sp_progress_hook hook = {on_progress, &seen};
+	struct sp_aprof_read_opts ro = {NULL, NULL, &hook};
+	size_t alloc = 80 * 30000, n = 0;
+	char *text = malloc(alloc);
+	int x;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	n += (size_t)snprintf(text, alloc, "v 6\nr \"f\" \"o\" 1\n");
+	for (x = 1; x <= 30000; x++)
+		n += (size_t)snprintf(text + n, alloc - n, "p 1 %d %d %d %d 1 1 %d %d %d %d 1\n", x,
+				      x, x, x, x, x, x, x);
+	CU_ASSERT_EQUAL(sp_fmt_aprof_read_mem(p, "big", (const uint8_t *)text, n, &ro, &err), 0);
+	CU_ASSERT(seen.calls >= 3);
+	CU_ASSERT(!seen.backwards);
+	CU_ASSERT_EQUAL(seen.total, n);
+	CU_ASSERT(seen.last > n / 2);
+	CU_ASSERT_EQUAL(p->npoints, 30000);
+	free(text);
+	sp_profile_free(p);
+}
+
 /* ---- the analysis ---- */
 
 static void test_inputcost(void)
@@ -334,6 +379,7 @@ int sp_test_register_aprof(void)
 	    !CU_add_test(s, "read: contexts", test_read_cct) ||
 	    !CU_add_test(s, "read: merging", test_read_merge) ||
 	    !CU_add_test(s, "read: errors", test_read_errors) ||
+	    !CU_add_test(s, "read: progress", test_read_progress) ||
 	    !CU_add_test(s, "inputcost", test_inputcost))
 		return -1;
 	return 0;
