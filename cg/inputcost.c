@@ -252,7 +252,7 @@ static int fit_class(const struct sp_fit *f)
 {
 	if (!f->ok)
 		return 2;
-	return f->r2 >= SP_FIT_GOOD_R2 && f->n >= SP_FIT_GOOD_POINTS ? 0 : 1;
+	return sp_fit_trusted(f) ? 0 : 1;
 }
 
 struct rank_ctx {

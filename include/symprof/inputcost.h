@@ -51,6 +51,10 @@ int sp_fit_power(const double *x, const double *y, size_t n, struct sp_fit *out)
  * bound (b > 0 and c > 0), else 0; NaN without a fit. */
 double sp_fit_growth(const struct sp_fit *f);
 
+/* Whether --rank=growth trusts the fit: R^2 >= SP_FIT_GOOD_R2 over at
+ * least SP_FIT_GOOD_POINTS sizes. */
+int sp_fit_trusted(const struct sp_fit *f);
+
 /* ---- cost as a function of the input size (cg/inputcost.c) ---- */
 
 /* The activations with one input size. */

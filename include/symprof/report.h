@@ -230,16 +230,25 @@ struct sp_html_source {
 	size_t nlines;
 };
 
-/* A cost-vs-input plot (aprof): the measured points of one routine and,
- * if one was fitted, its curve sampled at a few sizes. */
+/* One curve of a cost-vs-input plot: measured points, or a fitted curve
+ * sampled at enough sizes to be drawn as a line on linear and on
+ * logarithmic axes. */
+struct sp_html_curve {
+	const char *label;               /* the legend: "worst case (max)", "average fit: ..." */
+	const char *kind;                /* the style: "worst", "avg", "best" (points),
+					  * "fit-worst", "fit-avg" (lines) */
+	const double *x, *y;
+	size_t n;
+	int line;                        /* drawn as a line (a fit), else as points */
+};
+
+/* A cost-vs-input plot (aprof): the curves of one routine. */
 struct sp_html_plot {
-	const char *name;                /* the routine (or context) */
-	const char *x_label, *y_label;   /* "input size (RMS)", "cost (basic blocks)" */
-	const double *x, *y;             /* the points */
-	size_t npoints;
-	const char *fit_label;           /* e.g. "cost = 3.1 n log n + 12", NULL: no fit */
-	const double *fit_x, *fit_y;     /* the fitted curve */
-	size_t nfit;
+	const char *name;                /* the routine, as the functions list it */
+	const char *x_label, *y_label;   /* "input size (rms)", "cost per activation (bb)" */
+	const char *note;                /* under the plot (sizes, calls ...), NULL: none */
+	const struct sp_html_curve *curves;
+	size_t ncurves;
 };
 
 struct sp_html_opts {
@@ -251,6 +260,30 @@ struct sp_html_opts {
 	const struct sp_html_plot *plots;  /* aprof: cost-vs-input plots, or NULL */
 	size_t nplots;
 };
+
+/* ---- aprof's cost plots in the HTML report (report/aprof-plots.c) ---- */
+
+#define SP_APROF_PLOTS_COST 8   /* the costliest routines that have a fit */
+#define SP_APROF_PLOTS_GROWTH 4 /* ... and the fastest-growing trusted fits */
+
+/* The plots and everything they point to (owned). */
+struct sp_aprof_plots {
+	struct sp_html_plot *v;
+	size_t n;
+	struct sp_arena arena;
+};
+
+/*
+ * The cost plots of the HTML report: the SP_APROF_PLOTS_COST costliest
+ * routines with a fit, and the first SP_APROF_PLOTS_GROWTH routines of
+ * --rank=growth among the trusted fits (sp_fit_trusted()) that are not
+ * plotted already, in the order `rank` (an enum sp_ic_rank) sorts them.
+ * Each has the worst, average and best cost per input size and both
+ * fitted curves. Valid until sp_report_aprof_plots_release(); the plots
+ * also point into ic's profile.
+ */
+void sp_report_aprof_plots(struct sp_aprof_plots *out, const struct sp_inputcost *ic, int rank);
+void sp_report_aprof_plots_release(struct sp_aprof_plots *pl);
 
 /*
  * One self-contained HTML page (no network: scripts, styles and data are

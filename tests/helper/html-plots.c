@@ -44,6 +44,7 @@ static struct sp_cg *hand_graph(struct sp_symtab *t)
 		cg->total_time += self[i];
 	}
 	cg->hz = 100;
+	cg->have_arcs = 1;
 	cg->print_time = cg->total_time;
 	snprintf(cg->dimen, sizeof(cg->dimen), "seconds");
 	cg->nodes[0].prop_child = 95;
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
 	struct sp_report_meta m = {.format = "aprof", .executable = "plots-demo", .files = files,
 				   .nfiles = 1, .metric = "time", .unit = "seconds"};
 	struct sp_html_plot plots[2];
+	struct sp_html_curve curves[4];
 	struct sp_report_opts ro;
 	struct sp_html_opts ho;
 	struct sp_symtab *t = sp_symtab_new();
@@ -86,11 +88,15 @@ int main(int argc, char **argv)
 		fsort[i] = 3.0 * fx[i] * log2(fx[i]);
 		flook[i] = 2.0 * fx[i];
 	}
+	curves[0] = (struct sp_html_curve){"average", "avg", x, ysort, NPTS, 0};
+	curves[1] = (struct sp_html_curve){"cost = 3.0 n log n", "fit-avg", fx, fsort, 40, 1};
+	curves[2] = (struct sp_html_curve){"average", "avg", x, ylook, NPTS, 0};
+	curves[3] = (struct sp_html_curve){"cost = 2.0 n", "fit-avg", fx, flook, 40, 1};
 	memset(plots, 0, sizeof(plots));
-	plots[0] = (struct sp_html_plot){"sort_records", "input size (RMS)", "cost (basic blocks)", x,
-					 ysort, NPTS, "cost = 3.0 n log n", fx, fsort, 40};
-	plots[1] = (struct sp_html_plot){"lookup", "input size (RMS)", "cost (basic blocks)", x, ylook,
-					 NPTS, "cost = 2.0 n", fx, flook, 40};
+	plots[0] = (struct sp_html_plot){"sort_records", "input size (RMS)", "cost (basic blocks)",
+					 NULL, curves, 2};
+	plots[1] = (struct sp_html_plot){"lookup", "input size (RMS)", "cost (basic blocks)", NULL,
+					 curves + 2, 2};
 	memset(&ro, 0, sizeof(ro));
 	ro.ignore_zeros = 1;
 	sp_report_init(&r, json, cg, &ro);
