@@ -237,10 +237,11 @@ struct sp_flame *sp_flame_from_inputcost(const struct sp_inputcost *ic, const ch
 
 	if (p->aprof.has_cct) {
 		f = aprof_cct(p, title);
+		/* values are counts of the unit ("1582252 bb") */
+		f->unit = sp_strtab_intern(&f->names, c && c->unit ? c->unit : "cost");
+		f->dimen = NULL;
 	} else {
-		f = sp_flame_new(title, c ? c->name : "cost");
-		if (c && c->unit)
-			f->dimen = sp_strtab_intern(&f->names, c->unit);
+		f = sp_flame_new(title, c && c->unit ? c->unit : "cost");
 		f->note = sp_strtab_intern(&f->names,
 					   "no calling-context tree: each routine's self cost, "
 					   "without its callers");

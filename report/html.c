@@ -27,7 +27,9 @@
  *               "curves": [{"label", "kind", "line", "points": [[x, y]]}]}]}
  *
  * Amounts are in the metric's unit (seconds for gmon time). The functions
- * are those --format=json lists, in the same order. A 5,000-function
+ * are those --format=json lists, in the same order, with its numbers
+ * (sp_json_fn(): for aprof the analysis's self and total cost); "calls"
+ * there are the calls from other functions, as gprof counts them. A 5,000-function
  * profile is about a megabyte of data; the table is built once and
  * re-sorted or filtered in place.
  */
@@ -38,47 +40,44 @@
 
 #include "assets.h"
 #include "escape.h"
+#include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/flame.h"
 #include "symprof/inputcost.h"
 #include "symprof/symbolize.h"
 
-static int listed(const struct sp_report *r, const struct sp_cg_node *n)
-{
-	return !r->o->ignore_zeros || n->ncalls != 0 || n->self_calls != 0 || n->time != 0 ||
-	       n->prop_child != 0;
-}
-
 static void put_num(FILE *out, double v)
 {
 	sp_esc_json_num(out, v);
 }
 
-static void data_functions(struct sp_report *r, const long *ids, FILE *out)
+static void data_functions(struct sp_report *r, const struct sp_html_opts *o, const long *ids,
+			   FILE *out)
 {
 	const struct sp_cg *cg = r->cg;
-	double hz = cg->hz > 0 ? (double)cg->hz : 1;
 	size_t i;
 	int first = 1;
 
 	fputs(",\n\"functions\": [", out);
 	for (i = 0; i < cg->nsyms; i++) {
 		const struct sp_cg_node *n = &cg->nodes[i];
+		struct sp_json_fn fn;
 
 		if (ids[i] < 0)
 			continue;
+		sp_json_fn(cg, o->meta, r->o->ignore_zeros, i, &fn);
 		fputs(first ? "\n[" : ",\n[", out);
 		first = 0;
 		sp_esc_json_str_html(out, sp_report_display_name(r, (unsigned)i, NULL));
 		fputc(',', out);
 		sp_esc_json_str_html(out, n->sym->file ? n->sym->file->name : NULL);
 		fprintf(out, ",%d,", n->sym->file ? n->sym->line : 0);
-		put_num(out, n->time / hz);
+		put_num(out, fn.self);
 		fputc(',', out);
-		put_num(out, n->prop_child / hz);
-		fprintf(out, ",%llu,%llu,%d]", (unsigned long long)n->ncalls,
-			(unsigned long long)n->self_calls, n->cycle);
+		put_num(out, fn.children);
+		fprintf(out, ",%llu,%llu,%d]", (unsigned long long)fn.outside_calls,
+			(unsigned long long)fn.recursive_calls, n->cycle);
 	}
 	fputs("]", out);
 }
@@ -272,11 +271,14 @@ static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *ou
 	long *ids = sp_xmalloc((cg->nsyms + 1) * sizeof(*ids)), next = 0;
 	size_t i;
 
-	for (i = 0; i < cg->nsyms; i++)
-		ids[i] = listed(r, &cg->nodes[i]) ? next++ : -1;
+	for (i = 0; i < cg->nsyms; i++) {
+		struct sp_json_fn fn;
+
+		ids[i] = sp_json_fn(cg, o->meta, r->o->ignore_zeros, i, &fn) ? next++ : -1;
+	}
 	fputs("<script type=\"application/json\" id=\"sp-data\">", out);
 	data_head(r, o, out);
-	data_functions(r, ids, out);
+	data_functions(r, o, ids, out);
 	data_arcs(r, ids, out);
 	data_sources(o, ids, out);
 	if (o->diff)

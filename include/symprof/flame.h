@@ -91,7 +91,8 @@ struct sp_flame *sp_flame_from_cct(const struct sp_profile *p, const struct sp_c
  * cost right above the root, with a note that the callers are unknown.
  * Either way the cost aprof counted outside every routine (the run's
  * total, ic->run_total, minus the self costs) is a frame "[unknown]", so
- * that the root holds the run's total. The unit is the cost metric.
+ * that the root holds the run's total. Values are counts of the cost
+ * metric's unit ("bb").
  */
 struct sp_flame *sp_flame_from_inputcost(const struct sp_inputcost *ic, const char *title);
 

@@ -130,7 +130,8 @@ size_t sp_inputcost_find(const struct sp_inputcost *ic, const char *name, uint32
 /*
  * A call graph without arcs for a profile without a CCT: one node per
  * function of `t` (symbol i = routine i), self = self cost, children =
- * total - self, calls = activations (for the flat profile).
+ * total - self, calls = activations (for the flat profile); print_time,
+ * what totals are a share of, is the run's cost (run_total).
  */
 struct sp_cg *sp_inputcost_flat_cg(const struct sp_inputcost *ic, const struct sp_symtab *t);
 

@@ -190,17 +190,22 @@ struct sp_diff {
 	int sampled;                 /* time from samples: noise estimates apply */
 	double sample;               /* one sample in the unit (0 if not sampled) */
 	char dimen[16];
+	int decimals, width;         /* of amounts in the text: 2 and 9 for seconds,
+				      * else 0 and 11 (aprof's counts) */
 	struct sp_report_meta meta, base_meta; /* borrowed strings */
 	struct sp_strtab strs;
 };
 
 /*
  * The differences between two call graphs of the same program (any two
- * input formats): functions matched by symbol name, each amount the
- * profile's minus the base's. For sampled time the noise of a change is
- * the square root of the samples behind it in both profiles (Poisson).
- * Functions with nothing in either profile are left out unless
- * !ro->ignore_zeros. The diff keeps pointers to both metas' strings.
+ * input formats measuring the same thing): functions matched by symbol
+ * name, each amount the profile's minus the base's. For sampled time the
+ * noise of a change is the square root of the samples behind it in both
+ * profiles (Poisson). Functions with nothing in either profile are left
+ * out unless !ro->ignore_zeros. A meta with an aprof analysis (inputcost)
+ * gives the amounts of its --format=json instead of the graph's: the
+ * routines with activations, their self and total cost, and their calls
+ * with the recursive ones. The diff keeps pointers to both metas' strings.
  */
 struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta *m,
 			    const struct sp_cg *base, const struct sp_report_meta *base_meta,
