@@ -144,6 +144,8 @@ int sp_cli_renders(const struct sp_opts *o);
 int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
 /* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
 int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
+/* Loads BASE (--diff), an aprof report, into m; exit status. */
+int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
 /* Progress lines on stderr (cli/progress.c): only when stderr is a
  * terminal and not --quiet; a step shows once it runs for half a second. */
