@@ -81,7 +81,8 @@ static int comparable(const struct sp_cli_model *m, enum sp_input_format fmt,
 		     strcmp(m->meta.unit, base->meta.unit))) {
 		sp_cli_error("cannot compare with '%s': it measures %s in %s and the profile %s "
 			     "in %s",
-			     path, base->meta.metric, base->meta.unit, m->meta.metric, m->meta.unit);
+			     path, base->meta.metric, base->meta.unit, m->meta.metric,
+			     m->meta.unit);
 		return 0;
 	}
 	return 1;

@@ -94,7 +94,10 @@ static void points(struct builder *b, struct sp_html_curve *c, const struct sp_i
 		const struct sp_ic_point *pt = &e->points[i];
 
 		x[i] = (double)pt->size;
-		y[i] = kind[0] == 'w' ? (double)pt->max : kind[0] == 'a' ? pt->avg : (double)pt->min;
+		if (kind[0] == 'w')
+			y[i] = (double)pt->max;
+		else
+			y[i] = kind[0] == 'a' ? pt->avg : (double)pt->min;
 	}
 	c->label = label;
 	c->kind = kind;

@@ -58,8 +58,8 @@ int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignor
 		out->self = (double)e->self;
 		out->children = e->total > e->self ? (double)(e->total - e->self) : 0;
 		out->calls = e->calls;
-		out->outside_calls = e->calls > out->recursive_calls ? e->calls - out->recursive_calls
-								     : 0;
+		out->outside_calls =
+			e->calls > out->recursive_calls ? e->calls - out->recursive_calls : 0;
 		return 1;
 	}
 	if (n->folded || (ignore_zeros && n->ncalls == 0 && n->self_calls == 0 && n->time == 0 &&
