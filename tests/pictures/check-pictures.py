@@ -69,7 +69,7 @@ def check_flamegraph(expected_total, files, tmp, js_arcs=()):
     scale = float(root.get('data-scale'))
     check(close(total * scale, expected_total, 1e-7),
           'flamegraph: the total %.6g %s equals the profile total %.6g'
-          % (total * scale, root.get('data-dimen'), expected_total))
+          % (total * scale, root.get('data-dimen') or root.get('data-unit'), expected_total))
     frames = [g for g in root.iter(SVG + 'g') if g.get('class') == 'f']
     roots = [g for g in frames if g.get('data-d') == '0']
     check(len(roots) == 1 and close(float(roots[0].get('data-v')), total, 1e-9, 1e-9),
