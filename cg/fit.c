@@ -187,3 +187,8 @@ double sp_fit_growth(const struct sp_fit *f)
 		return NAN;
 	return f->b > 0 && f->c > 0 ? f->c : 0;
 }
+
+int sp_fit_trusted(const struct sp_fit *f)
+{
+	return f->ok && f->r2 >= SP_FIT_GOOD_R2 && f->n >= SP_FIT_GOOD_POINTS;
+}

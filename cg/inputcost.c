@@ -252,7 +252,7 @@ static int fit_class(const struct sp_fit *f)
 {
 	if (!f->ok)
 		return 2;
-	return f->r2 >= SP_FIT_GOOD_R2 && f->n >= SP_FIT_GOOD_POINTS ? 0 : 1;
+	return sp_fit_trusted(f) ? 0 : 1;
 }
 
 struct rank_ctx {
@@ -338,7 +338,9 @@ struct sp_cg *sp_inputcost_flat_cg(const struct sp_inputcost *ic, const struct s
 		cg->order[i] = (uint32_t)i;
 		n->index = (int)i + 1;
 	}
-	cg->print_time = cg->total_time;
+	/* what the routines' totals are a share of: the run's cost, as in the
+	 * routine table (version 1 reports have no self costs at all) */
+	cg->print_time = ic->run_total ? (double)ic->run_total : cg->total_time;
 	cg->hz = 1;
 	cg->have_hist = 1;
 	cg->stack_based = 1;

@@ -144,12 +144,16 @@ int sp_cli_renders(const struct sp_opts *o);
 int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
 /* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
 int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
+/* Loads BASE (--diff), an aprof report, into m; exit status. */
+int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
 /* Progress lines on stderr (cli/progress.c): only when stderr is a
  * terminal and not --quiet; a step shows once it runs for half a second. */
 void sp_cli_progress_start(struct sp_opts *o, int nsteps);
 /* A new step: what is being done (printf format), counted as the next. */
 void sp_cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The step "reading PATH (I+1 of N files, SIZE)" for input file i of n. */
+void sp_cli_progress_reading(const char *path, size_t i, size_t n);
 /* A hook for library code (symprof/progress.h) that adds "NN%" to the
  * current step; NULL when no progress is shown. */
 const struct sp_progress_hook *sp_cli_progress_hook(void);

@@ -5,9 +5,13 @@
  *   read and merge every report (warnings for aprof's sanity rules)
  *     -> cost-vs-input analysis and growth fits (cg/inputcost.c)
  *     -> a call graph: exact from the CCT, or routine totals only
- *     -> one output: --check, --plot (SVG), --format=json, --routine,
- *        -p / -q (gprof's flat profile and call graph), or by default the
- *        routine table ranked by --rank
+ *     -> one output: --check, --plot (SVG), --routine, -p / -q (gprof's
+ *        flat profile and call graph), or by default the routine table
+ *        ranked by --rank
+ *     -> or the outputs every format shares (render.c): --format=json,
+ *        dot, flamegraph, folded, --diff, --html; this file hands over
+ *        the graph, the flame graph (the CCT's stacks, or one level of
+ *        routines without a CCT) and the cost plots
  *
  * Every file name on the command line is a report (aprof has no image).
  */
@@ -15,9 +19,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/flame.h"
 #include "symprof/inputcost.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
@@ -34,6 +40,8 @@ struct aprof_run {
 	struct sp_inputcost *ic;
 	struct sp_symtab *symtab;
 	struct sp_cg *cg;
+	struct sp_flame *flame;     /* --format=flamegraph|folded, --html */
+	struct sp_aprof_plots plots; /* --html */
 	char note[160];
 	FILE *out;
 	/* warnings */
@@ -51,7 +59,7 @@ static void on_warning(void *ctx, const char *msg)
 	if (a->warn_to)
 		fprintf(a->warn_to, "Warning: %s\n", msg);
 	else if (a->nwarn < MAX_WARNINGS)
-		fprintf(stderr, "symprof: warning: %s\n", msg);
+		sp_cli_error("warning: %s", msg);
 	a->nwarn++;
 }
 
@@ -72,7 +80,7 @@ static void collect_files(struct aprof_run *a)
 /* --check: each report alone, aprof-helper -k style; 1 if one failed. */
 static int check_reports(struct aprof_run *a)
 {
-	struct sp_aprof_read_opts ro = {on_warning, a};
+	struct sp_aprof_read_opts ro = {on_warning, a, NULL};
 	int failed = 0;
 	size_t i;
 
@@ -97,16 +105,19 @@ static int check_reports(struct aprof_run *a)
 
 static int read_reports(struct aprof_run *a)
 {
-	struct sp_aprof_read_opts ro = {on_warning, a};
+	struct sp_aprof_read_opts ro = {on_warning, a, NULL};
 	struct sp_error err = SP_ERROR_INIT;
 	size_t i;
 
 	a->prof = sp_profile_new(SP_PROFILE_APROF);
-	for (i = 0; i < a->nfiles; i++)
+	for (i = 0; i < a->nfiles; i++) {
+		sp_cli_progress_reading(a->files[i], i, a->nfiles);
+		ro.progress = sp_cli_progress_hook();
 		if (sp_fmt_aprof_read(a->prof, a->files[i], &ro, &err) < 0) {
 			sp_cli_error("%s", err.msg);
 			return 1;
 		}
+	}
 	if (a->nwarn > MAX_WARNINGS && !a->quiet)
 		sp_cli_error("warning: %lu more warnings like these", a->nwarn - MAX_WARNINGS);
 	if (!a->prof->npoints) {
@@ -214,49 +225,40 @@ static int print_routines(struct aprof_run *a)
 	return 0;
 }
 
-/* -p, -q, --format=json: gprof's renderers over the call graph */
+static void report_opts(const struct sp_opts *o, struct sp_report_opts *ro)
+{
+	memset(ro, 0, sizeof(*ro));
+	ro->brief = 1;
+	ro->demangle = o->demangle;
+	ro->ignore_zeros = o->ignore_zeros;
+	ro->width = o->width;
+}
+
+/* -p, -q: gprof's renderers over the call graph */
 static int print_gprof_style(struct aprof_run *a)
 {
 	struct sp_opts *o = a->o;
 	struct sp_report_opts ro;
 	struct sp_report r;
 
-	memset(&ro, 0, sizeof(ro));
-	ro.brief = 1;
-	ro.demangle = o->demangle;
-	ro.ignore_zeros = o->ignore_zeros;
-	ro.width = o->width;
+	report_opts(o, &ro);
 	sp_report_init(&r, a->out, a->cg, &ro);
-	if (o->out_format == SP_OUT_JSON) {
-		struct sp_report_meta m = {.format = "aprof",
-					   .executable = a->prof->aprof.app,
-					   .files = a->files,
-					   .nfiles = a->nfiles,
-					   .metric = a->prof->counters[0].name,
-					   .unit = a->prof->counters[0].unit,
-					   .inputcost = a->ic};
-		sp_report_json(&r, &m);
-	} else {
-		if (o->output_style & STYLE_FLAT_PROFILE)
-			sp_report_flat(&r);
-		if (o->output_style & STYLE_CALL_GRAPH) {
-			sp_report_graph(&r);
-			sp_report_index(&r);
-		}
+	if (o->output_style & STYLE_FLAT_PROFILE)
+		sp_report_flat(&r);
+	if (o->output_style & STYLE_CALL_GRAPH) {
+		sp_report_graph(&r);
+		sp_report_index(&r);
 	}
 	sp_report_release(&r);
 	return 0;
 }
 
-static int print_output(struct aprof_run *a)
+/* The text reports: the routine table, --routine, -p, -q. */
+static int print_text(struct aprof_run *a)
 {
 	struct sp_opts *o = a->o;
 	int styles = o->user_specified & (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH);
 
-	if (o->plot)
-		return print_plot(a);
-	if (o->out_format == SP_OUT_JSON)
-		return print_gprof_style(a);
 	if (o->routine)
 		return print_routines(a);
 	if (styles && (o->output_style & STYLE_CALL_GRAPH) && !a->prof->aprof.has_cct) {
@@ -271,10 +273,63 @@ static int print_output(struct aprof_run *a)
 	return 0;
 }
 
+/* ---- the outputs shared with the other formats (render.c) ---- */
+
+static const char *title_of(const struct aprof_run *a)
+{
+	return a->prof->aprof.app ? a->prof->aprof.app : a->files[0];
+}
+
+/* The model render.c reads: the graph, and for the JSON, the diff and
+ * the HTML page the input-size analysis (meta.inputcost). */
+static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cg = a->cg;
+	report_opts(a->o, &m->ro);
+	m->meta.format = "aprof";
+	m->meta.executable = a->prof->aprof.app;
+	m->meta.files = a->files;
+	m->meta.nfiles = a->nfiles;
+	m->meta.metric = a->prof->counters[0].name;
+	m->meta.unit = a->prof->counters[0].unit;
+	m->meta.inputcost = a->ic;
+}
+
+static int render(struct aprof_run *a)
+{
+	struct sp_opts *o = a->o;
+	struct sp_cli_model m;
+
+	aprof_model(a, &m);
+	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH || o->out_format == SP_OUT_FOLDED)
+		m.flame = a->flame = sp_flame_from_inputcost(a->ic, title_of(a));
+	if (o->html) {
+		sp_report_aprof_plots(&a->plots, a->ic, o->rank);
+		m.plots = a->plots.v;
+		m.nplots = a->plots.n;
+	}
+	return sp_cli_render(o, &m, a->out);
+}
+
+static int print_output(struct aprof_run *a)
+{
+	struct sp_opts *o = a->o;
+	int rc = 0;
+
+	if (o->plot)
+		rc = print_plot(a);
+	else if (o->out_format == SP_OUT_TEXT && !o->diff && (!o->html || o->format_given))
+		rc = print_text(a); /* unless --html alone, --diff or --format replace it */
+	if (!rc && sp_cli_renders(o))
+		rc = render(a);
+	return rc;
+}
+
 static int open_output(struct aprof_run *a)
 {
 	a->out = stdout;
-	if (!a->o->output)
+	if (!a->o->output || !strcmp(a->o->output, "-"))
 		return 0;
 	a->out = fopen(a->o->output, "w");
 	if (!a->out) {
@@ -306,6 +361,41 @@ static int close_output(struct aprof_run *a, int rc)
 	return rc;
 }
 
+/* Reads the reports and analyses them; 0 or the exit status. */
+static int analyse(struct aprof_run *a)
+{
+	int rc = read_reports(a);
+
+	if (rc)
+		return rc;
+	sp_cli_progress("fitting the cost of %zu routines", a->prof->nfuncs);
+	a->ic = sp_inputcost_new(a->prof);
+	build_graph(a);
+	return 0;
+}
+
+static void aprof_run_release(struct aprof_run *a)
+{
+	sp_report_aprof_plots_release(&a->plots);
+	sp_flame_free(a->flame);
+	sp_cg_free(a->cg);
+	sp_symtab_free(a->symtab);
+	sp_inputcost_free(a->ic);
+	sp_profile_free(a->prof);
+	free(a->files);
+}
+
+/* Options that make no sense together. */
+static int check_options(const struct sp_opts *o)
+{
+	if (o->plot && (o->diff || (o->format_given && o->out_format != SP_OUT_TEXT))) {
+		sp_cli_error("--plot draws one routine as an SVG file, not with %s",
+			     o->diff ? "--diff" : "--format");
+		return 2;
+	}
+	return 0;
+}
+
 int sp_cmd_aprof(struct sp_opts *o)
 {
 	struct aprof_run a;
@@ -321,20 +411,52 @@ int sp_cmd_aprof(struct sp_opts *o)
 		free(a.files);
 		return rc;
 	}
-	rc = read_reports(&a);
+	rc = check_options(o);
 	if (!rc) {
-		a.ic = sp_inputcost_new(a.prof);
-		build_graph(&a);
-		rc = open_output(&a);
+		sp_cli_progress_start(o, (int)a.nfiles + 2 + (o->diff ? 2 : 0));
+		rc = analyse(&a);
 	}
 	if (!rc)
+		rc = open_output(&a);
+	if (!rc) {
+		sp_cli_progress("writing the report");
+		if (a.out == stdout && isatty(STDOUT_FILENO))
+			sp_cli_progress_stop(); /* the report goes to the same screen */
 		rc = print_output(&a);
+	}
 	rc = close_output(&a, rc);
-	sp_cg_free(a.cg);
-	sp_symtab_free(a.symtab);
-	sp_inputcost_free(a.ic);
-	sp_profile_free(a.prof);
-	free(a.files);
+	sp_cli_progress_stop();
+	aprof_run_release(&a);
 	sp_cli_mark("report");
+	return rc;
+}
+
+static void base_release(void *owner)
+{
+	struct aprof_run *a = owner;
+
+	aprof_run_release(a);
+	free(a);
+}
+
+/*
+ * --diff: the base report through the same pipeline (read, analysed, its
+ * graph built), none of its outputs.
+ */
+int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+{
+	struct aprof_run *a = sp_xcalloc(1, sizeof(*a));
+	int rc;
+
+	a->o = o;
+	a->quiet = o->quiet;
+	a->files = sp_xmalloc(sizeof(*a->files));
+	a->files[a->nfiles++] = path;
+	memset(m, 0, sizeof(*m));
+	rc = analyse(a);
+	if (!rc)
+		aprof_model(a, m);
+	m->owner = a;
+	m->release = base_release;
 	return rc;
 }

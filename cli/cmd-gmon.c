@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symprof/annotate.h"
@@ -202,22 +201,6 @@ static int check_match(struct gmon_run *g)
 	return 0;
 }
 
-static void progress_reading(const struct sp_opts *o, size_t i)
-{
-	struct stat st;
-	char size[32] = "";
-
-	if (stat(o->profiles[i], &st) == 0)
-		snprintf(size, sizeof(size), st.st_size >= 1000000 ? "%.1f MB" : "%.1f kB",
-			 (double)st.st_size / (st.st_size >= 1000000 ? 1e6 : 1e3));
-	if (o->nprofiles > 1)
-		sp_cli_progress("reading %s (%zu of %zu files%s%s)", o->profiles[i], i + 1,
-				o->nprofiles, size[0] ? ", " : "", size);
-	else
-		sp_cli_progress("reading %s%s%s%s", o->profiles[i], size[0] ? " (" : "", size,
-				size[0] ? ")" : "");
-}
-
 static int read_profiles(struct gmon_run *g, int *first_output)
 {
 	const struct sp_target *t = sp_image_target(g->im);
@@ -239,7 +222,7 @@ static int read_profiles(struct gmon_run *g, int *first_output)
 		struct sp_error err = SP_ERROR_INIT;
 		size_t before = g->prof->ninputs;
 
-		progress_reading(g->o, i);
+		sp_cli_progress_reading(g->o->profiles[i], i, g->o->nprofiles);
 		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &ro, &err) < 0)
 			return fail(&err);
 		if ((g->o->output_style & STYLE_GMON_INFO) && g->prof->ninputs > before) {

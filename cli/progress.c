@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +145,24 @@ void sp_cli_progress(const char *fmt, ...)
 	if (p->shown || p->delay <= 0)
 		draw(p, 1);
 	pthread_mutex_unlock(&p->lock);
+}
+
+void sp_cli_progress_reading(const char *path, size_t i, size_t n)
+{
+	struct stat st;
+	char size[32] = "";
+
+	if (!active)
+		return;
+	if (stat(path, &st) == 0)
+		snprintf(size, sizeof(size), st.st_size >= 1000000 ? "%.1f MB" : "%.1f kB",
+			 (double)st.st_size / (st.st_size >= 1000000 ? 1e6 : 1e3));
+	if (n > 1)
+		sp_cli_progress("reading %s (%zu of %zu files%s%s)", path, i + 1, n,
+				size[0] ? ", " : "", size);
+	else
+		sp_cli_progress("reading %s%s%s%s", path, size[0] ? " (" : "", size,
+				size[0] ? ")" : "");
 }
 
 static void hook_update(void *ctx, uint64_t done, uint64_t total)

@@ -75,6 +75,7 @@
 #include "symprof/hashmap.h"
 #include "symprof/mfile.h"
 #include "symprof/profile.h"
+#include "symprof/progress.h"
 
 #define MAX_FIELDS 20
 
@@ -982,14 +983,20 @@ static int parse_line(struct reader *r)
 	}
 }
 
+/* Lines between two progress reports (each may take a lock). */
+#define PROGRESS_LINES 8192
+
 static int read_lines(struct reader *r, const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data, *end = s + size;
+	const struct sp_progress_hook *progress = r->o ? r->o->progress : NULL;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s)), *le = nl ? nl : end;
 
 		r->lineno++;
+		if (progress && r->lineno % PROGRESS_LINES == 0)
+			sp_progress_update(progress, (uint64_t)(s - (const char *)data), size);
 		if (memchr(s, '\0', (size_t)(le - s)))
 			return bad(r, "NUL byte in the line (not a text report)");
 		r->s = skip_blanks(s, le);

@@ -33,9 +33,11 @@
 #include <string.h>
 
 #include "escape.h"
+#include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/hashmap.h"
+#include "symprof/inputcost.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
@@ -63,12 +65,6 @@ static void arc_key(const void *ctx, uint32_t v, uint64_t *k1, uint64_t *k2)
 	*k2 = d->arcs[v].callee;
 }
 
-static int listed(const struct sp_report_opts *ro, const struct sp_cg_node *n)
-{
-	return !ro->ignore_zeros || n->ncalls || n->self_calls || n->time != 0 ||
-	       n->prop_child != 0;
-}
-
 /* The row of symbol s, created when absent. */
 static uint32_t row_of(struct build *b, const struct sp_symbol *s)
 {
@@ -94,32 +90,34 @@ static uint32_t row_of(struct build *b, const struct sp_symbol *s)
 	return r;
 }
 
-/* Adds one graph's functions (base: into the base_ fields). */
-static uint32_t *add_functions(struct build *b, const struct sp_cg *cg, int base)
+/* Adds one graph's functions (base: into the base_ fields), with the
+ * numbers its --format=json has. */
+static uint32_t *add_functions(struct build *b, const struct sp_cg *cg,
+			       const struct sp_report_meta *m, int base)
 {
 	uint32_t *row = sp_xmalloc((cg->nsyms + 1) * sizeof(*row));
-	double hz = cg->hz > 0 ? (double)cg->hz : 1;
 	size_t i;
 
 	for (i = 0; i < cg->nsyms; i++) {
 		const struct sp_cg_node *n = &cg->nodes[i];
+		struct sp_json_fn fn;
 		struct sp_diff_row *r;
 
 		row[i] = UINT32_MAX;
-		if (!n->sym || !n->sym->name || !listed(b->ro, n))
+		if (!n->sym || !n->sym->name || !sp_json_fn(cg, m, b->ro->ignore_zeros, i, &fn))
 			continue;
 		row[i] = row_of(b, n->sym);
 		r = &b->d->rows[row[i]];
 		if (base) {
-			r->base_self += n->time / hz;
-			r->base_children += n->prop_child / hz;
-			r->base_calls += n->ncalls;
-			r->base_recursive_calls += n->self_calls;
+			r->base_self += fn.self;
+			r->base_children += fn.children;
+			r->base_calls += fn.calls;
+			r->base_recursive_calls += fn.recursive_calls;
 		} else {
-			r->self += n->time / hz;
-			r->children += n->prop_child / hz;
-			r->calls += n->ncalls;
-			r->recursive_calls += n->self_calls;
+			r->self += fn.self;
+			r->children += fn.children;
+			r->calls += fn.calls;
+			r->recursive_calls += fn.recursive_calls;
 		}
 	}
 	return row;
@@ -213,6 +211,14 @@ static void finish(struct sp_diff *d)
 		d->noise_total = sqrt((d->total + d->base_total) / d->sample) * d->sample;
 }
 
+/* What the --format=json of the graph calls its total. */
+static double graph_total(const struct sp_cg *cg, const struct sp_report_meta *m)
+{
+	if (m->inputcost)
+		return (double)m->inputcost->run_total;
+	return cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1);
+}
+
 struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta *m,
 			    const struct sp_cg *base, const struct sp_report_meta *base_meta,
 			    const struct sp_report_opts *ro)
@@ -230,14 +236,16 @@ struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta 
 	d->meta = *m;
 	d->base_meta = *base_meta;
 	snprintf(d->dimen, sizeof(d->dimen), "%s", cg->dimen);
-	d->total = cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1);
-	d->base_total = base->total_time / (base->hz > 0 ? (double)base->hz : 1);
+	d->total = graph_total(cg, m);
+	d->base_total = graph_total(base, base_meta);
 	d->sampled = !strcmp(cg->dimen, "seconds") && cg->hz > 0 && base->hz > 0;
 	d->sample = d->sampled ? 1.0 / (double)cg->hz : 0;
-	rows = add_functions(&b, cg, 0);
+	d->decimals = strcmp(cg->dimen, "seconds") ? 0 : 2;
+	d->width = d->decimals ? 9 : 11;
+	rows = add_functions(&b, cg, m, 0);
 	add_arcs(&b, cg, rows, 0);
 	free(rows);
-	rows = add_functions(&b, base, 1);
+	rows = add_functions(&b, base, base_meta, 1);
 	add_arcs(&b, base, rows, 1);
 	free(rows);
 	sp_pairmap_release(&b.rows);
@@ -277,28 +285,29 @@ static void put_relative(FILE *out, double cur, double base, int width)
 		fprintf(out, " %*s", width, "new");
 }
 
-/* " %+W.2f" of a change, without a sign when there is none. */
-static void put_change(FILE *out, double change, int width)
+/* " %+W.Df" of a change, without a sign when there is none. */
+static void put_change(FILE *out, double change, int width, int decimals)
 {
 	if (change == 0)
-		fprintf(out, " %*.2f", width, 0.0);
+		fprintf(out, " %*.*f", width, decimals, 0.0);
 	else
-		fprintf(out, " %+*.2f", width, change);
+		fprintf(out, " %+*.*f", width, decimals, change);
 }
 
 static void put_row(const struct sp_diff *d, const struct sp_diff_row *r, FILE *out)
 {
 	double change = r->self - r->base_self;
 	int noisy = d->sampled && change != 0 && fabs(change) <= 2 * r->noise_self;
+	int w = d->width, dec = d->decimals;
 
-	fprintf(out, "%9.2f %9.2f", r->self, r->base_self);
-	put_change(out, change, 9);
+	fprintf(out, "%*.*f %*.*f", w, dec, r->self, w, dec, r->base_self);
+	put_change(out, change, w, dec);
 	fputc(noisy ? '~' : ' ', out);
 	put_relative(out, r->self, r->base_self, 9);
 	if (d->sampled)
 		fprintf(out, " %7.2f", r->noise_self);
-	fprintf(out, " %9.2f", r->total);
-	put_change(out, r->total - r->base_total, 9);
+	fprintf(out, " %*.*f", w, dec, r->total);
+	put_change(out, r->total - r->base_total, w, dec);
 	fprintf(out, " %10llu", (unsigned long long)r->calls);
 	if (r->calls == r->base_calls)
 		fprintf(out, " %10d", 0);
@@ -310,6 +319,7 @@ static void put_row(const struct sp_diff *d, const struct sp_diff_row *r, FILE *
 void sp_diff_write_text(const struct sp_diff *d, FILE *out)
 {
 	double change = d->total - d->base_total;
+	int w = d->width;
 	size_t i;
 
 	fputs("Flat profile of differences: ", out);
@@ -317,8 +327,9 @@ void sp_diff_write_text(const struct sp_diff *d, FILE *out)
 	fputs(" minus ", out);
 	put_files(out, &d->base_meta);
 	fputs("\n\n", out);
-	fprintf(out, "Total: %.2f %s, base %.2f, change", d->total, d->dimen, d->base_total);
-	put_change(out, change, 0);
+	fprintf(out, "Total: %.*f %s, base %.*f, change", d->decimals, d->total, d->dimen,
+		d->decimals, d->base_total);
+	put_change(out, change, 0, d->decimals);
 	fputc(',', out);
 	put_relative(out, d->total, d->base_total, 0);
 	if (d->sampled)
@@ -330,10 +341,11 @@ void sp_diff_write_text(const struct sp_diff *d, FILE *out)
 			"change from sampling alone (the square root of the samples in both\n"
 			"profiles); a change within twice its noise is marked '~'.\n",
 			d->sample, d->dimen);
-	fprintf(out, "\n%9s %9s %9s  %9s%s %9s %9s %10s %10s\n", "self", "base", "change", "change",
-		d->sampled ? "   noise" : "", "total", "change", "calls", "change");
-	fprintf(out, "%9s %9s %9s  %9s%s %9s %9s %10s %10s  %s\n", d->dimen, d->dimen, d->dimen, "%",
-		d->sampled ? " seconds" : "", d->dimen, d->dimen, "", "calls", "name");
+	fprintf(out, "\n%*s %*s %*s  %9s%s %*s %*s %10s %10s\n", w, "self", w, "base", w, "change",
+		"change", d->sampled ? "   noise" : "", w, "total", w, "change", "calls", "change");
+	fprintf(out, "%*s %*s %*s  %9s%s %*s %*s %10s %10s  %s\n", w, d->dimen, w, d->dimen, w,
+		d->dimen, "%", d->sampled ? " seconds" : "", w, d->dimen, w, d->dimen, "", "calls",
+		"name");
 	for (i = 0; i < d->len; i++)
 		put_row(d, &d->rows[i], out);
 }

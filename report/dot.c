@@ -235,6 +235,16 @@ static void put_arcs(struct dot *d)
 				i, (unsigned long long)cg->nodes[i].self_calls);
 }
 
+/* What the title says of the arcs. */
+static const char *graph_kind(const struct dot *d)
+{
+	const struct sp_cg *cg = d->r->cg;
+
+	if (d->flat || !(cg->have_arcs || cg->narcs))
+		return " (no call graph)";
+	return cg->stack_based ? "" : ", arc times estimated from call counts";
+}
+
 static void put_header(struct dot *d, const struct sp_report_meta *m)
 {
 	const struct sp_cg *cg = d->r->cg;
@@ -253,10 +263,8 @@ static void put_header(struct dot *d, const struct sp_report_meta *m)
 	if (d->by_calls)
 		fputs(": call counts (no time recorded)", out);
 	else if (cg->hz > 0)
-		fprintf(out, ": %.2f %s%s", d->total / (double)cg->hz, cg->dimen,
-			d->flat	       ? " (no call graph)"
-			: cg->stack_based ? ""
-					  : ", arc times estimated from call counts");
+		fprintf(out, ": %.*f %s%s", strcmp(cg->dimen, "seconds") ? 0 : 2,
+			d->total / (double)cg->hz, cg->dimen, graph_kind(d));
 	fprintf(out, "; functions below %g%% and arcs below %g%% not shown\"];\n",
 		d->o->node_threshold, d->o->edge_threshold);
 	fputs("  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=filled, "

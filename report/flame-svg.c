@@ -169,17 +169,23 @@ static void put_head(struct svg *s, int embedded)
 		sp_esc_xml(out, f->title);
 	}
 	fputs("</text>\n", out);
-	if (!(f->nodes[0].value > 0))
+	if (!(f->nodes[0].value > 0)) {
 		fprintf(out,
 			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">no samples "
 			"in this profile</text>\n",
 			s->width / 2);
-	else if (f->estimated)
+	} else if (f->note) {
+		fprintf(out, "<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">",
+			s->width / 2);
+		sp_esc_xml(out, f->note);
+		fputs("</text>\n", out);
+	} else if (f->estimated) {
 		fprintf(out,
 			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">estimated from "
 			"the call graph: gprof's assumption that every call of a function costs the "
 			"same</text>\n",
 			s->width / 2);
+	}
 	fprintf(out, "<text class=\"btn reset\" x=\"%d\" y=\"24\">Reset zoom</text>\n", PAD);
 	fprintf(out,
 		"<foreignObject x=\"%d\" y=\"8\" width=\"240\" height=\"24\"><input "

@@ -25,6 +25,12 @@
  * functions it overlaps in proportion to the overlap of rounded
  * addresses, which can add up to a little more than the bin; the credits
  * are scaled so that the root holds exactly the profile's samples.
+ *
+ * An aprof profile with a CCT is a calling-context tree like any other;
+ * without one, the stacks are unknown and the tree is one level of
+ * routines with their self costs. Either way the root holds the run's
+ * total (the `k` lines): what aprof counted outside every routine is
+ * "[unknown]", as gmon.out's samples outside every function.
  */
 #include "symprof/flame.h"
 
@@ -33,6 +39,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
+#include "symprof/inputcost.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
@@ -188,6 +195,65 @@ struct sp_flame *sp_flame_from_cct(const struct sp_profile *p, const struct sp_c
 			sp_flame_add_self(f, map[v->node], pick(v, o->field));
 	}
 	free(map);
+	sp_flame_finish(f);
+	return f;
+}
+
+/* ---- aprof: the calling-context tree, or routines alone ---- */
+
+/* The CCT of an aprof profile: frame i is routine i. */
+static struct sp_flame *aprof_cct(const struct sp_profile *p, const char *title)
+{
+	uint32_t *first = sp_xmalloc((p->nframes + 1) * sizeof(*first));
+	uint32_t *funcs = sp_xmalloc((p->nframes + 1) * sizeof(*funcs));
+	const char **names = sp_xmalloc((p->nframes + 1) * sizeof(*names));
+	struct sp_cg_stack_opts so;
+	struct sp_flame *f;
+	size_t i;
+
+	for (i = 0; i < p->nframes; i++) {
+		first[i] = funcs[i] = (uint32_t)i;
+		names[i] = i < p->nfuncs ? p->funcs[i].name : p->frames[i].name;
+	}
+	first[p->nframes] = (uint32_t)p->nframes;
+	memset(&so, 0, sizeof(so));
+	so.counter = 0;
+	so.field = SP_VALUE_VALUE;
+	so.frame_first = first;
+	so.frame_funcs = funcs;
+	f = sp_flame_from_cct(p, &so, names, title);
+	free(first);
+	free(funcs);
+	free(names);
+	return f;
+}
+
+struct sp_flame *sp_flame_from_inputcost(const struct sp_inputcost *ic, const char *title)
+{
+	const struct sp_profile *p = ic->p;
+	const struct sp_counter *c = p->ncounters ? &p->counters[0] : NULL;
+	struct sp_flame *f;
+	size_t i;
+
+	if (p->aprof.has_cct) {
+		f = aprof_cct(p, title);
+		/* values are counts of the unit ("1582252 bb") */
+		f->unit = sp_strtab_intern(&f->names, c && c->unit ? c->unit : "cost");
+		f->dimen = NULL;
+	} else {
+		f = sp_flame_new(title, c && c->unit ? c->unit : "cost");
+		f->note = sp_strtab_intern(&f->names,
+					   "no calling-context tree: each routine's self cost, "
+					   "without its callers");
+		for (i = 0; i < ic->nroutines; i++)
+			if (ic->routines[i].npoints && ic->routines[i].self)
+				sp_flame_add_self(f, sp_flame_child(f, 0, p->funcs[i].name),
+						  (double)ic->routines[i].self);
+	}
+	sp_flame_finish(f);
+	if ((double)ic->run_total > f->nodes[0].value)
+		sp_flame_add_self(f, sp_flame_child(f, 0, "[unknown]"),
+				  (double)ic->run_total - f->nodes[0].value);
 	sp_flame_finish(f);
 	return f;
 }

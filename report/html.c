@@ -4,8 +4,8 @@
  * are inline; the page fetches nothing, so it opens from a file path on a
  * machine without network. Layout:
  *
- *   <header> title, tabs: Summary | Functions | Flame graph | Source
- *            [| Differences] </header>
+ *   <header> title, tabs: Summary | Functions | Flame graph [| Source]
+ *            [| Differences] [| Cost plots] </header>
  *   <main> one <section> per tab; the flame graph is the SVG of
  *          flame-svg.c, embedded </main>
  *   <script type="application/json" id="sp-data"> the data </script>
@@ -23,11 +23,13 @@
  *    "diff": {"base_files", "base_total", "noise_total", "sampled",
  *             "rows": [[name, self, base_self, total, base_total, calls,
  *                       base_calls, noise_self, noise_total]]},
- *    "plots": [{"name", "x_label", "y_label", "points": [[x, y]],
- *               "fit": {"label", "points": [[x, y]]} or null}]}
+ *    "plots": [{"name", "x_label", "y_label", "note",
+ *               "curves": [{"label", "kind", "line", "points": [[x, y]]}]}]}
  *
  * Amounts are in the metric's unit (seconds for gmon time). The functions
- * are those --format=json lists, in the same order. A 5,000-function
+ * are those --format=json lists, in the same order, with its numbers
+ * (sp_json_fn(): for aprof the analysis's self and total cost); "calls"
+ * there are the calls from other functions, as gprof counts them. A 5,000-function
  * profile is about a megabyte of data; the table is built once and
  * re-sorted or filtered in place.
  */
@@ -38,46 +40,44 @@
 
 #include "assets.h"
 #include "escape.h"
+#include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/flame.h"
+#include "symprof/inputcost.h"
 #include "symprof/symbolize.h"
-
-static int listed(const struct sp_report *r, const struct sp_cg_node *n)
-{
-	return !r->o->ignore_zeros || n->ncalls != 0 || n->self_calls != 0 || n->time != 0 ||
-	       n->prop_child != 0;
-}
 
 static void put_num(FILE *out, double v)
 {
 	sp_esc_json_num(out, v);
 }
 
-static void data_functions(struct sp_report *r, const long *ids, FILE *out)
+static void data_functions(struct sp_report *r, const struct sp_html_opts *o, const long *ids,
+			   FILE *out)
 {
 	const struct sp_cg *cg = r->cg;
-	double hz = cg->hz > 0 ? (double)cg->hz : 1;
 	size_t i;
 	int first = 1;
 
 	fputs(",\n\"functions\": [", out);
 	for (i = 0; i < cg->nsyms; i++) {
 		const struct sp_cg_node *n = &cg->nodes[i];
+		struct sp_json_fn fn;
 
 		if (ids[i] < 0)
 			continue;
+		sp_json_fn(cg, o->meta, r->o->ignore_zeros, i, &fn);
 		fputs(first ? "\n[" : ",\n[", out);
 		first = 0;
 		sp_esc_json_str_html(out, sp_report_display_name(r, (unsigned)i, NULL));
 		fputc(',', out);
 		sp_esc_json_str_html(out, n->sym->file ? n->sym->file->name : NULL);
 		fprintf(out, ",%d,", n->sym->file ? n->sym->line : 0);
-		put_num(out, n->time / hz);
+		put_num(out, fn.self);
 		fputc(',', out);
-		put_num(out, n->prop_child / hz);
-		fprintf(out, ",%llu,%llu,%d]", (unsigned long long)n->ncalls,
-			(unsigned long long)n->self_calls, n->cycle);
+		put_num(out, fn.children);
+		fprintf(out, ",%llu,%llu,%d]", (unsigned long long)fn.outside_calls,
+			(unsigned long long)fn.recursive_calls, n->cycle);
 	}
 	fputs("]", out);
 }
@@ -187,9 +187,20 @@ static void xy_points(FILE *out, const double *x, const double *y, size_t n)
 	fputc(']', out);
 }
 
+static void data_curve(const struct sp_html_curve *c, FILE *out)
+{
+	fputs("{\"label\": ", out);
+	sp_esc_json_str_html(out, c->label ? c->label : "");
+	fputs(", \"kind\": ", out);
+	sp_esc_json_str_html(out, c->kind ? c->kind : c->line ? "fit" : "points");
+	fprintf(out, ", \"line\": %s, \"points\": ", c->line ? "true" : "false");
+	xy_points(out, c->x, c->y, c->n);
+	fputc('}', out);
+}
+
 static void data_plots(const struct sp_html_opts *o, FILE *out)
 {
-	size_t i;
+	size_t i, k;
 
 	fputs(",\n\"plots\": [", out);
 	for (i = 0; i < o->nplots; i++) {
@@ -201,19 +212,15 @@ static void data_plots(const struct sp_html_opts *o, FILE *out)
 		sp_esc_json_str_html(out, p->x_label ? p->x_label : "input size");
 		fputs(", \"y_label\": ", out);
 		sp_esc_json_str_html(out, p->y_label ? p->y_label : "cost");
-		fputs(", \"points\": ", out);
-		xy_points(out, p->x, p->y, p->npoints);
-		fputs(", \"fit\": ", out);
-		if (p->fit_label || p->nfit) {
-			fputs("{\"label\": ", out);
-			sp_esc_json_str_html(out, p->fit_label ? p->fit_label : "fit");
-			fputs(", \"points\": ", out);
-			xy_points(out, p->fit_x, p->fit_y, p->nfit);
-			fputc('}', out);
-		} else {
-			fputs("null", out);
+		fputs(", \"note\": ", out);
+		sp_esc_json_str_html(out, p->note);
+		fputs(", \"curves\": [", out);
+		for (k = 0; k < p->ncurves; k++) {
+			if (k)
+				fputc(',', out);
+			data_curve(&p->curves[k], out);
 		}
-		fputc('}', out);
+		fputs("]}", out);
 	}
 	fputs("]", out);
 }
@@ -241,12 +248,21 @@ static void data_head(struct sp_report *r, const struct sp_html_opts *o, FILE *o
 	fputs(", \"unit\": ", out);
 	sp_esc_json_str_html(out, m->unit);
 	fputs(", \"total\": ", out);
-	put_num(out, cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1));
-	fputs(", \"graph_total\": ", out);
-	put_num(out, (cg->print_time > 0 ? cg->print_time : cg->total_time) /
-			     (cg->hz > 0 ? (double)cg->hz : 1));
-	fprintf(out, ", \"estimated\": %s, \"counts\": %s", cg->stack_based ? "false" : "true",
-		!cg->stack_based || cg->counts_known ? "true" : "false");
+	if (m->inputcost) {
+		/* aprof: the run's cost (k), as --format=json and the routine table */
+		put_num(out, (double)m->inputcost->run_total);
+		fputs(", \"graph_total\": ", out);
+		put_num(out, (double)m->inputcost->run_total);
+	} else {
+		put_num(out, cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1));
+		fputs(", \"graph_total\": ", out);
+		put_num(out, (cg->print_time > 0 ? cg->print_time : cg->total_time) /
+				     (cg->hz > 0 ? (double)cg->hz : 1));
+	}
+	fprintf(out, ", \"estimated\": %s, \"counts\": %s, \"call_graph\": %s",
+		cg->stack_based ? "false" : "true",
+		!cg->stack_based || cg->counts_known ? "true" : "false",
+		cg->have_arcs || cg->narcs ? "true" : "false");
 }
 
 static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *out)
@@ -255,11 +271,14 @@ static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *ou
 	long *ids = sp_xmalloc((cg->nsyms + 1) * sizeof(*ids)), next = 0;
 	size_t i;
 
-	for (i = 0; i < cg->nsyms; i++)
-		ids[i] = listed(r, &cg->nodes[i]) ? next++ : -1;
+	for (i = 0; i < cg->nsyms; i++) {
+		struct sp_json_fn fn;
+
+		ids[i] = sp_json_fn(cg, o->meta, r->o->ignore_zeros, i, &fn) ? next++ : -1;
+	}
 	fputs("<script type=\"application/json\" id=\"sp-data\">", out);
 	data_head(r, o, out);
-	data_functions(r, ids, out);
+	data_functions(r, o, ids, out);
 	data_arcs(r, ids, out);
 	data_sources(o, ids, out);
 	if (o->diff)
@@ -267,6 +286,12 @@ static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *ou
 	data_plots(o, out);
 	fputs("}\n</script>\n", out);
 	free(ids);
+}
+
+/* aprof names routines, not addresses: it never has source lines */
+static int source_tab(const struct sp_html_opts *o)
+{
+	return !o->meta || !o->meta->inputcost;
 }
 
 static void put_sections(const struct sp_html_opts *o, FILE *out)
@@ -292,9 +317,11 @@ static void put_sections(const struct sp_html_opts *o, FILE *out)
 	} else {
 		fputs("<p class=\"muted\">No flame graph for this profile.</p>", out);
 	}
-	fputs("</section>\n<section id=\"source\"><h2>Annotated source of the hottest "
-	      "functions</h2><div id=\"source-body\"></div></section>\n",
-	      out);
+	fputs("</section>\n", out);
+	if (source_tab(o))
+		fputs("<section id=\"source\"><h2>Annotated source of the hottest functions</h2>"
+		      "<div id=\"source-body\"></div></section>\n",
+		      out);
 	if (o->diff)
 		fputs("<section id=\"diff\"><h2>Differences</h2><div id=\"diff-body\"></div>"
 		      "</section>\n",
@@ -322,8 +349,10 @@ void sp_report_html(struct sp_report *r, const struct sp_html_opts *o, FILE *out
 	fputs("</style>\n</head>\n<body>\n<header><h1>symprof: ", out);
 	sp_esc_xml(out, title);
 	fputs("</h1><nav><a href=\"#summary\">Summary</a><a href=\"#functions\">Functions</a>"
-	      "<a href=\"#flame\">Flame graph</a><a href=\"#source\">Source</a>",
+	      "<a href=\"#flame\">Flame graph</a>",
 	      out);
+	if (source_tab(o))
+		fputs("<a href=\"#source\">Source</a>", out);
 	if (o->diff)
 		fputs("<a href=\"#diff\">Differences</a>", out);
 	if (o->nplots)

@@ -121,18 +121,16 @@ static void json_contexts(FILE *out, const struct sp_inputcost *ic, uint32_t fun
 	fputs(first ? "]" : "\n     ]", out);
 }
 
-static void json_routine(struct sp_report *r, const struct sp_inputcost *ic, uint32_t f,
+static void json_routine(struct sp_report *r, const struct sp_report_meta *m, uint32_t f,
 			 long id)
 {
+	const struct sp_inputcost *ic = m->inputcost;
 	const struct sp_profile *p = ic->p;
 	const struct sp_func *fn = &p->funcs[f];
 	const struct sp_ic_entry *e = &ic->routines[f];
-	const struct sp_cg *cg = r->cg;
-	uint64_t rec = 0;
-	uint32_t a;
+	struct sp_json_fn jf;
 
-	if (cg && cg->narcs && f < cg->nsyms && (a = sp_cg_arc_find(cg, f, f)) != SP_CG_NONE)
-		rec = cg->arcs[a].count;
+	sp_json_fn(r->cg, m, 1, f, &jf);
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
 	sp_esc_json_str(r->out, fn->name);
 	fputs(", \"mangled\": ", r->out);
@@ -146,7 +144,7 @@ static void json_routine(struct sp_report *r, const struct sp_inputcost *ic, uin
 	fputs(", \"total\": ", r->out);
 	json_u64(r->out, e->total);
 	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": null",
-		(unsigned long long)e->calls, (unsigned long long)rec);
+		(unsigned long long)jf.calls, (unsigned long long)jf.recursive_calls);
 	json_curve(r->out, e, "     ");
 	if (ic->context_of_node)
 		json_contexts(r->out, ic, f);
@@ -199,7 +197,7 @@ void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
 			continue;
 		fputs(next ? ",\n" : "\n", r->out);
 		ids[i] = next++;
-		json_routine(r, ic, (uint32_t)i, ids[i]);
+		json_routine(r, m, (uint32_t)i, ids[i]);
 	}
 	fputs(next ? "\n  ],\n" : "],\n", r->out);
 	json_arcs(r, ids, ic->nroutines);

@@ -34,15 +34,49 @@
 #include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
+#include "symprof/inputcost.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
-static int listed(const struct sp_report *r, const struct sp_cg_node *n)
+int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros,
+	       size_t i, struct sp_json_fn *out)
 {
-	if (n->folded)
+	const struct sp_cg_node *n = &cg->nodes[i];
+	const struct sp_inputcost *ic = m ? m->inputcost : NULL;
+	double hz = cg->hz > 0 ? (double)cg->hz : 1;
+	uint32_t a;
+
+	memset(out, 0, sizeof(*out));
+	if (ic) {
+		const struct sp_ic_entry *e = i < ic->nroutines ? &ic->routines[i] : NULL;
+
+		if (!e || !e->npoints)
+			return 0;
+		if (cg->narcs && i < cg->nsyms &&
+		    (a = sp_cg_arc_find(cg, (uint32_t)i, (uint32_t)i)) != SP_CG_NONE)
+			out->recursive_calls = cg->arcs[a].count;
+		out->self = (double)e->self;
+		out->children = e->total > e->self ? (double)(e->total - e->self) : 0;
+		out->calls = e->calls;
+		out->outside_calls =
+			e->calls > out->recursive_calls ? e->calls - out->recursive_calls : 0;
+		return 1;
+	}
+	if (n->folded || (ignore_zeros && n->ncalls == 0 && n->self_calls == 0 && n->time == 0 &&
+			  n->prop_child == 0))
 		return 0;
-	return !r->o->ignore_zeros || n->ncalls != 0 || n->self_calls != 0 || n->time != 0 ||
-	       n->prop_child != 0;
+	out->self = n->time / hz;
+	out->children = n->prop_child / hz;
+	out->calls = out->outside_calls = n->ncalls;
+	out->recursive_calls = n->self_calls;
+	return 1;
+}
+
+static int listed(const struct sp_report *r, unsigned node)
+{
+	struct sp_json_fn fn;
+
+	return sp_json_fn(r->cg, NULL, r->o->ignore_zeros, node, &fn);
 }
 
 static void json_function(struct sp_report *r, const struct sp_report_meta *m, unsigned node,
@@ -205,7 +239,7 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	fputs(",\n  \"functions\": [", r->out);
 	for (i = 0; i < cg->nsyms; i++) {
 		ids[i] = -1;
-		if (!listed(r, &cg->nodes[i]))
+		if (!listed(r, (unsigned)i))
 			continue;
 		ids[i] = next++;
 		fputs(first ? "\n" : ",\n", r->out);

@@ -7,7 +7,7 @@
  *
  * Where the trees come from:
  *   - stack formats (gperftools, IgProf, aprof's calling-context trees):
- *     sp_flame_from_cct(), exact;
+ *     sp_flame_from_cct(), exact (for aprof: sp_flame_from_inputcost());
  *   - gmon.out: sp_flame_from_cg(), an estimate under gprof's assumption
  *     that every call of a function costs the same, so a function's time
  *     splits among its callers in proportion to their calls;
@@ -30,6 +30,7 @@
 
 struct sp_profile;
 struct sp_cg_stack_opts;
+struct sp_inputcost;
 struct sp_report;
 
 #define SP_FLAME_NONE UINT32_MAX
@@ -53,6 +54,7 @@ struct sp_flame {
 	const char *dimen;            /* the unit of value * unit_scale: "seconds", or NULL */
 	double unit_scale;
 	uint32_t max_depth;
+	const char *note;             /* said under the title (interned), or NULL */
 	unsigned estimated : 1;       /* gmon.out: proportional estimate, not stacks */
 	unsigned finished : 1;
 };
@@ -81,6 +83,18 @@ void sp_flame_finish(struct sp_flame *f);
  */
 struct sp_flame *sp_flame_from_cct(const struct sp_profile *p, const struct sp_cg_stack_opts *o,
 				   const char *const *names, const char *title);
+
+/*
+ * The flame graph of an aprof analysis: with a calling-context tree its
+ * exact stacks (sp_flame_from_cct() on the self costs; frame i of an aprof
+ * profile is routine i); without one a single level, each routine's self
+ * cost right above the root, with a note that the callers are unknown.
+ * Either way the cost aprof counted outside every routine (the run's
+ * total, ic->run_total, minus the self costs) is a frame "[unknown]", so
+ * that the root holds the run's total. Values are counts of the cost
+ * metric's unit ("bb").
+ */
+struct sp_flame *sp_flame_from_inputcost(const struct sp_inputcost *ic, const char *title);
 
 /*
  * The flame graph of r's call graph, estimated as gprof estimates its

@@ -13,6 +13,7 @@
 
 struct sp_profile;
 struct sp_error;
+struct sp_progress_hook;
 
 /* ---- gmon.out (GNU, old BSD, 4.4BSD) ---- */
 
@@ -101,6 +102,9 @@ struct sp_aprof_read_opts {
 	 * diag[SP_DIAG_APROF_RULE]). NULL: only counted. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	/* How far the file is read, in bytes (symprof/progress.h); NULL: not
+	 * told. */
+	const struct sp_progress_hook *progress;
 };
 
 /*

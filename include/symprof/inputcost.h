@@ -51,6 +51,10 @@ int sp_fit_power(const double *x, const double *y, size_t n, struct sp_fit *out)
  * bound (b > 0 and c > 0), else 0; NaN without a fit. */
 double sp_fit_growth(const struct sp_fit *f);
 
+/* Whether --rank=growth trusts the fit: R^2 >= SP_FIT_GOOD_R2 over at
+ * least SP_FIT_GOOD_POINTS sizes. */
+int sp_fit_trusted(const struct sp_fit *f);
+
 /* ---- cost as a function of the input size (cg/inputcost.c) ---- */
 
 /* The activations with one input size. */
@@ -126,7 +130,8 @@ size_t sp_inputcost_find(const struct sp_inputcost *ic, const char *name, uint32
 /*
  * A call graph without arcs for a profile without a CCT: one node per
  * function of `t` (symbol i = routine i), self = self cost, children =
- * total - self, calls = activations (for the flat profile).
+ * total - self, calls = activations (for the flat profile); print_time,
+ * what totals are a share of, is the run's cost (run_total).
  */
 struct sp_cg *sp_inputcost_flat_cg(const struct sp_inputcost *ic, const struct sp_symtab *t);
 

@@ -190,17 +190,22 @@ struct sp_diff {
 	int sampled;                 /* time from samples: noise estimates apply */
 	double sample;               /* one sample in the unit (0 if not sampled) */
 	char dimen[16];
+	int decimals, width;         /* of amounts in the text: 2 and 9 for seconds,
+				      * else 0 and 11 (aprof's counts) */
 	struct sp_report_meta meta, base_meta; /* borrowed strings */
 	struct sp_strtab strs;
 };
 
 /*
  * The differences between two call graphs of the same program (any two
- * input formats): functions matched by symbol name, each amount the
- * profile's minus the base's. For sampled time the noise of a change is
- * the square root of the samples behind it in both profiles (Poisson).
- * Functions with nothing in either profile are left out unless
- * !ro->ignore_zeros. The diff keeps pointers to both metas' strings.
+ * input formats measuring the same thing): functions matched by symbol
+ * name, each amount the profile's minus the base's. For sampled time the
+ * noise of a change is the square root of the samples behind it in both
+ * profiles (Poisson). Functions with nothing in either profile are left
+ * out unless !ro->ignore_zeros. A meta with an aprof analysis (inputcost)
+ * gives the amounts of its --format=json instead of the graph's: the
+ * routines with activations, their self and total cost, and their calls
+ * with the recursive ones. The diff keeps pointers to both metas' strings.
  */
 struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta *m,
 			    const struct sp_cg *base, const struct sp_report_meta *base_meta,
@@ -230,16 +235,25 @@ struct sp_html_source {
 	size_t nlines;
 };
 
-/* A cost-vs-input plot (aprof): the measured points of one routine and,
- * if one was fitted, its curve sampled at a few sizes. */
+/* One curve of a cost-vs-input plot: measured points, or a fitted curve
+ * sampled at enough sizes to be drawn as a line on linear and on
+ * logarithmic axes. */
+struct sp_html_curve {
+	const char *label;               /* the legend: "worst case (max)", "average fit: ..." */
+	const char *kind;                /* the style: "worst", "avg", "best" (points),
+					  * "fit-worst", "fit-avg" (lines) */
+	const double *x, *y;
+	size_t n;
+	int line;                        /* drawn as a line (a fit), else as points */
+};
+
+/* A cost-vs-input plot (aprof): the curves of one routine. */
 struct sp_html_plot {
-	const char *name;                /* the routine (or context) */
-	const char *x_label, *y_label;   /* "input size (RMS)", "cost (basic blocks)" */
-	const double *x, *y;             /* the points */
-	size_t npoints;
-	const char *fit_label;           /* e.g. "cost = 3.1 n log n + 12", NULL: no fit */
-	const double *fit_x, *fit_y;     /* the fitted curve */
-	size_t nfit;
+	const char *name;                /* the routine, as the functions list it */
+	const char *x_label, *y_label;   /* "input size (rms)", "cost per activation (bb)" */
+	const char *note;                /* under the plot (sizes, calls ...), NULL: none */
+	const struct sp_html_curve *curves;
+	size_t ncurves;
 };
 
 struct sp_html_opts {
@@ -251,6 +265,30 @@ struct sp_html_opts {
 	const struct sp_html_plot *plots;  /* aprof: cost-vs-input plots, or NULL */
 	size_t nplots;
 };
+
+/* ---- aprof's cost plots in the HTML report (report/aprof-plots.c) ---- */
+
+#define SP_APROF_PLOTS_COST 8   /* the costliest routines that have a fit */
+#define SP_APROF_PLOTS_GROWTH 4 /* ... and the fastest-growing trusted fits */
+
+/* The plots and everything they point to (owned). */
+struct sp_aprof_plots {
+	struct sp_html_plot *v;
+	size_t n;
+	struct sp_arena arena;
+};
+
+/*
+ * The cost plots of the HTML report: the SP_APROF_PLOTS_COST costliest
+ * routines with a fit, and the first SP_APROF_PLOTS_GROWTH routines of
+ * --rank=growth among the trusted fits (sp_fit_trusted()) that are not
+ * plotted already, in the order `rank` (an enum sp_ic_rank) sorts them.
+ * Each has the worst, average and best cost per input size and both
+ * fitted curves. Valid until sp_report_aprof_plots_release(); the plots
+ * also point into ic's profile.
+ */
+void sp_report_aprof_plots(struct sp_aprof_plots *out, const struct sp_inputcost *ic, int rank);
+void sp_report_aprof_plots_release(struct sp_aprof_plots *pl);
 
 /*
  * One self-contained HTML page (no network: scripts, styles and data are

@@ -3,7 +3,8 @@
  * symprof's HTML report (report/html.c writes the page and the data): the
  * summary, the flat profile (sortable, filterable, one row per function),
  * callers and callees of the selected function, the flame graph, annotated
- * source and the differences against a base profile. Everything is in the
+ * source, the differences against a base profile and, for aprof, the cost
+ * of routines against their input size. Everything is in the
  * page; nothing is fetched. The data are the JSON document in
  * <script id="sp-data">, described in html.c.
  */
@@ -190,6 +191,8 @@
 	/* ---- callers and callees ---- */
 	function arcTable(list, end, title) {
 		var head = '<h3>' + title + ' (' + list.length + ')</h3>';
+		if (!D.call_graph)
+			return head + '<p class="muted">unknown: the profile records no call graph' + (D.format === 'aprof' ? ' (aprof writes a calling-context tree with --collect-cct=yes)' : '') + '</p>';
 		if (!list.length)
 			return head + '<p class="muted">none' + (title === 'Callers' ? ' recorded (spontaneous, or called from outside the profiled code)' : '') + '</p>';
 		list = list.slice().sort(function (x, y) { return (A[y][3] + A[y][4]) - (A[x][3] + A[x][4]) || A[y][2] - A[x][2]; });
@@ -240,6 +243,8 @@
 
 	/* ---- annotated source ---- */
 	function sources() {
+		if (!$('source-body'))
+			return;
 		if (!D.sources || !D.sources.length) {
 			$('source-body').innerHTML = '<p class="muted">No source: the hottest functions\' files were not found (use -I DIR) or the executable has no line information.</p>';
 			return;
@@ -287,9 +292,14 @@
 			return;
 		$('plots-body').innerHTML = D.plots.map(function (p) { return plot(p, log); }).join('');
 	}
+	/* One routine: its measured points (circles, one class per curve) and
+	 * fitted curves (polylines), a legend under it. On log axes the points
+	 * at 0 are left out. */
 	function plot(p, log) {
-		var W = 520, H = 320, L = 70, R = 30, T = 28, B = 46;
-		var all = p.points.concat(p.fit ? p.fit.points : []).filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); });
+		var W = 560, H = 340, L = 70, R = 24, T = 28, B = 46;
+		var ok = function (q) { return !log || (q[0] > 0 && q[1] > 0); };
+		var all = [];
+		p.curves.forEach(function (c) { all = all.concat(c.points.filter(ok)); });
 		var tx = log ? Math.log10 : function (v) { return v; };
 		var xs = all.map(function (q) { return tx(q[0]); }), ys = all.map(function (q) { return tx(q[1]); });
 		var x0 = Math.min.apply(null, xs.concat(log ? [] : [0])), x1 = Math.max.apply(null, xs);
@@ -312,13 +322,22 @@
 		});
 		svg += '<text x="' + ((L + W - R) / 2) + '" y="' + (H - 8) + '" text-anchor="middle" class="alabel">' + esc(p.x_label) + '</text>' +
 			'<text x="14" y="' + ((T + H - B) / 2) + '" text-anchor="middle" class="alabel" transform="rotate(-90 14 ' + ((T + H - B) / 2) + ')">' + esc(p.y_label) + '</text>';
-		if (p.fit && p.fit.points.length)
-			svg += '<polyline class="fit" points="' + p.fit.points.filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); })
-				.map(function (q) { return px(q[0]).toFixed(1) + ',' + py(q[1]).toFixed(1); }).join(' ') + '"/>';
-		svg += p.points.filter(function (q) { return !log || (q[0] > 0 && q[1] > 0); }).map(function (q) {
-			return '<circle cx="' + px(q[0]).toFixed(1) + '" cy="' + py(q[1]).toFixed(1) + '" r="3"><title>' + esc(p.x_label) + ' ' + q[0] + ', ' + esc(p.y_label) + ' ' + q[1] + '</title></circle>';
+		p.curves.forEach(function (c) {
+			if (c.line && c.points.length)
+				svg += '<polyline class="fit ' + esc(c.kind) + '" points="' + c.points.filter(ok)
+					.map(function (q) { return px(q[0]).toFixed(1) + ',' + py(q[1]).toFixed(1); }).join(' ') + '"><title>' + esc(c.label) + '</title></polyline>';
+		});
+		p.curves.forEach(function (c) {
+			if (!c.line)
+				svg += c.points.filter(ok).map(function (q) {
+					return '<circle class="' + esc(c.kind) + '" cx="' + px(q[0]).toFixed(1) + '" cy="' + py(q[1]).toFixed(1) + '" r="3"><title>' +
+						esc(c.label) + ': ' + esc(p.x_label) + ' ' + q[0] + ', ' + esc(p.y_label) + ' ' + num(q[1]) + '</title></circle>';
+				}).join('');
+		});
+		var keys = p.curves.map(function (c) {
+			return '<span class="key"><span class="sw ' + (c.line ? 'line ' : 'dot ') + esc(c.kind) + '"></span>' + esc(c.label) + '</span>';
 		}).join('');
-		return '<figure class="plotbox">' + svg + '</svg><figcaption>' + (p.fit ? 'fitted: ' + esc(p.fit.label) : 'no fit') + ' &middot; ' + p.points.length + ' points</figcaption></figure>';
+		return '<figure class="plotbox">' + svg + '</svg><figcaption>' + keys + (p.note ? '<div>' + esc(p.note) + '</div>' : '') + '</figcaption></figure>';
 	}
 	if ($('plot-log'))
 		$('plot-log').addEventListener('change', plots);

@@ -9,7 +9,11 @@
 // for a person to look at.
 //
 //   node check-report.mjs REPORT.html PROFILE.json OUTDIR [NAME] [--flame FILE.svg]
-//                         [--plots N]
+//                         [--plots]
+//
+// With --plots (aprof reports) the "Cost plots" tab must show one plot per
+// plot in the page's data, each routine one of PROFILE.json's with a fit,
+// its points and its two fitted curves drawn, on linear and on log axes.
 //
 // Times (loading, selecting, sorting, filtering) are printed as "info:"
 // lines and never fail the check: bench/bench-html.sh reports them.
@@ -30,10 +34,12 @@ const opt = (name) => {
 	return v;
 };
 const flameSvg = opt('--flame');
-const nplots = +(opt('--plots') || 0);
+const plotsAt = args.indexOf('--plots');
+const wantPlots = plotsAt >= 0;
+if (wantPlots) args.splice(plotsAt, 1);
 const [reportPath, jsonPath, outDir, name = path.basename(reportPath, '.html')] = args;
 if (!reportPath || !jsonPath || !outDir) {
-	console.error('usage: check-report.mjs REPORT.html PROFILE.json OUTDIR [NAME] [--flame FILE.svg]');
+	console.error('usage: check-report.mjs REPORT.html PROFILE.json OUTDIR [NAME] [--flame FILE.svg] [--plots]');
 	process.exit(2);
 }
 const expected = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
@@ -72,6 +78,10 @@ function watch(page) {
 
 // expected callers and callees of each function, by name
 const names = expected.functions.map((f) => f.name);
+// the flat profile's calls are gprof's, from other functions; aprof's JSON
+// counts the recursive activations too
+const aprof = expected.format === 'aprof';
+const outsideCalls = (f) => (aprof ? f.calls - f.recursive_calls : f.calls);
 const callers = names.map(() => new Set());
 const callees = names.map(() => new Set());
 for (const a of expected.arcs) {
@@ -117,6 +127,10 @@ async function checkReport() {
 		`clicking ${names[pick]} shows its callers [${[...callers[pick]].join(', ')}] (shown: [${[...gotCallers].join(', ')}])`);
 	check(same(gotCallees, callees[pick]),
 		`clicking ${names[pick]} shows its callees [${[...callees[pick]].join(', ')}] (shown: [${[...gotCallees].join(', ')}])`);
+	if (!expected.arcs.length && aprof) {
+		const said = await page.$eval('#callers', (d) => d.textContent);
+		check(/no call graph/.test(said), `without a calling-context tree the callers are unknown ("${said}")`);
+	}
 	await page.screenshot({ path: path.join(outDir, `${name}-functions.png`) });
 
 	// a caller is one click away
@@ -135,8 +149,8 @@ async function checkReport() {
 	await complete();
 	console.log(`info: sorting ${rows} rows took ${sortMs} ms (the first rows), ${Date.now() - t2} ms (all)`);
 	const firstCalls = await page.$eval('#flat tbody tr', (r) => +r.getAttribute('data-fn'));
-	const maxCalls = Math.max(...expected.functions.map((f) => f.calls));
-	check(expected.functions[firstCalls].calls === maxCalls, `sorting by calls puts ${names[firstCalls]} (${maxCalls} calls) first`);
+	const maxCalls = Math.max(...expected.functions.map(outsideCalls));
+	check(outsideCalls(expected.functions[firstCalls]) === maxCalls, `sorting by calls puts ${names[firstCalls]} (${maxCalls} calls) first`);
 	const t3 = Date.now();
 	await page.fill('#filter', names[pick]);
 	await complete();
@@ -158,18 +172,12 @@ async function checkReport() {
 		check(/^Matched: [0-9.]+%$/.test(matched), `searching the flame graph reports "${matched}"`);
 		await page.screenshot({ path: path.join(outDir, `${name}-flame.png`) });
 	}
-	await page.click('header nav a[href="#source"]');
-	await page.screenshot({ path: path.join(outDir, `${name}-source.png`) });
-	if (nplots) {
-		await page.click('header nav a[href="#plots"]');
-		const plots = await page.$$eval('#plots svg.plot', (p) => p.map((x) => [x.querySelectorAll('circle').length, x.querySelectorAll('polyline.fit').length]));
-		check(plots.length === nplots && plots.every((p) => p[0] > 0 && p[1] === 1),
-			`the cost plots tab has ${nplots} plots with points and a fitted curve (${JSON.stringify(plots)})`);
-		await page.screenshot({ path: path.join(outDir, `${name}-plots.png`) });
-		await page.check('#plot-log');
-		const logged = await page.$$eval('#plots svg.plot circle', (c) => c.length);
-		check(logged > 0, `logarithmic axes redraw the plots (${logged} points)`);
+	if (await page.$('header nav a[href="#source"]')) {
+		await page.click('header nav a[href="#source"]');
+		await page.screenshot({ path: path.join(outDir, `${name}-source.png`) });
 	}
+	if (wantPlots)
+		await checkPlots(page);
 	if (await page.$('header nav a[href="#diff"]')) {
 		await page.click('header nav a[href="#diff"]');
 		const drows = await page.$$eval('#difftable tbody tr', (r) => r.length);
@@ -177,6 +185,35 @@ async function checkReport() {
 		await page.screenshot({ path: path.join(outDir, `${name}-diff.png`) });
 	}
 	await page.close();
+}
+
+// Every plot of the page's data is drawn: a dot per measured point, a
+// dashed line per fitted curve; each routine has a fit in PROFILE.json,
+// and its worst-case points are its (size, max) points there.
+async function checkPlots(page) {
+	const data = await page.evaluate(() => JSON.parse(document.getElementById('sp-data').textContent).plots);
+	check(data.length > 0, `the page has ${data.length} cost plots`);
+	await page.click('header nav a[href="#plots"]');
+	const drawn = async () => page.$$eval('#plots svg.plot', (p) => p.map((x) => [x.querySelectorAll('circle').length, x.querySelectorAll('polyline.fit').length]));
+	const count = (p, line, log) => p.curves.filter((c) => c.line === line)
+		.reduce((n, c) => n + (line ? 1 : c.points.filter((q) => !log || (q[0] > 0 && q[1] > 0)).length), 0);
+	let got = await drawn();
+	check(got.length === data.length && data.every((p, i) => got[i][0] === count(p, false, false) && got[i][1] === count(p, true, false)),
+		`each plot has its points and fitted curves (${JSON.stringify(got.slice(0, 4))}...)`);
+	const byName = new Map(expected.functions.map((f) => [f.name, f]));
+	const bad = data.filter((p) => {
+		const f = byName.get(p.name), worst = p.curves.find((c) => c.kind === 'worst');
+		const fits = p.curves.filter((c) => c.line).map((c) => c.kind).sort().join(',');
+		return !f || !f.fit || !worst || fits !== (f.fit_avg ? 'fit-avg,fit-worst' : 'fit-worst') ||
+			worst.points.length !== f.points.length || worst.points.some((q, i) => q[0] !== f.points[i].size || q[1] !== f.points[i].max);
+	}).map((p) => p.name);
+	check(bad.length === 0, `every plot is a routine with a fit, its worst case and both fits as in the JSON ${bad.slice(0, 3)}`);
+	await page.screenshot({ path: path.join(outDir, `${name}-plots.png`) });
+	await page.check('#plot-log');
+	got = await drawn();
+	check(got.length === data.length && data.every((p, i) => got[i][0] === count(p, false, true) && got[i][1] === count(p, true, true)),
+		'logarithmic axes redraw the plots (the points at 0 left out)');
+	await page.screenshot({ path: path.join(outDir, `${name}-plots-log.png`) });
 }
 
 async function checkFlame() {

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The HTML report and the flame graphs in headless Chromium.
 #
-#   tests/browser/run.sh SYMPROF OUTDIR [fixtures [HTML-PLOTS]]
-#                                                 the gmon fixtures (and the
-#                                                 cost plots of html-plots)
+#   tests/browser/run.sh SYMPROF OUTDIR [fixtures]
+#                                                 the gmon fixtures and aprof
+#                                                 reports (cost plots)
 #   tests/browser/run.sh SYMPROF OUTDIR large     the 6,000-function program
 #                                                 of bench/ (built on first use)
 #
@@ -34,14 +34,15 @@ if ! flock "$here/package.json" sh -c '
 fi
 
 status=0
-# case NAME DIR [--diff=BASE] IMAGE PROFILE...
+# case NAME DIR [--diff=BASE] [--plots] IMAGE PROFILE...   (aprof: REPORT...)
 case_() {
 	name=$1 dir=$2
 	shift 2
-	extra=""
+	extra="" check=""
 	while :; do
 		case "$1" in
 		--diff=*) extra="$1"; shift ;;
+		--plots) check="--plots"; shift ;;
 		*) break ;;
 		esac
 	done
@@ -51,7 +52,7 @@ case_() {
 	 "$symprof" --quiet --html="$out/$name.html" $extra "$@" >/dev/null) ||
 		{ echo "FAIL: symprof on $name"; status=1; return; }
 	node "$here/check-report.mjs" "$out/$name.html" "$out/$name.json" "$out/screenshots" "$name" \
-		--flame "$out/$name-flame.svg"
+		--flame "$out/$name-flame.svg" $check
 	rc=$?
 	if [ $rc = 77 ]; then
 		exit 77
@@ -70,14 +71,9 @@ else
 	case_ prog "$G/prog" --diff=gmon.out.run1 prog gmon.out.run2
 	case_ recursion "$G/recursion" recursion gmon.out
 	case_ cxx "$G/cxx" cxx gmon.out
-	# the cost-vs-input plots only aprof fills, from tests/helper/html-plots
-	if [ -n "${4:-}" ]; then
-		"$4" "$out/plots.html" "$out/plots.json" || { echo "FAIL: html-plots"; exit 1; }
-		node "$here/check-report.mjs" "$out/plots.html" "$out/plots.json" "$out/screenshots" \
-			plots --plots 2
-		rc=$?
-		[ $rc = 77 ] && exit 77
-		[ $rc = 0 ] || status=1
-	fi
+	# aprof: two runs with their difference, and a calling-context tree
+	A=$src/fixtures/aprof/corpus
+	case_ aprof "$A" --diff=profiles/sortsz_10000_0_4.aprof --plots profiles/sortsz_10506_0_4.aprof
+	case_ aprof-cct "$A" --plots profiles/sortsz_10038_0_4.aprof
 fi
 exit $status

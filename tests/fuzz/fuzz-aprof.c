@@ -3,7 +3,9 @@
  * Fuzz target: the input read as an aprof report (and, split at its middle
  * line, as two reports to merge); if it parses, analysed and printed in
  * every aprof output: routine table by cost and growth, the costliest
- * routine's table and SVG plot, JSON, flat profile and call graph.
+ * routine's table and SVG plot, JSON, flat profile and call graph, and
+ * the pictures: dot, the flame graph (SVG and folded), the HTML report
+ * with its cost plots, the diff of the report with itself.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "symprof/cg.h"
 #include "symprof/error.h"
+#include "symprof/flame.h"
 #include "symprof/formats.h"
 #include "symprof/inputcost.h"
 #include "symprof/profile.h"
@@ -51,6 +54,32 @@ static struct sp_cg *graph(struct sp_profile *p, struct sp_inputcost *ic, struct
 	return cg;
 }
 
+static void pictures(FILE *out, struct sp_report *r, const struct sp_report_meta *m)
+{
+	struct sp_dot_opts dopts = {0, 0};
+	struct sp_flame *f = sp_flame_from_inputcost(m->inputcost, m->executable);
+	struct sp_diff *d = sp_diff_new(r->cg, m, r->cg, m, r->o);
+	struct sp_aprof_plots pl;
+	struct sp_html_opts ho;
+
+	sp_report_dot(r, m, &dopts);
+	sp_flame_write_folded(f, out);
+	sp_flame_write_svg(f, out, NULL);
+	sp_diff_write_text(d, out);
+	sp_diff_write_json(d, out);
+	sp_report_aprof_plots(&pl, m->inputcost, SP_IC_RANK_GROWTH);
+	memset(&ho, 0, sizeof(ho));
+	ho.meta = m;
+	ho.flame = f;
+	ho.diff = d;
+	ho.plots = pl.v;
+	ho.nplots = pl.n;
+	sp_report_html(r, &ho, out);
+	sp_report_aprof_plots_release(&pl);
+	sp_diff_free(d);
+	sp_flame_free(f);
+}
+
 static void render(FILE *out, struct sp_profile *p, const char *name)
 {
 	struct sp_inputcost *ic = sp_inputcost_new(p);
@@ -82,6 +111,7 @@ static void render(FILE *out, struct sp_profile *p, const char *name)
 		sp_report_graph(&r);
 		sp_report_index(&r);
 	}
+	pictures(out, &r, &m);
 	sp_report_release(&r);
 	sp_cg_free(cg);
 	sp_symtab_free(t);

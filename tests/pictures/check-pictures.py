@@ -3,8 +3,10 @@
 """Checks symprof's pictures and exchange formats against its JSON output.
 
     check-pictures.py SYMPROF DIR IMAGE PROFILE... [--base BASE]
+    check-pictures.py SYMPROF DIR REPORT.aprof... [--base BASE.aprof]
 
-Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s):
+Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s) (or
+the aprof reports, which need no image):
 
   flamegraph  the SVG parses as XML; its root frame holds the profile's total
               (--format=json "total"); every frame has a tooltip with its name
@@ -19,6 +21,10 @@ Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s):
   diff        the profile minus itself is all zeros (text and JSON); with
               --base, each JSON number is the profile's minus the base's and
               base_self/base_total/base_calls are the base's
+  aprof       the page's cost plots are routines with a fit, with their
+              points and fitted curves as --format=json has them; a page
+              without a Source tab; the flame graph says when there is no
+              calling-context tree
 
 Prints one line per check and exits 1 if any fails.
 """
@@ -54,7 +60,7 @@ def close(a, b, rel=1e-9, abs_=1e-9):
     return math.isclose(a, b, rel_tol=rel, abs_tol=abs_)
 
 
-def check_flamegraph(expected_total, files, tmp):
+def check_flamegraph(expected_total, files, tmp, js_arcs=()):
     path = os.path.join(tmp, 'flame.svg')
     run(['--format=flamegraph', '--output=' + path] + files)
     root = ET.parse(path).getroot()
@@ -63,7 +69,7 @@ def check_flamegraph(expected_total, files, tmp):
     scale = float(root.get('data-scale'))
     check(close(total * scale, expected_total, 1e-7),
           'flamegraph: the total %.6g %s equals the profile total %.6g'
-          % (total * scale, root.get('data-dimen'), expected_total))
+          % (total * scale, root.get('data-dimen') or root.get('data-unit'), expected_total))
     frames = [g for g in root.iter(SVG + 'g') if g.get('class') == 'f']
     roots = [g for g in frames if g.get('data-d') == '0']
     check(len(roots) == 1 and close(float(roots[0].get('data-v')), total, 1e-9, 1e-9),
@@ -89,6 +95,10 @@ def check_flamegraph(expected_total, files, tmp):
     text = open(path, encoding='utf-8').read()
     refs = re.findall(r'(?:href|src)\s*=\s*"([^"]*)"', text)
     check(not refs, 'flamegraph: no external reference %s' % refs[:3])
+    if aprof:
+        flat = 'no calling-context tree' in text
+        check(flat == (not js_arcs) and (not flat or max(int(g.get('data-d')) for g in frames) == 1),
+              'flamegraph: %s' % ('one level of routines, said under the title' if flat else 'the stacks of the calling-context tree'))
     return len(frames)
 
 
@@ -187,32 +197,81 @@ def check_html(js, files, tmp, extra=()):
     names = [f[0] for f in data['functions']]
     check(names == [f['name'] for f in js['functions']],
           'html: the data list the %d functions of --format=json, in order' % len(names))
-    check(all(close(f[3], g['self']) and f[5] == g['calls'] for f, g in zip(data['functions'], js['functions'])),
-          'html: self times and calls as in --format=json')
+    # the page's calls are gprof's, from other functions; aprof's JSON counts
+    # the recursive activations too
+    check(all(close(f[3], g['self']) and close(f[3] + f[4], g['total'], 1e-9, 1e-6)
+              and f[5] + (f[6] if aprof else 0) == g['calls'] and f[6] == g['recursive_calls']
+              for f, g in zip(data['functions'], js['functions'])),
+          'html: self, total and calls as in --format=json')
     check(len(data['arcs']) == len([a for a in js['arcs'] if a['caller'] != a['callee']]),
           'html: the arcs of --format=json')
+    check(data['call_graph'] == bool(js['arcs']) or not aprof, 'html: says whether there is a call graph')
+    if aprof and not extra:
+        check_plots(js, data, text)
     return data
 
 
+def check_plots(js, data, text):
+    """aprof: the page's cost plots against --format=json."""
+    by_name = {f['name']: f for f in js['functions']}
+    plots = data['plots']
+    check(plots and 'id="plots"' in text and 'id="source"' not in text,
+          'aprof html: a Cost plots tab (%d plots) and no Source tab' % len(plots))
+    bad = []
+    for p in plots:
+        f = by_name.get(p['name'])
+        curves = {c['kind']: c for c in p['curves']}
+        if not f or not f['fit'] or set(curves) != ({'worst', 'avg', 'best', 'fit-worst'} |
+                                                     ({'fit-avg'} if f['fit_avg'] else set())):
+            bad.append(p['name'])
+            continue
+        for kind, key in (('worst', 'max'), ('avg', 'avg'), ('best', 'min')):
+            pts = curves[kind]['points']
+            if curves[kind]['line'] or [q[0] for q in pts] != [x['size'] for x in f['points']] or \
+               not all(close(q[1], x[key], 1e-9) for q, x in zip(pts, f['points'])):
+                bad.append('%s %s' % (p['name'], kind))
+        for kind, key in (('fit-worst', 'fit'), ('fit-avg', 'fit_avg')):
+            if kind not in curves:
+                continue
+            fit, pts = f[key], curves[kind]['points']
+            lo, hi = f['points'][0]['size'], f['points'][-1]['size']
+            if not curves[kind]['line'] or len(pts) < 8 or \
+               not all(lo - 1e-9 <= q[0] <= hi * (1 + 1e-9) for q in pts) or \
+               not all(close(q[1], fit['a'] + fit['b'] * q[0] ** fit['c'], 1e-6, 1e-6 * abs(fit['a']) + 1e-6)
+                       for q in pts if q[0] > 0):
+                bad.append('%s %s' % (p['name'], kind))
+    check(not bad, 'aprof html: every plot a routine with a fit, its points and both fitted curves '
+          'as --format=json has them %s' % bad[:3])
+    costly = [f['name'] for f in sorted(js['functions'], key=lambda f: -f['total']) if f['fit']][:8]
+    check(set(costly) <= {p['name'] for p in plots},
+          'aprof html: the 8 costliest routines with a fit are plotted')
+
+
+def one_profile(files, p):
+    """The arguments that read profile p alone."""
+    return [p] if aprof else [files[0], p]
+
+
 def check_diff_self(files):
-    prof = files[1:]
+    prof = files if aprof else files[1:]
+    zero = '0' if aprof else '0.00'
     for p in prof:
-        out = run(['--format=json', '--diff=' + p, files[0], p])
+        out = run(['--format=json', '--diff=' + p] + one_profile(files, p))
         d = json.loads(out)
         nonzero = [f['name'] for f in d['functions']
                    if any(f[k] != 0 for k in ('self', 'children', 'total', 'calls', 'recursive_calls'))]
         nonzero += ['arc %d' % i for i, a in enumerate(d['arcs']) if a['count'] or a['self'] or a['children']]
         check(d['total'] == 0 and not nonzero and d['functions'],
               'diff: %s minus itself is all zeros in JSON (%d functions) %s' % (p, len(d['functions']), nonzero[:3]))
-        text = run(['--diff=' + p, files[0], p])
+        text = run(['--diff=' + p] + one_profile(files, p))
         rows = [l for l in text.splitlines() if re.match(r'^ +[0-9]', l)]
-        zero = all(l.split()[2] == '0.00' and l.split()[3] == '0.0%' for l in rows)
-        check(rows and zero, 'diff: %s minus itself shows no change in the text (%d rows)' % (p, len(rows)))
+        same = all(l.split()[2] == zero and l.split()[3] == '0.0%' for l in rows)
+        check(rows and same, 'diff: %s minus itself shows no change in the text (%d rows)' % (p, len(rows)))
 
 
 def check_diff_base(files, base):
     cur = json.loads(run(['--format=json'] + files))
-    old = json.loads(run(['--format=json', files[0], base]))
+    old = json.loads(run(['--format=json'] + one_profile(files, base)))
     d = json.loads(run(['--format=json', '--diff=' + base] + files))
     by_cur = {f['mangled']: f for f in cur['functions']}
     by_old = {f['mangled']: f for f in old['functions']}
@@ -229,14 +288,18 @@ def check_diff_base(files, base):
           'diff: the totals')
     changes = [abs(f['self']) for f in d['functions']]
     check(changes == sorted(changes, reverse=True), 'diff: rows sorted by the size of the change')
-    noisy = [f['name'] for f in d['functions']
-             if not close(f['noise_self'], math.sqrt((by_cur.get(f['mangled'], zero)['self'] + f['base_self']) * 100) / 100, 1e-6)]
-    check(not noisy, 'diff: the noise is the square root of the samples in both profiles (100 Hz)')
+    if aprof:
+        noisy = [f['name'] for f in d['functions'] if f['noise_self'] or f['noise_total']]
+        check(not noisy and not d['noise_total'], 'diff: aprof costs are counted, not sampled: no noise')
+    else:
+        noisy = [f['name'] for f in d['functions']
+                 if not close(f['noise_self'], math.sqrt((by_cur.get(f['mangled'], zero)['self'] + f['base_self']) * 100) / 100, 1e-6)]
+        check(not noisy, 'diff: the noise is the square root of the samples in both profiles (100 Hz)')
     return d
 
 
 def main():
-    global symprof
+    global symprof, aprof
     args = sys.argv[1:]
     base = None
     if '--base' in args:
@@ -246,8 +309,9 @@ def main():
     symprof, where, files = os.path.abspath(args[0]), args[1], args[2:]
     os.chdir(where)
     js = json.loads(run(['--format=json'] + files))
+    aprof = js['format'] == 'aprof'
     with tempfile.TemporaryDirectory() as tmp:
-        check_flamegraph(js['total'], files, tmp)
+        check_flamegraph(js['total'], files, tmp, js['arcs'])
         scale = float(ET.parse(os.path.join(tmp, 'flame.svg')).getroot().get('data-scale'))
         check_folded(js['total'], scale, files)
         check_dot(js, files, tmp)
@@ -260,5 +324,6 @@ def main():
 
 
 symprof = None
+aprof = False
 if __name__ == '__main__':
     main()

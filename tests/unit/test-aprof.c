@@ -3,18 +3,24 @@
  * Unit tests for the aprof path: the growth fitter on synthetic exact and
  * noisy curves, the report reader on hand-written reports (every version's
  * field order, DRMS columns, quoted names, contexts in any order, merging)
- * and the cost-vs-input analysis.
+ * the cost-vs-input analysis and the pictures of the analysis (flame
+ * graphs with and without a CCT, the HTML report's cost plots).
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
+#include "symprof/flame.h"
 #include "symprof/formats.h"
 #include "symprof/inputcost.h"
 #include "symprof/profile.h"
+#include "symprof/progress.h"
+#include "symprof/report.h"
 #include "symprof/symbolize.h"
 
 /* ---- the fitter ---- */
@@ -200,19 +206,22 @@ static void test_read_quoted_names(void)
 	sp_profile_free(p);
 }
 
-/* contexts defined after their children and after the q lines */
+/* main -> rec -> rec, contexts defined after their children and after
+ * the q lines */
+static const char cct_report[] = "v 6\nr \"main\" \"o\" 1\n"
+				 "q 10 5 100 100 100 1e4 1 100 40 40 40 1600\n"
+				 "r \"rec\" \"o\" 2\nq 12 3 20 20 20 400 1 0 20 20 20 400\n"
+				 "q 11 4 60 60 60 3600 1 60 40 40 40 1600\n"
+				 "x 2 12 11\nx 2 11 10\nx 1 10 -1\n";
+
 static void test_read_cct(void)
 {
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
 	struct sp_error err = SP_ERROR_INIT;
-	const char *text = "v 6\nr \"main\" \"o\" 1\nq 10 5 100 100 100 1e4 1 100 40 40 40 1600\n"
-			   "r \"rec\" \"o\" 2\nq 12 3 20 20 20 400 1 0 20 20 20 400\n"
-			   "q 11 4 60 60 60 3600 1 60 40 40 40 1600\n"
-			   "x 2 12 11\nx 2 11 10\nx 1 10 -1\n";
 	uint32_t n12 = SP_NONE;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(read_str(p, "c.aprof", text, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_str(p, "c.aprof", cct_report, &err), 0);
 	CU_ASSERT(p->aprof.has_cct);
 	CU_ASSERT_EQUAL(p->nnodes, 4);
 	for (i = 0; i < p->npoints; i++)
@@ -277,29 +286,82 @@ static void test_read_errors(void)
 	}
 }
 
-/* ---- the analysis ---- */
+struct progress_seen {
+	uint64_t calls, last, total;
+	int backwards;
+};
 
-static void test_inputcost(void)
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress_seen *s = ctx;
+
+	s->backwards |= done < s->last || done > total;
+	s->calls++;
+	s->last = done;
+	s->total = total;
+}
+
+/* a large report tells how far it is read, in bytes, never backwards */
+static void test_read_progress(void)
 {
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
 	struct sp_error err = SP_ERROR_INIT;
-	struct sp_inputcost *ic;
-	const struct sp_ic_entry *e;
-	uint32_t order[4], found[4];
+	struct progress_seen seen = {0, 0, 0, 0};
+	struct sp_progress_hook hook = {on_progress, &seen};
+	struct sp_aprof_read_opts ro = {NULL, NULL, &hook};
+	size_t alloc = 80 * 30000, n = 0;
+	char *text = malloc(alloc);
+	int x;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	n += (size_t)snprintf(text, alloc, "v 6\nr \"f\" \"o\" 1\n");
+	for (x = 1; x <= 30000; x++)
+		n += (size_t)snprintf(text + n, alloc - n, "p 1 %d %d %d %d 1 1 %d %d %d %d 1\n", x,
+				      x, x, x, x, x, x, x);
+	CU_ASSERT_EQUAL(sp_fmt_aprof_read_mem(p, "big", (const uint8_t *)text, n, &ro, &err), 0);
+	CU_ASSERT(seen.calls >= 3);
+	CU_ASSERT(!seen.backwards);
+	CU_ASSERT_EQUAL(seen.total, n);
+	CU_ASSERT(seen.last > n / 2);
+	CU_ASSERT_EQUAL(p->npoints, 30000);
+	free(text);
+	sp_profile_free(p);
+}
+
+/* ---- the analysis ---- */
+
+/* sq: cost x^2 + 1 over 20 sizes; lin: 3x; few: 2 sizes (no fit) */
+static struct sp_profile *three_routines(const char *extra)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
 	char text[4096];
 	int n = 0, x;
 
-	n += snprintf(text + n, sizeof(text) - (size_t)n, "v 6\nk 0\nr \"sq\" \"o\" 1\n");
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "v 6\n%sr \"sq\" \"/o/obj\" 1\n", extra);
 	for (x = 1; x <= 20; x++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n,
 			      "p 1 %d %d %d %d 1 2 %d %d %d %d 1\n", x, x * x, x * x + 2,
 			      2 * x * x + 2, 2 * x * x + 2, 2 * x * x + 2, x * x, x * x + 2);
-	n += snprintf(text + n, sizeof(text) - (size_t)n, "r \"lin\" \"o\" 2\n");
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "r \"lin\" \"/o/obj\" 2\n");
 	for (x = 1; x <= 20; x++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n,
 			      "p 2 %d %d %d %d 1 1 %d %d %d %d 1\n", x, 3 * x, 3 * x, 3 * x, 3 * x,
 			      3 * x, 3 * x, 3 * x);
+	n += snprintf(text + n, sizeof(text) - (size_t)n,
+		      "r \"few\" \"/o/obj\" 3\np 3 1 5 5 5 1 1 5 5 5 5 1\n"
+		      "p 3 2 6 6 6 1 1 6 6 6 6 1\n");
 	CU_ASSERT_EQUAL_FATAL(read_str(p, "i", text, &err), 0);
+	return p;
+}
+
+static void test_inputcost(void)
+{
+	struct sp_profile *p = three_routines("k 0\n");
+	struct sp_inputcost *ic;
+	const struct sp_ic_entry *e;
+	uint32_t order[4], found[4];
+
 	ic = sp_inputcost_new(p);
 	e = &ic->routines[0];
 	CU_ASSERT_EQUAL(e->npoints, 20);
@@ -310,10 +372,128 @@ static void test_inputcost(void)
 	CU_ASSERT_DOUBLE_EQUAL(e->points[2].avg, 10, 1e-12);
 	CU_ASSERT_EQUAL(ic->run_total, ic->self_total);
 	CU_ASSERT_DOUBLE_EQUAL(ic->routines[1].worst.c, 1, 1e-5);
-	CU_ASSERT_EQUAL(sp_inputcost_rank(ic, SP_IC_RANK_GROWTH, order), 2);
+	CU_ASSERT_FALSE(ic->routines[2].worst.ok);
+	CU_ASSERT_EQUAL(sp_inputcost_rank(ic, SP_IC_RANK_GROWTH, order), 3);
 	CU_ASSERT_EQUAL(order[0], 0);
 	CU_ASSERT_EQUAL(sp_inputcost_find(ic, "lin", found, 4), 1);
 	CU_ASSERT_EQUAL(found[0], 1);
+	sp_inputcost_free(ic);
+	sp_profile_free(p);
+}
+
+/* ---- pictures ---- */
+
+static uint32_t flame_child(const struct sp_flame *f, uint32_t parent, const char *name)
+{
+	uint32_t c;
+
+	for (c = f->nodes[parent].first_child; c != SP_FLAME_NONE; c = f->nodes[c].next_sibling)
+		if (!strcmp(f->nodes[c].name, name))
+			return c;
+	return SP_FLAME_NONE;
+}
+
+/* without a CCT: one level of self costs, and what k has beyond them */
+static void test_flame_flat(void)
+{
+	struct sp_profile *p = three_routines("k 100000\n");
+	struct sp_inputcost *ic = sp_inputcost_new(p);
+	struct sp_flame *f = sp_flame_from_inputcost(ic, "prog");
+	uint32_t sq = flame_child(f, 0, "sq"), unknown = flame_child(f, 0, "[unknown]");
+
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[0].value, 100000, 1e-9);
+	CU_ASSERT_FATAL(sq != SP_FLAME_NONE && unknown != SP_FLAME_NONE);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[sq].self, (double)ic->routines[0].self, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[unknown].self, 100000.0 - (double)ic->self_total, 1e-9);
+	CU_ASSERT_EQUAL(f->max_depth, 1);
+	CU_ASSERT_PTR_NOT_NULL(f->note);
+	CU_ASSERT_STRING_EQUAL(f->unit, "bb");
+	CU_ASSERT_PTR_NULL(f->dimen);
+	sp_flame_free(f);
+	sp_inputcost_free(ic);
+	sp_profile_free(p);
+}
+
+/* with a CCT: the stacks main;rec;rec, and no [unknown] without k */
+static void test_flame_cct(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_APROF);
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_inputcost *ic;
+	struct sp_flame *f;
+	uint32_t m, r1, r2;
+
+	CU_ASSERT_EQUAL_FATAL(read_str(p, "c.aprof", cct_report, &err), 0);
+	ic = sp_inputcost_new(p);
+	f = sp_flame_from_inputcost(ic, "prog");
+	m = flame_child(f, 0, "main");
+	CU_ASSERT_FATAL(m != SP_FLAME_NONE);
+	r1 = flame_child(f, m, "rec");
+	CU_ASSERT_FATAL(r1 != SP_FLAME_NONE);
+	r2 = flame_child(f, r1, "rec");
+	CU_ASSERT_FATAL(r2 != SP_FLAME_NONE);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[m].self, 40, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[r1].self, 40, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[r2].self, 20, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->nodes[0].value, (double)ic->run_total, 1e-9);
+	CU_ASSERT_EQUAL(flame_child(f, 0, "[unknown]"), SP_FLAME_NONE);
+	CU_ASSERT_PTR_NULL(f->note);
+	CU_ASSERT_STRING_EQUAL(f->unit, "bb");
+	sp_flame_free(f);
+	sp_inputcost_free(ic);
+	sp_profile_free(p);
+}
+
+static const struct sp_html_curve *curve(const struct sp_html_plot *pl, const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < pl->ncurves; i++)
+		if (!strcmp(pl->curves[i].kind, kind))
+			return &pl->curves[i];
+	return NULL;
+}
+
+/* the routines with a fit, their points and both fitted curves */
+static void test_html_plots(void)
+{
+	struct sp_profile *p = three_routines("");
+	struct sp_inputcost *ic = sp_inputcost_new(p);
+	const struct sp_ic_entry *e = &ic->routines[0];
+	const struct sp_html_curve *w, *fw, *fa;
+	struct sp_aprof_plots pl;
+	size_t i;
+
+	sp_report_aprof_plots(&pl, ic, SP_IC_RANK_COST);
+	CU_ASSERT_EQUAL_FATAL(pl.n, 2); /* "few" has no fit */
+	CU_ASSERT_STRING_EQUAL(pl.v[0].name, "sq");
+	CU_ASSERT_STRING_EQUAL(pl.v[1].name, "lin");
+	CU_ASSERT_STRING_EQUAL(pl.v[0].x_label, "input size (rms)");
+	CU_ASSERT_STRING_EQUAL(pl.v[0].y_label, "cost per activation (bb)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(pl.v[0].note, "obj: 20 input sizes, 40 calls"));
+	CU_ASSERT_EQUAL(pl.v[0].ncurves, 5);
+	w = curve(&pl.v[0], "worst");
+	fw = curve(&pl.v[0], "fit-worst");
+	fa = curve(&pl.v[0], "fit-avg");
+	CU_ASSERT_FATAL(w && fw && fa && curve(&pl.v[0], "avg") && curve(&pl.v[0], "best"));
+	CU_ASSERT_EQUAL(w->n, e->npoints);
+	CU_ASSERT_FALSE(w->line);
+	for (i = 0; i < w->n; i++) {
+		CU_ASSERT_DOUBLE_EQUAL(w->x[i], (double)e->points[i].size, 0);
+		CU_ASSERT_DOUBLE_EQUAL(w->y[i], (double)e->points[i].max, 0);
+	}
+	CU_ASSERT(fw->line && fw->n > 32);
+	CU_ASSERT_DOUBLE_EQUAL(fw->x[0], 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(fw->x[fw->n - 1], 20, 1e-9);
+	for (i = 0; i < fw->n; i++) {
+		double want = e->worst.a + e->worst.b * pow(fw->x[i], e->worst.c);
+
+		CU_ASSERT(!i || fw->x[i] > fw->x[i - 1]);
+		CU_ASSERT_DOUBLE_EQUAL(fw->y[i], want, 1e-9 * (1 + fw->y[i]));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(fw->label, "worst-case fit: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fa->label, "x^2.000"));
+	sp_report_aprof_plots_release(&pl);
 	sp_inputcost_free(ic);
 	sp_profile_free(p);
 }
@@ -334,7 +514,11 @@ int sp_test_register_aprof(void)
 	    !CU_add_test(s, "read: contexts", test_read_cct) ||
 	    !CU_add_test(s, "read: merging", test_read_merge) ||
 	    !CU_add_test(s, "read: errors", test_read_errors) ||
-	    !CU_add_test(s, "inputcost", test_inputcost))
+	    !CU_add_test(s, "read: progress", test_read_progress) ||
+	    !CU_add_test(s, "inputcost", test_inputcost) ||
+	    !CU_add_test(s, "flame graph without a CCT", test_flame_flat) ||
+	    !CU_add_test(s, "flame graph of a CCT", test_flame_cct) ||
+	    !CU_add_test(s, "cost plots of the HTML report", test_html_plots))
 		return -1;
 	return 0;
 }
