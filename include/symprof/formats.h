@@ -120,6 +120,34 @@ int sp_fmt_aprof_read(struct sp_profile *p, const char *path, const struct sp_ap
 int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
 			  size_t size, const struct sp_aprof_read_opts *o, struct sp_error *err);
 
+/* ---- IgProf dumps ---- */
+
+struct sp_igprof_read_opts {
+	/* keep every LK entry in p->leaks (addresses of the leaked blocks);
+	 * otherwise they are only counted in p->igprof */
+	int keep_leaks;
+	/* decompress on the caller's thread (default: on a second thread) */
+	int no_thread;
+	/* how far the file is read, in compressed bytes; NULL: not told */
+	const struct sp_progress_hook *progress;
+};
+
+/*
+ * Reads one IgProf dump (plain, gzip or bzip2; decimal or HEX) into `p`
+ * (a SP_PROFILE_IGPROF profile), merging its call tree with the dumps read
+ * before: F entries become objects, FN entries frames (addr = the code's
+ * offset from the object's load base, IgProf's name unless it was `@?`),
+ * lines CCT nodes, counter triples values (summed per node; peaks maxed),
+ * LK entries leaks (see keep_leaks). The grammar is at the top of
+ * formats/igprof.c. `path` "-" reads stdin. Returns 0 or a negative error
+ * whose message names the file and the line (or the compressed offset).
+ */
+int sp_fmt_igprof_read(struct sp_profile *p, const char *path, const struct sp_igprof_read_opts *o,
+		       struct sp_error *err);
+/* The same, from memory (decompressed on the caller's thread). */
+int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
+			   size_t size, const struct sp_igprof_read_opts *o, struct sp_error *err);
+
 /* ---- format detection ---- */
 
 enum sp_input_format {

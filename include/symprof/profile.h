@@ -213,6 +213,15 @@ struct sp_aprof_info {
 	unsigned has_cct : 1;      /* contexts (x and q lines) */
 };
 
+/* What IgProf dumps say besides their call trees. */
+struct sp_igprof_info {
+	const char *program;       /* the first dump's N=(...) (interned) */
+	double tick;               /* T=: seconds per PERF_TICKS tick (the first non-zero) */
+	uint32_t ndumps;
+	uint64_t nleaks;           /* LK entries read (in leaks[] only if asked for) */
+	uint64_t leak_bytes;       /* their sizes summed */
+};
+
 /* Damaged but recoverable input, counted per kind; cli prints each once. */
 enum sp_diag_kind {
 	SP_DIAG_EMPTY_STACK,
@@ -272,6 +281,9 @@ struct sp_profile {
 	size_t npoints, points_alloc;
 	void *point_index;         /* private: (func, node, size) -> points index */
 	struct sp_aprof_info aprof;
+
+	/* IgProf */
+	struct sp_igprof_info igprof;
 
 	uint64_t diag[SP_DIAG_COUNT_];
 };

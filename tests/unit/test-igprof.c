@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests for the IgProf reader: the real dumps of fixtures/igprof
+ * (sums checked against totals computed from the text independently),
+ * the same text plain, gzip and bzip2, decimal dumps, threads merged onto
+ * one tree, a line longer than the reader's window, and bad input (each
+ * error names the line or the compressed offset).
+ */
+#include <bzlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <CUnit/CUnit.h>
+
+#include "suites.h"
+#include "symprof/error.h"
+#include "symprof/formats.h"
+#include "symprof/profile.h"
+
+#define DUMPS SP_FIXTURES_DIR "/igprof/profiles/"
+
+struct sums {
+	int64_t count, value, peak;
+};
+
+static struct sums sum_counter(const struct sp_profile *p, const char *name)
+{
+	uint32_t c = sp_profile_find_counter(p, name);
+	struct sums s = {0, 0, 0};
+	size_t i;
+
+	CU_ASSERT_NOT_EQUAL(c, SP_NONE);
+	for (i = 0; i < p->nvalues; i++) {
+		if (p->values[i].counter != c)
+			continue;
+		s.count += p->values[i].count;
+		s.value += p->values[i].value;
+		if (p->values[i].peak > s.peak)
+			s.peak = p->values[i].peak;
+	}
+	return s;
+}
+
+static struct sp_profile *read_file(const char *path, int keep_leaks)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
+	struct sp_igprof_read_opts o = {keep_leaks, 0, NULL};
+	struct sp_error err = SP_ERROR_INIT;
+
+	if (sp_fmt_igprof_read(p, path, &o, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		CU_FAIL("read failed");
+	}
+	return p;
+}
+
+static int read_text(struct sp_profile *p, const char *text, size_t len, struct sp_error *err)
+{
+	struct sp_igprof_read_opts o = {1, 1, NULL};
+
+	return sp_fmt_igprof_read_mem(p, "t.igprof", (const uint8_t *)text, len, &o, err);
+}
+
+/* ---- the real dumps ---- */
+
+static void test_perf_dump(void)
+{
+	struct sp_profile *p = read_file(DUMPS "perf/igprof.hotrec-pie.8629.1795298547.922226.gz", 0);
+	struct sums s = sum_counter(p, "PERF_TICKS");
+	size_t i, anon = 0;
+
+	/* zcat | grep -o 'V0[^ ]*' summed: 133 ticks, the largest peak 18 */
+	CU_ASSERT_EQUAL(s.count, 133);
+	CU_ASSERT_EQUAL(s.value, 133);
+	CU_ASSERT_EQUAL(s.peak, 18);
+	CU_ASSERT_EQUAL(p->nframes, 28); /* 28 FN definitions, one address each */
+	CU_ASSERT_DOUBLE_EQUAL(p->igprof.tick, 0.005, 1e-12);
+	CU_ASSERT_STRING_EQUAL(p->igprof.program, "/tmp/pp-corpus/igprof/bin/hotrec-pie");
+	for (i = 0; i < p->nframes; i++)
+		anon += p->frames[i].name == NULL;
+	CU_ASSERT_EQUAL(anon, 27); /* only __libc_start_main is named */
+	/* FN0=(F0=(.../hotrec-pie)+10a1 N=(@?0x55f48f2f00a1))+0 */
+	CU_ASSERT_EQUAL(p->frames[0].addr, 0x10a1);
+	CU_ASSERT_STRING_EQUAL(p->objects[p->frames[0].object].path,
+			       "/tmp/pp-corpus/igprof/bin/hotrec-pie");
+	/* FN1=(F1=(libc.so.6)+27305 N=(__libc_start_main))+85 */
+	CU_ASSERT_EQUAL(p->frames[1].addr, 0x27305);
+	CU_ASSERT_EQUAL(p->frames[1].symoff, 0x85);
+	CU_ASSERT_STRING_EQUAL(p->frames[1].name, "__libc_start_main");
+	sp_profile_free(p);
+}
+
+static void test_mem_dump(void)
+{
+	struct sp_profile *p = read_file(DUMPS "mem/igprof.leaky-pie.8671.1795298549.314875.gz", 1);
+	struct sums live = sum_counter(p, "MEM_LIVE"), total = sum_counter(p, "MEM_TOTAL");
+	uint64_t bytes = 0;
+	size_t i;
+
+	CU_ASSERT_EQUAL(live.count, 2005);
+	CU_ASSERT_EQUAL(live.value, 2629568);
+	CU_ASSERT_EQUAL(total.count, 17376);
+	CU_ASSERT_EQUAL(total.value, 55612853);
+	CU_ASSERT_EQUAL(p->counters[sp_profile_find_counter(p, "MEM_MAX")].kind, SP_COUNTER_MAX);
+	CU_ASSERT_EQUAL(p->nleaks, 2005);
+	CU_ASSERT_EQUAL(p->igprof.nleaks, 2005);
+	for (i = 0; i < p->nleaks; i++)
+		bytes += p->leaks[i].size;
+	CU_ASSERT_EQUAL(bytes, 2629568);
+	CU_ASSERT_EQUAL(p->igprof.leak_bytes, 2629568);
+	sp_profile_free(p);
+
+	/* without keep_leaks: counted, not kept */
+	p = read_file(DUMPS "mem/igprof.leaky-pie.8671.1795298549.314875.gz", 0);
+	CU_ASSERT_EQUAL(p->nleaks, 0);
+	CU_ASSERT_EQUAL(p->igprof.nleaks, 2005);
+	sp_profile_free(p);
+}
+
+/* Two dumps read into one profile: every value doubles, the tree stays. */
+static void test_merge_dumps(void)
+{
+	const char *f = DUMPS "perf/igprof.hotrec-nopie.8643.1795298548.626690.gz";
+	struct sp_profile *p = read_file(f, 0);
+	struct sp_igprof_read_opts o = {0, 0, NULL};
+	struct sp_error err = SP_ERROR_INIT;
+	size_t nodes = p->nnodes, frames = p->nframes;
+
+	CU_ASSERT_EQUAL(sum_counter(p, "PERF_TICKS").value, 137);
+	CU_ASSERT_EQUAL(sp_fmt_igprof_read(p, f, &o, &err), 0);
+	CU_ASSERT_EQUAL(sum_counter(p, "PERF_TICKS").value, 274);
+	CU_ASSERT_EQUAL(p->nnodes, nodes);
+	CU_ASSERT_EQUAL(p->nframes, frames);
+	CU_ASSERT_EQUAL(p->igprof.ndumps, 2);
+	sp_profile_free(p);
+}
+
+/* ---- hand-written text ---- */
+
+static const char small_hex[] =
+	"P=(HEX ID=1f N=(/bin/prog) T=0.010000)\n"
+	"C1 FN0=(F0=(/bin/prog)+10 N=(main))+4\n"
+	"C2 FN1=(F1=(/lib/libc.so.6)+2000 N=(@?0x7f0000002000))+0 V0=(MEM_LIVE):(2,30,20);LK=(0xabc,10);LK=(0xdef,20)\n"
+	"C2 FN2=(F0+a0 N=(@?0x4000a0))+0 V0:(1,-5,a) V1=(MEM_TOTAL):(1,ff,ff)\n"
+	"C1 FN0+4\n"
+	"C2 FN1+0 V0:(1,1,1);LK=(0x1,1)\n";
+
+static void check_small(struct sp_profile *p)
+{
+	struct sums s = sum_counter(p, "MEM_LIVE");
+
+	CU_ASSERT_EQUAL(s.count, 4);
+	CU_ASSERT_EQUAL(s.value, 0x30 - 5 + 1);
+	CU_ASSERT_EQUAL(s.peak, 0x20);
+	CU_ASSERT_EQUAL(sum_counter(p, "MEM_TOTAL").value, 0xff);
+	/* root + main + two children; the second tree falls onto the first */
+	CU_ASSERT_EQUAL(p->nnodes, 4);
+	CU_ASSERT_EQUAL(p->nframes, 3);
+	CU_ASSERT_EQUAL(p->nleaks, 3);
+	CU_ASSERT_EQUAL(p->frames[0].addr, 0x10);
+	CU_ASSERT_EQUAL(p->frames[0].symoff, 4);
+	CU_ASSERT_EQUAL(p->frames[2].addr, 0xa0);
+	CU_ASSERT_PTR_NULL(p->frames[2].name);
+}
+
+static void test_plain_gzip_bzip2(void)
+{
+	size_t len = sizeof(small_hex) - 1;
+	unsigned char gz[1024];
+	char bz[1024];
+	unsigned bzlen = sizeof(bz);
+	z_stream zs;
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_profile *p;
+
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT_EQUAL(read_text(p, small_hex, len, &err), 0);
+	check_small(p);
+	sp_profile_free(p);
+
+	memset(&zs, 0, sizeof(zs));
+	CU_ASSERT_EQUAL(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (Bytef *)small_hex;
+	zs.avail_in = (uInt)len;
+	zs.next_out = gz;
+	zs.avail_out = sizeof(gz);
+	CU_ASSERT_EQUAL(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	deflateEnd(&zs);
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT_EQUAL(read_text(p, (char *)gz, sizeof(gz) - zs.avail_out, &err), 0);
+	check_small(p);
+	sp_profile_free(p);
+
+	/* cut in the middle: truncated, with the offset */
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT_EQUAL(read_text(p, (char *)gz, (sizeof(gz) - zs.avail_out) / 2, &err),
+			-SP_E_TRUNCATED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gzip data truncated at offset"));
+	sp_profile_free(p);
+	/* a flipped byte in the deflate data */
+	gz[20] ^= 0x55;
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT(read_text(p, (char *)gz, sizeof(gz) - zs.avail_out, &err) < 0);
+	sp_profile_free(p);
+
+	CU_ASSERT_EQUAL(BZ2_bzBuffToBuffCompress(bz, &bzlen, (char *)small_hex, (unsigned)len, 9,
+						 0, 0),
+			BZ_OK);
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT_EQUAL(read_text(p, bz, bzlen, &err), 0);
+	check_small(p);
+	sp_profile_free(p);
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT_EQUAL(read_text(p, bz, bzlen - 5, &err), -SP_E_TRUNCATED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bzip2 data truncated"));
+	sp_profile_free(p);
+}
+
+/* The old decimal form of the documentation (no HEX). */
+static void test_decimal(void)
+{
+	static const char text[] =
+		"P=(ID=32365 N=(ls) T=0.010000)\n"
+		"C1 FN0=(F0=(/lib/tls/libc.so.6)+87962 N=(__libc_start_main))+218\n"
+		"C2 FN1=(F1=(ls)+8661 N=(strcoll))+2753\n"
+		"C3 FN2=(F0+171435 N=(@?0x13adab))+0 V0=(PERF_TICKS):(1,1,1)\n"
+		"C3 FN3=(F1+17715 N=(@?(nil)))+0 V0:(12,34,5)\n";
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
+	struct sp_error err = SP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL(read_text(p, text, sizeof(text) - 1, &err), 0);
+	CU_ASSERT_EQUAL(sum_counter(p, "PERF_TICKS").value, 35);
+	CU_ASSERT_EQUAL(sum_counter(p, "PERF_TICKS").count, 13);
+	CU_ASSERT_EQUAL(p->frames[0].addr, 87962);
+	CU_ASSERT_EQUAL(p->frames[2].addr, 171435);
+	CU_ASSERT_PTR_NULL(p->frames[3].name);
+	CU_ASSERT_DOUBLE_EQUAL(p->counters[0].unit_per_count, 0.01, 1e-12);
+	sp_profile_free(p);
+}
+
+/* A node with more LK entries than the reader's window holds. */
+static void test_long_line(void)
+{
+	static const char head[] = "P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(MEM_LIVE):(1,1,1)";
+	size_t n = 150000, i, len = 0;
+	char *text = malloc(sizeof(head) + n * 40 + 64);
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
+	struct sp_error err = SP_ERROR_INIT;
+
+	len += (size_t)sprintf(text, "%s", head);
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, ";LK=(0x%016zx,%zx)", i * 64 + 0x10000000, i % 7 + 1);
+	len += (size_t)sprintf(text + len, "\nC1 FN0+0 V0:(2,2,2)\n");
+	CU_ASSERT(len > (3u << 20));
+	CU_ASSERT_EQUAL(read_text(p, text, len, &err), 0);
+	CU_ASSERT_EQUAL(p->nleaks, n);
+	CU_ASSERT_EQUAL(p->leaks[n - 1].addr, (n - 1) * 64 + 0x10000000);
+	CU_ASSERT_EQUAL(sum_counter(p, "MEM_LIVE").count, 3);
+	sp_profile_free(p);
+	/* the same, cut in the middle of an entry */
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT(read_text(p, text, len / 2, &err) < 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "t.igprof:2: the file ends in the middle of a line"));
+	sp_profile_free(p);
+	free(text);
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"", "the file is empty"},
+		{"hello\n", "t.igprof:1: not an IgProf dump"},
+		{"P=(HEX ID=1 N=(p) T=x)\n", "t.igprof:1: malformed header: bad period 'x'"},
+		{"P=(HEX ID=1 N=(p)\n", "t.igprof:1: malformed header"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC2 FN0=(F0=(p)+1 N=(f))+0\n",
+		 "t.igprof:2: depth 2 after depth 0"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC0 FN0=(F0=(p)+1 N=(f))+0\n", "t.igprof:2: depth 0"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN3+0\n",
+		 "t.igprof:2: symbol FN3 referenced before definition"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F2+1 N=(f))+0\n",
+		 "t.igprof:2: file F2 referenced before definition"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V1:(1,1,1)\n",
+		 "t.igprof:2: counter V1 referenced before definition"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(X):(1,1)\n",
+		 "t.igprof:2: malformed values of counter V0"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0\nC1 FN0=(F0+1 N=(f))+0\n",
+		 "t.igprof:3: symbol FN0 defined twice"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 junk\n",
+		 "t.igprof:2: unexpected text after the node: ' junk'"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0;LK=(12,3)\n",
+		 "t.igprof:2: malformed leak entry"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(X):(1,11111111111111111,1)\n",
+		 "t.igprof:2: malformed values of counter V0"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FNfffffff=(F0=(p)+1 N=(f))+0\n",
+		 "t.igprof:2: symbol id 268435455 is too large"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f)+0\n",
+		 "t.igprof:2: malformed symbol definition FN0"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nE1 FN0=(F0=(p)+1 N=(f))+0\n", "t.igprof:2: malformed line"},
+		{"\x1f\x8b\x08\x00garbage", "gzip data"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0", "t.igprof:2: the file ends in"},
+		{"BZh9garbage", "corrupt bzip2 data"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
+		struct sp_error err = SP_ERROR_INIT;
+		int rc = read_text(p, cases[i].text, strlen(cases[i].text), &err);
+
+		CU_ASSERT(rc < 0);
+		if (!strstr(err.msg, cases[i].msg)) {
+			fprintf(stderr, "\ncase %zu: got '%s', want '%s'\n", i, err.msg, cases[i].msg);
+			CU_FAIL("wrong message");
+		}
+		sp_profile_free(p);
+	}
+}
+
+int sp_test_register_igprof(void)
+{
+	CU_pSuite s = CU_add_suite("igprof", NULL, NULL);
+
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "read: perf dump", test_perf_dump) ||
+	    !CU_add_test(s, "read: mem dump, leaks", test_mem_dump) ||
+	    !CU_add_test(s, "read: two dumps merged", test_merge_dumps) ||
+	    !CU_add_test(s, "read: plain, gzip, bzip2", test_plain_gzip_bzip2) ||
+	    !CU_add_test(s, "read: decimal dumps", test_decimal) ||
+	    !CU_add_test(s, "read: a line longer than the window", test_long_line) ||
+	    !CU_add_test(s, "read: errors", test_errors))
+		return -1;
+	return 0;
+}
