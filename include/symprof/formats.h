@@ -93,6 +93,25 @@ struct sp_gmon_write_opts {
 int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
 		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err);
 
+/* ---- gperftools CPU profiles ---- */
+
+/* Returns 1 if `data` starts with a gperftools CPU profile header (any word
+ * size and byte order; see formats/gperf.c for the grammar). */
+int sp_fmt_gperf_probe(const uint8_t *data, size_t size);
+
+/*
+ * Reads one gperftools CPU profile into `p` (a SP_PROFILE_GPERF profile),
+ * adding its stacks to what earlier files put there: one counter "samples",
+ * the period in p->period_ns (files with another period are refused), the
+ * file's executable mappings as maps and objects, frames with their runtime
+ * addresses (SP_FRAME_RETURN_ADDR on all but the leaf), stacks in the CCT.
+ * `path` "-" reads stdin. Returns 0 or a negative error whose message names
+ * the file and the offset.
+ */
+int sp_fmt_gperf_read(struct sp_profile *p, const char *path, struct sp_error *err);
+int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
+			  size_t size, struct sp_error *err);
+
 /* ---- format detection ---- */
 
 enum sp_input_format {

@@ -102,6 +102,7 @@ struct sp_input {
 	const char *format;        /* "gmon", "bsd", "4.4bsd", "gperftools", ... */
 	int version;               /* GNU gmon version; 0 for BSD formats */
 	uint32_t nhist, narcs, nbbs;
+	int word_size;             /* gperftools: bytes per slot (4 or 8) */
 };
 
 /* ---- counters (what a value measures) ---- */
