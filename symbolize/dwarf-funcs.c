@@ -866,6 +866,18 @@ struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, str
 	return f;
 }
 
+struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs)
+{
+	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
+	struct fbuild b;
+
+	memset(&b, 0, sizeof(b));
+	b.f = f;
+	b.strs = strs;
+	load_symbols(&b, elf);
+	return f;
+}
+
 void sp_dwfuncs_free(struct sp_dwfuncs *f)
 {
 	if (!f)

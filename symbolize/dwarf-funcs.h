@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 struct sp_error;
 struct sp_linetab;
@@ -40,6 +41,13 @@ struct sp_inline_frame {
 struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, struct sp_strtab *strs,
 				  struct sp_error *err);
 void sp_dwfuncs_free(struct sp_dwfuncs *f);
+
+/*
+ * The ELF symbols alone (for files without DWARF): sp_dwfuncs_find() then
+ * finds nothing and sp_dwfuncs_symbol() answers from `elf`'s .symtab, or
+ * its .dynsym when it has no .symtab, as bfd does. Never NULL.
+ */
+struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs);
 
 /*
  * Fills up to max frames of the chain at addr, innermost first, and
