@@ -139,7 +139,8 @@ static size_t enter(struct walk *w, uint32_t n)
 		uint32_t leaf = w->path[w->depth - 1];
 
 		w->cg->nodes[leaf].time += w->self_v[n];
-		w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
+		if (w->o->counts_known)
+			w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
 		if (w->depth > 1) {
 			uint32_t a = sp_cg_arc_find(w->cg, w->path[w->depth - 2], leaf);
 			w->cg->arcs[a].time += w->self_v[n];
