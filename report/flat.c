@@ -165,7 +165,13 @@ void sp_report_flat(struct sp_report *r)
 	for (i = 0; i < cg->nsyms; i++)
 		sorted[i] = (unsigned)i;
 	sp_sort(sorted, cg->nsyms, sizeof(*sorted), cmp_time, (void *)cg);
-	log_scale = r->o->bsd ? 5 : unit_scale(cg, sorted);
+	/* without call counts the per-call columns stay blank: plain seconds */
+	if (r->o->bsd)
+		log_scale = 5;
+	else if (cg->stack_based && !cg->counts_known)
+		log_scale = 4;
+	else
+		log_scale = unit_scale(cg, sorted);
 	print_header(r, si_tab[log_scale].prefix, &total_time);
 	for (i = 0; i < cg->nsyms; i++)
 		if (cg->nodes[sorted[i]].flat_print)

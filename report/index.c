@@ -47,7 +47,8 @@ void sp_report_index(struct sp_report *r)
 	int column_width = (r->o->width - 1) / 3;
 
 	for (i = 0; i < cg->nsyms; i++) {
-		if (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0)
+		if (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0 &&
+		    !(cg->stack_based && cg->nodes[i].prop_child != 0))
 			continue;
 		names[nnames++] = (unsigned)i;
 	}

@@ -69,9 +69,32 @@ struct sp_report_meta {
 	size_t nfiles;
 	const char *metric;      /* "time" */
 	const char *unit;        /* "seconds" */
+	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
+	double sample_seconds;   /* stack profiles: seconds per sample, else 0 */
 };
 
 /* The JSON document of docs/formats.md. */
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m);
+
+/* ---- stack profiles (gperftools) ---- */
+
+struct sp_symbolizer;
+struct sp_frame_funcs;
+
+struct sp_stack_report_opts {
+	unsigned demangle : 1; /* C++ names demangled */
+	unsigned cum : 1;      /* pprof: rows sorted by cumulative samples */
+	unsigned lines : 1;    /* line granularity */
+};
+
+/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
+void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+		     const struct sp_stack_report_opts *o);
+/* One "root;...;leaf N" line per distinct stack (folded.c). */
+void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_frame_funcs *ff,
+		      const struct sp_stack_report_opts *o);
+/* callgrind format for KCachegrind (callgrind.c). */
+void sp_report_callgrind(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+			 const struct sp_stack_report_opts *o);
 
 #endif

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * --format=pprof: google-pprof's `--text` report of a CPU profile (the
+ * Perl script of gperftools 2.0: PrintText and what feeds it), so that a
+ * pprof user sees the same numbers and names:
+ *
+ *   Total: N samples
+ *   <flat> <flat%> <sum%> <cum> <cum%> <name>      "%8s %6s %6s %8s %6s %s"
+ *
+ * sorted by flat (by cum with --cum), then by name (byte order); flat% and
+ * cum% are of the flat total, sum% the running sum of flat. The steps are
+ * pprof's, on the stacks of the profile:
+ *
+ *  1. RemoveUninterestingFrames: while every stack has a second address
+ *     and it is the same one, it is a signal-handler artefact: it goes
+ *     (and the next one with it when it is the leaf's duplicate), and
+ *     "Removing NAME from all stack traces." goes to stderr; then frames
+ *     of the profiler itself (ProfileData::Add, CpuProfiler::prof_handler,
+ *     __pthread_sighandler, __restore ...) are dropped.
+ *  2. TranslateStack: each address becomes its symbol list, innermost
+ *     first, every function but the outermost marked " (inline)"; names
+ *     that several routines share get "@addr" (FillFullnameToShortnameMap);
+ *     addresses above 0x7fffffffffffffff (kernel) are skipped. With -l an
+ *     entry is "name file:line".
+ *  3. ReduceProfile: a stack counts once per entry however often the entry
+ *     repeats in it (recursion), so cum is the samples whose stack holds
+ *     the entry; flat goes to the first entry.
+ *
+ * pprof's names come from pprof-names.c. Differences on purpose: every
+ * frame of every file is named (pprof loses PIE executables not at their
+ * recorded path, and later profiles' libraries); Callback::Run frames are
+ * not renamed "Run#N" (pprof numbers them in hash order).
+ */
+#include "symprof/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof.h"
+#include "symprof/alloc.h"
+#include "symprof/hashmap.h"
+#include "symprof/profile.h"
+#include "symprof/sort.h"
+#include "symprof/symbolize.h"
+
+struct pprof {
+	FILE *out;
+	const struct sp_profile *p;
+	const struct sp_stack_report_opts *o;
+	struct sp_pprof_names names;
+	struct sp_pprof_addr *addrs;   /* distinct addresses */
+	size_t naddrs, addrs_alloc;
+	struct sp_pairmap addr_index;  /* pc -> addrs */
+	uint32_t *frame_addr;          /* per frame */
+	/* stacks, leaf first: addresses stk[off[i] .. off[i + 1]) */
+	uint32_t *stk;
+	size_t nstk, stk_alloc;
+	size_t *off;
+	int64_t *count;
+	size_t nstacks, stacks_alloc;
+	/* entries (translated names) */
+	struct sp_pairmap entry_index; /* interned string -> entries */
+	const char **entry;
+	int64_t *flat, *cum;
+	uint32_t *seen;                /* per entry: last stack that counted it */
+	size_t nentries, entries_alloc;
+	char *listed;                  /* per entry: in some stack (pprof's cum keys) */
+	uint32_t *aent;                /* per address: its entries ... */
+	size_t *aent_off;              /* ... aent[aent_off[a] .. aent_off[a + 1]) */
+	size_t naent, aent_alloc;
+	struct sp_strtab strs;
+};
+
+/* ---- addresses ---- */
+
+static void addr_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct pprof *pp = ctx;
+
+	*k1 = pp->addrs[i].pc;
+	*k2 = 0;
+}
+
+static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
+{
+	const struct sp_profile *p = pp->p;
+	size_t f;
+
+	pp->frame_addr = sp_xmalloc((p->nframes + 1) * sizeof(*pp->frame_addr));
+	sp_pairmap_init(&pp->addr_index, addr_key, pp);
+	for (f = 0; f < p->nframes; f++) {
+		const struct sp_frame *fr = &p->frames[f];
+		uint64_t pc = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) ? 1 : 0);
+		uint32_t i = sp_pairmap_get(&pp->addr_index, pc, 0);
+
+		if (i == UINT32_MAX) {
+			SP_ALLOC_GROW(pp->addrs, pp->naddrs + 1, pp->addrs_alloc);
+			memset(&pp->addrs[pp->naddrs], 0, sizeof(*pp->addrs));
+			pp->addrs[pp->naddrs].pc = pc;
+			sp_pprof_names_resolve(&pp->names, &pp->addrs[pp->naddrs],
+					       sp_symbolizer_frame(s, p, (uint32_t)f));
+			i = (uint32_t)pp->naddrs++;
+			sp_pairmap_put(&pp->addr_index, pc, 0, i);
+		}
+		pp->frame_addr[f] = i;
+	}
+}
+
+/* ---- stacks ---- */
+
+static void collect_stacks(struct pprof *pp)
+{
+	const struct sp_profile *p = pp->p;
+	uint32_t counter = sp_profile_find_counter(p, "samples");
+	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
+	size_t i;
+
+	for (i = 0; i < p->nvalues; i++)
+		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
+			node_count[p->values[i].node] += p->values[i].count;
+	for (i = 1; i < p->nnodes; i++) {
+		uint32_t n;
+
+		if (!node_count[i])
+			continue;
+		SP_ALLOC_GROW(pp->off, pp->nstacks + 2, pp->stacks_alloc);
+		pp->count = sp_xreallocarray(pp->count, pp->stacks_alloc, sizeof(*pp->count));
+		pp->off[pp->nstacks] = pp->nstk;
+		pp->count[pp->nstacks++] = node_count[i];
+		for (n = (uint32_t)i; n != 0 && n != SP_NONE; n = p->nodes[n].parent) {
+			SP_ALLOC_GROW(pp->stk, pp->nstk + 1, pp->stk_alloc);
+			pp->stk[pp->nstk++] = pp->frame_addr[p->nodes[n].frame];
+		}
+	}
+	if (!pp->off)
+		pp->off = sp_xmalloc(sizeof(*pp->off));
+	pp->off[pp->nstacks] = pp->nstk;
+	free(node_count);
+}
+
+static size_t stack_len(const struct pprof *pp, size_t i)
+{
+	return pp->off[i + 1] - pp->off[i];
+}
+
+static const char *addr_name(struct pprof *pp, uint32_t a)
+{
+	const struct sp_pprof_addr *x = &pp->addrs[a];
+
+	return x->known && x->nsyms ? x->syms[0].func : sp_pprof_names_hex(&pp->names, x->pc);
+}
+
+/* Removes position k (and the duplicate leaf) from every stack. */
+static void drop_second(struct pprof *pp)
+{
+	size_t i, w = 0, start = 0;
+
+	for (i = 0; i < pp->nstacks; i++) {
+		size_t b = pp->off[i], n = pp->off[i + 1] - b, k;
+		uint32_t *s = pp->stk + b;
+		int dup = n > 3 && pp->addrs[s[2]].pc + 1 == pp->addrs[s[0]].pc;
+
+		pp->off[i] = w;
+		for (k = 0; k < n; k++)
+			if (k != 1 && !(dup && k == 2))
+				pp->stk[w++] = s[k];
+		start = w;
+	}
+	pp->off[pp->nstacks] = start;
+	pp->nstk = w;
+}
+
+/* IsSecondPcAlwaysTheSame, repeated. */
+static void remove_signal_frames(struct pprof *pp)
+{
+	for (;;) {
+		size_t i;
+		uint32_t second = UINT32_MAX;
+
+		if (!pp->nstacks)
+			return;
+		for (i = 0; i < pp->nstacks; i++) {
+			if (stack_len(pp, i) < 2)
+				return;
+			if (second == UINT32_MAX)
+				second = pp->stk[pp->off[i] + 1];
+			else if (pp->stk[pp->off[i] + 1] != second)
+				return;
+		}
+		fprintf(stderr, "Removing %s from all stack traces.\n", addr_name(pp, second));
+		drop_second(pp);
+	}
+}
+
+static int uninteresting(const struct pprof *pp, uint32_t a)
+{
+	static const char *const skip[] = {
+		"ProfileData::Add",  "ProfileData::prof_handler", "CpuProfiler::prof_handler",
+		"__FRAME_END__",     "__pthread_sighandler",      "__restore",
+	};
+	const struct sp_pprof_addr *x = &pp->addrs[a];
+	size_t i;
+
+	if (!x->known || !x->nsyms)
+		return 0;
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(x->syms[0].func, skip[i]))
+			return 1;
+	return 0;
+}
+
+static void remove_uninteresting(struct pprof *pp)
+{
+	size_t i, k, w = 0;
+
+	remove_signal_frames(pp);
+	for (i = 0; i < pp->nstacks; i++) {
+		size_t b = pp->off[i], e = pp->off[i + 1];
+
+		pp->off[i] = w;
+		for (k = b; k < e; k++)
+			if (!uninteresting(pp, pp->stk[k]))
+				pp->stk[w++] = pp->stk[k];
+	}
+	pp->off[pp->nstacks] = w;
+	pp->nstk = w;
+}
+
+/* ---- names ---- */
+
+static void entry_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct pprof *pp = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)pp->entry[i];
+	*k2 = 0;
+}
+
+static uint32_t entry_for(struct pprof *pp, const char *s)
+{
+	const char *key = sp_strtab_intern(&pp->strs, s);
+	uint32_t i = sp_pairmap_get(&pp->entry_index, (uint64_t)(uintptr_t)key, 0);
+
+	if (i != UINT32_MAX)
+		return i;
+	SP_ALLOC_GROW(pp->entry, pp->nentries + 1, pp->entries_alloc);
+	pp->entry[pp->nentries] = key;
+	sp_pairmap_put(&pp->entry_index, (uint64_t)(uintptr_t)key, 0, (uint32_t)pp->nentries);
+	return (uint32_t)pp->nentries++;
+}
+
+/* A map from interned strings to interned strings (pointer keys). */
+struct strmap {
+	struct sp_pairmap index;
+	const char **k, **v;
+	size_t n, alloc;
+};
+
+static void strmap_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct strmap *m = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)m->k[i];
+	*k2 = 0;
+}
+
+static void strmap_init(struct strmap *m)
+{
+	memset(m, 0, sizeof(*m));
+	sp_pairmap_init(&m->index, strmap_key, m);
+}
+
+static void strmap_release(struct strmap *m)
+{
+	sp_pairmap_release(&m->index);
+	free(m->k);
+	free(m->v);
+}
+
+static const char **strmap_get(struct strmap *m, const char *k)
+{
+	uint32_t i = sp_pairmap_get(&m->index, (uint64_t)(uintptr_t)k, 0);
+
+	return i == UINT32_MAX ? NULL : &m->v[i];
+}
+
+static const char **strmap_put(struct strmap *m, const char *k, const char *v)
+{
+	const char **old = strmap_get(m, k);
+
+	if (old)
+		return old;
+	SP_ALLOC_GROW(m->k, m->n + 1, m->alloc);
+	m->v = sp_xreallocarray(m->v, m->alloc, sizeof(*m->v));
+	m->k[m->n] = k;
+	m->v[m->n] = v;
+	sp_pairmap_put(&m->index, (uint64_t)(uintptr_t)k, 0, (uint32_t)m->n);
+	return &m->v[m->n++];
+}
+
+static int ends_with_hex_tag(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 3 || s[n - 1] != '>')
+		return 0;
+	for (i = n - 1; i > 0 && s[i - 1] != '<'; i--)
+		if (!strchr("0123456789abcdefABCDEF", s[i - 1]))
+			return 0;
+	return i > 0 && i < n - 1;
+}
+
+static const char *X(struct pprof *pp, const char *s)
+{
+	return sp_strtab_intern(&pp->strs, s);
+}
+
+/* FillFullnameToShortnameMap: full name -> "short@addr" for the short
+ * names that routines at several addresses share (outermost entries). */
+static void fullname_map(struct pprof *pp, struct strmap *map)
+{
+	struct strmap once;   /* short -> its first tagged full name, or "" if several */
+	size_t i;
+
+	strmap_init(&once);
+	for (i = 0; i < pp->naddrs; i++) {
+		const struct sp_pprof_addr *a = &pp->addrs[i];
+		const char *shrt, *full, **f;
+
+		if (!a->known || !a->nsyms || !ends_with_hex_tag(a->syms[0].full))
+			continue;
+		shrt = X(pp, a->syms[0].func);
+		full = X(pp, a->syms[0].full);
+		f = strmap_put(&once, shrt, full);
+		if (*f != full)
+			*f = "";
+	}
+	for (i = 0; i < pp->naddrs; i++) {
+		const struct sp_pprof_addr *a = &pp->addrs[i];
+		const char *shrt, *full, **f, *lt, *gt;
+		struct sp_buf b = SP_BUF_INIT;
+
+		if (!a->known || !a->nsyms)
+			continue;
+		shrt = X(pp, a->syms[0].func);
+		full = X(pp, a->syms[0].full);
+		f = strmap_get(&once, shrt);
+		if (!f || **f || strmap_get(map, full))
+			continue;
+		gt = full + strlen(full) - 1;
+		if (*gt != '>' || !(lt = strrchr(full, '<')) || memchr(lt, '>', (size_t)(gt - lt)))
+			continue;
+		for (lt++; *lt == '0'; lt++)
+			;
+		sp_buf_addf(&b, "%s@%.*s", shrt, (int)(gt - lt), lt);
+		strmap_put(map, full, X(pp, b.buf));
+		sp_buf_release(&b);
+	}
+	strmap_release(&once);
+}
+
+/* TranslateStack for one address: its entries, innermost first. */
+static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, struct sp_buf *b)
+{
+	const struct sp_pprof_addr *x = &pp->addrs[a];
+	const char *hex = sp_pprof_names_hex(&pp->names, x->pc);
+	struct sp_pprof_sym unknown;
+	const struct sp_pprof_sym *syms = x->syms;
+	uint32_t n = x->nsyms, j;
+
+	if (pp->names.addr_width > 8 && x->pc > 0x7fffffffffffffffULL)
+		return;
+	if (!x->known) {
+		unknown.func = unknown.full = hex;
+		unknown.fileline = "";
+		syms = &unknown;
+		n = 1;
+	}
+	for (j = n; j > 0; j--) {
+		const struct sp_pprof_sym *sy = &syms[j - 1];
+		const char **m = strmap_get(map, X(pp, sy->full));
+		const char *func = m ? *m : sy->func;
+
+		sp_buf_reset(b);
+		sp_buf_addstr(b, func);
+		if (j > 1)
+			sp_buf_addstr(b, " (inline)");
+		if (pp->o->lines) {
+			if (!strcmp(func, "??") && !strcmp(sy->fileline, "??:0")) {
+				sp_buf_reset(b);
+				sp_buf_addstr(b, hex);
+			} else {
+				sp_buf_addch(b, ' ');
+				sp_buf_addstr(b, sy->fileline);
+			}
+		} else if (!strcmp(func, "??")) {
+			sp_buf_reset(b);
+			sp_buf_addstr(b, hex);
+		}
+		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
+		pp->aent[pp->naent++] = entry_for(pp, b->buf);
+	}
+}
+
+static void translate(struct pprof *pp)
+{
+	struct strmap map;
+	struct sp_buf b = SP_BUF_INIT;
+	size_t a;
+
+	strmap_init(&map);
+	sp_pairmap_init(&pp->entry_index, entry_key, pp);
+	fullname_map(pp, &map);
+	pp->aent_off = sp_xmalloc((pp->naddrs + 1) * sizeof(*pp->aent_off));
+	for (a = 0; a < pp->naddrs; a++) {
+		pp->aent_off[a] = pp->naent;
+		translate_addr(pp, (uint32_t)a, &map, &b);
+	}
+	pp->aent_off[pp->naddrs] = pp->naent;
+	sp_buf_release(&b);
+	strmap_release(&map);
+}
+
+/* ---- counting and printing ---- */
+
+/* ReduceProfile, FlatProfile, CumulativeProfile. */
+static void reduce(struct pprof *pp)
+{
+	size_t i, k;
+
+	pp->flat = sp_xcalloc(pp->nentries + 1, sizeof(*pp->flat));
+	pp->cum = sp_xcalloc(pp->nentries + 1, sizeof(*pp->cum));
+	pp->seen = sp_xcalloc(pp->nentries + 1, sizeof(*pp->seen));
+	pp->listed = sp_xcalloc(pp->nentries + 1, 1);
+	for (i = 0; i < pp->nstacks; i++) {
+		int first = 1;
+
+		for (k = pp->off[i]; k < pp->off[i + 1]; k++) {
+			uint32_t a = pp->stk[k];
+			size_t e;
+
+			for (e = pp->aent_off[a]; e < pp->aent_off[a + 1]; e++) {
+				uint32_t id = pp->aent[e];
+
+				if (pp->seen[id] == i + 1)
+					continue;
+				pp->seen[id] = (uint32_t)(i + 1);
+				pp->listed[id] = 1;
+				pp->cum[id] += pp->count[i];
+				if (first)
+					pp->flat[id] += pp->count[i];
+				first = 0;
+			}
+		}
+	}
+}
+
+static int cmp_rows(const void *a, const void *b, void *ctx)
+{
+	const struct pprof *pp = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const int64_t *s = pp->o->cum ? pp->cum : pp->flat;
+
+	if (s[x] != s[y])
+		return s[x] > s[y] ? -1 : 1;
+	return strcmp(pp->entry[x], pp->entry[y]);
+}
+
+static void percent(char *buf, size_t n, int64_t num, int64_t total)
+{
+	if (total != 0)
+		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
+	else
+		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+}
+
+static void print_rows(struct pprof *pp)
+{
+	uint32_t *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
+	int64_t total = 0, flat_total = 0, running = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < pp->nstacks; i++)
+		total += pp->count[i];
+	for (i = 0; i < pp->nentries; i++) {
+		flat_total += pp->flat[i];
+		if (pp->listed[i])
+			rows[n++] = (uint32_t)i;
+	}
+	if (total != 0)
+		fprintf(pp->out, "Total: %lld samples\n", (long long)total);
+	sp_sort(rows, n, sizeof(*rows), cmp_rows, pp);
+	for (i = 0; i < n; i++) {
+		uint32_t e = rows[i];
+		char p1[32], p2[32], p3[32];
+
+		running += pp->flat[e];
+		if (!pp->flat[e] && !pp->cum[e])
+			continue;
+		percent(p1, sizeof(p1), pp->flat[e], flat_total);
+		percent(p2, sizeof(p2), running, flat_total);
+		percent(p3, sizeof(p3), pp->cum[e], flat_total);
+		fprintf(pp->out, "%8lld %6s %6s %8lld %6s %s\n", (long long)pp->flat[e], p1, p2,
+			(long long)pp->cum[e], p3, pp->entry[e]);
+	}
+	free(rows);
+}
+
+static int addr_width(const struct sp_profile *p)
+{
+	return p->ninputs && p->inputs[0].word_size == 4 ? 8 : 16;
+}
+
+void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+		     const struct sp_stack_report_opts *o)
+{
+	struct pprof pp;
+
+	memset(&pp, 0, sizeof(pp));
+	pp.out = out;
+	pp.p = p;
+	pp.o = o;
+	sp_strtab_init(&pp.strs);
+	sp_pprof_names_init(&pp.names, s, addr_width(p));
+	collect_addrs(&pp, s);
+	collect_stacks(&pp);
+	remove_uninteresting(&pp);
+	translate(&pp);
+	reduce(&pp);
+	print_rows(&pp);
+	sp_pprof_names_release(&pp.names);
+	sp_strtab_release(&pp.strs);
+	sp_pairmap_release(&pp.addr_index);
+	sp_pairmap_release(&pp.entry_index);
+	free(pp.addrs);
+	free(pp.frame_addr);
+	free(pp.stk);
+	free(pp.off);
+	free(pp.count);
+	free(pp.entry);
+	free(pp.flat);
+	free(pp.cum);
+	free(pp.seen);
+	free(pp.listed);
+	free(pp.aent);
+	free(pp.aent_off);
+}
