@@ -12,6 +12,7 @@
 
 #include "symprof/cg.h"
 #include "symprof/formats.h"
+#include "symprof/symbolize.h"
 
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
@@ -28,6 +29,9 @@ enum {
 enum sp_out_format {
 	SP_OUT_TEXT = 0, /* gprof's text */
 	SP_OUT_JSON,
+	SP_OUT_PPROF,     /* google-pprof --text (stack profiles) */
+	SP_OUT_CALLGRIND, /* callgrind/KCachegrind (stack profiles) */
+	SP_OUT_FOLDED,    /* one "a;b;c N" line per stack (stack profiles) */
 };
 
 struct spec_arg {
@@ -39,6 +43,7 @@ struct sp_opts {
 	const char *image;          /* default "a.out" */
 	const char **profiles;      /* default "gmon.out" */
 	size_t nprofiles;
+	unsigned image_given : 1, profiles_defaulted : 1;
 	int output_style, user_specified;
 	struct spec_arg *specs;
 	size_t nspecs, specs_alloc;
@@ -58,6 +63,11 @@ struct sp_opts {
 	enum sp_out_format out_format;
 	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
+	unsigned cum : 1;           /* --cum: pprof rows sorted by cumulative */
+	unsigned addr2line : 1;     /* --addr2line: resolve addresses from stdin */
+	const char *last_e;         /* the last -e argument (--addr2line's FILE) */
+	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
+	size_t npath_maps, path_maps_alloc;
 	char **argv_storage;        /* expanded argv (freed at exit) */
 };
 
@@ -72,6 +82,14 @@ void sp_cli_expand_argv(int *argc, char ***argv);
 
 /* The gmon.out pipeline; returns the exit status. */
 int sp_cmd_gmon(struct sp_opts *o);
+/* The gperftools CPU profile pipeline; returns the exit status. */
+int sp_cmd_gperf(struct sp_opts *o);
+/* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
+int sp_cmd_addr2line(struct sp_opts *o);
+
+/* The -I directories then GPROF_PATH's, split at ':' (malloc'ed strings
+ * in a malloc'ed array); returns how many. */
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

@@ -247,7 +247,7 @@ static int build_graph(struct gmon_run *g)
 }
 
 /* -I directories then GPROF_PATH, each a ':'-separated list. */
-static size_t source_dirs(const struct sp_opts *o, char ***out)
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out)
 {
 	const char *gpath = getenv("GPROF_PATH");
 	size_t i, n = 0, alloc = 0;
@@ -282,7 +282,7 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	size_t i;
 
 	memset(&ao, 0, sizeof(ao));
-	ao.ndirs = source_dirs(g->o, &dirs);
+	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
 	ao.dirs = (const char *const *)dirs;
 	ao.all_lines = g->o->all_lines;
 	ao.separate_files = g->o->separate_files;

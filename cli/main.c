@@ -10,29 +10,58 @@
 #include "symprof/formats.h"
 #include "symprof/mfile.h"
 
-/* The format of the first profile; gmon.out when it cannot be read (the
- * gmon pipeline then reports the error as gprof would). */
-static enum sp_input_format input_format(const struct sp_opts *o)
+static enum sp_input_format detect(const char *path)
 {
 	struct sp_mfile f;
 	enum sp_input_format fmt;
 
-	if (o->input_format != SP_INPUT_UNKNOWN)
-		return o->input_format;
-	if (!o->nprofiles || sp_mfile_open(&f, o->profiles[0], NULL) < 0)
-		return SP_INPUT_GMON;
+	if (sp_mfile_open(&f, path, NULL) < 0)
+		return SP_INPUT_UNKNOWN;
 	fmt = sp_fmt_detect(f.data, f.size);
 	sp_mfile_close(&f);
 	return fmt;
 }
 
+/*
+ * The format of the first profile; gmon.out when it cannot be read (the
+ * gmon pipeline then reports the error as gprof would). A lone argument
+ * that is a gperftools profile is the profile (its maps name the files).
+ */
+static enum sp_input_format input_format(struct sp_opts *o)
+{
+	enum sp_input_format fmt;
+
+	if (o->input_format != SP_INPUT_UNKNOWN)
+		return o->input_format;
+	if (o->image_given && o->profiles_defaulted && detect(o->image) == SP_INPUT_GPERF) {
+		o->profiles[0] = o->image;
+		o->image = NULL;
+		o->image_given = 0;
+		return SP_INPUT_GPERF;
+	}
+	if (!o->nprofiles)
+		return SP_INPUT_GMON;
+	fmt = detect(o->profiles[0]);
+	return fmt == SP_INPUT_UNKNOWN ? SP_INPUT_GMON : fmt;
+}
+
 static int run(struct sp_opts *o)
 {
-	enum sp_input_format fmt = input_format(o);
+	enum sp_input_format fmt;
 
+	if (o->addr2line)
+		return sp_cmd_addr2line(o);
+	fmt = input_format(o);
 	switch (fmt) {
 	case SP_INPUT_GMON:
+		if (o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
+			sp_cli_error("--format=pprof, callgrind and folded need a stack profile "
+				     "(gperftools), not gmon.out");
+			return 2;
+		}
 		return sp_cmd_gmon(o);
+	case SP_INPUT_GPERF:
+		return sp_cmd_gperf(o);
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
 			     sp_fmt_name(fmt));

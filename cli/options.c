@@ -28,10 +28,14 @@ enum {
 	OPT_PRECISE,
 	OPT_QUIET,
 	OPT_INPUT_FORMAT,
+	OPT_CUM,
+	OPT_PATH_MAP,
+	OPT_ADDR2LINE,
 };
 
 static const struct option long_options[] = {
 	{"line", no_argument, 0, 'l'},
+	{"lines", no_argument, 0, 'l'},
 	{"no-static", no_argument, 0, 'a'},
 	{"ignore-non-functions", no_argument, 0, 'D'},
 	{"external-symbol-table", required_argument, 0, 'S'},
@@ -73,6 +77,9 @@ static const struct option long_options[] = {
 	{"precise", no_argument, 0, OPT_PRECISE},
 	{"quiet", no_argument, 0, OPT_QUIET},
 	{"input-format", required_argument, 0, OPT_INPUT_FORMAT},
+	{"cum", no_argument, 0, OPT_CUM},
+	{"path-map", required_argument, 0, OPT_PATH_MAP},
+	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
 	{0, 0, 0, 0},
 };
 
@@ -89,12 +96,16 @@ static const char usage_text[] =
 	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-	"\t[--format=text|json] [--input-format=gmon|gperftools|igprof|aprof]\n"
+	"\t[--format=text|json|pprof|callgrind|folded] [--cum] [--path-map=OLD=NEW]\n"
+	"\t[--input-format=gmon|gperftools|igprof|aprof]\n"
 	"\t[--output=FILE] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
+	"       symprof --addr2line -e FILE   (addresses on stdin, like addr2line -f -i -C)\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
-	"reports byte for byte. See symprof(1) and docs/manual.md.\n";
+	"reports byte for byte; reads gperftools CPU profiles and prints gprof-style\n"
+	"reports computed from the exact stacks, or google-pprof's --text.\n"
+	"See symprof(1) and docs/manual.md.\n";
 
 void sp_cli_error(const char *fmt, ...)
 {
@@ -141,6 +152,11 @@ static void add_spec(struct sp_opts *o, const char *spec, enum sp_symspec_table 
 
 void sp_cli_opts_release(struct sp_opts *o)
 {
+	size_t i;
+
+	for (i = 0; i < o->npath_maps; i++)
+		free((char *)o->path_maps[i].from);
+	free(o->path_maps);
 	free(o->specs);
 	free(o->src_dirs);
 	free(o->profiles);
@@ -198,14 +214,41 @@ static int parse_file_format(struct sp_opts *o, const char *arg)
 
 static int parse_format(struct sp_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "text") || !strcmp(arg, "gprof"))
-		o->out_format = SP_OUT_TEXT;
-	else if (!strcmp(arg, "json"))
-		o->out_format = SP_OUT_JSON;
-	else {
-		sp_cli_error("unknown output format '%s' (try text or json)", arg);
+	static const struct {
+		const char *name;
+		enum sp_out_format f;
+	} formats[] = {
+		{"text", SP_OUT_TEXT},           {"gprof", SP_OUT_TEXT},
+		{"json", SP_OUT_JSON},           {"pprof", SP_OUT_PPROF},
+		{"callgrind", SP_OUT_CALLGRIND}, {"folded", SP_OUT_FOLDED},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(arg, formats[i].name)) {
+			o->out_format = formats[i].f;
+			return 0;
+		}
+	}
+	sp_cli_error("unknown output format '%s' (try text, json, pprof, callgrind or folded)",
+		     arg);
+	return -1;
+}
+
+/* --path-map=OLD=NEW (the first '=' separates them) */
+static int add_path_map(struct sp_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct sp_path_map *m;
+
+	if (!eq || eq == arg) {
+		sp_cli_error("bad --path-map '%s' (expected OLD=NEW)", arg);
 		return -1;
 	}
+	SP_ALLOC_GROW(o->path_maps, o->npath_maps + 1, o->path_maps_alloc);
+	m = &o->path_maps[o->npath_maps++];
+	m->from = sp_xstrndup(arg, (size_t)(eq - arg));
+	m->to = eq + 1;
 	return 0;
 }
 
@@ -250,7 +293,7 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		break;
 	case 'D': o->ignore_non_functions = 1; break;
 	case 'E': add_spec(o, arg, SP_EXCL_TIME); /* fall through */
-	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); break;
+	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); o->last_e = arg; break;
 	case 'F': add_spec(o, arg, SP_INCL_TIME); /* fall through */
 	case 'f': add_spec(o, arg, SP_INCL_GRAPH); break;
 	case 'h': fputs(usage_text, stdout); return 1;
@@ -300,6 +343,9 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_PRECISE: o->precise = 1; break;
 	case OPT_QUIET: o->quiet = 1; break;
 	case OPT_INPUT_FORMAT: return parse_input_format(o, arg);
+	case OPT_CUM: o->cum = 1; break;
+	case OPT_PATH_MAP: return add_path_map(o, arg);
+	case OPT_ADDR2LINE: o->addr2line = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -325,12 +371,16 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 		if (r < 0)
 			usage_error();
 	}
-	if (optind < argc)
+	if (optind < argc) {
 		o->image = argv[optind++];
+		o->image_given = 1;
+	}
 	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
 	for (i = optind; i < argc; i++)
 		o->profiles[o->nprofiles++] = argv[i];
-	if (!o->nprofiles)
+	if (!o->nprofiles) {
 		o->profiles[o->nprofiles++] = "gmon.out";
+		o->profiles_defaulted = 1;
+	}
 	return 0;
 }
