@@ -118,7 +118,7 @@ static void one(struct a2l *a, char *line)
 
 	if (!symbol_input(a, line, &pc))
 		pc = strtoull(line, NULL, 16);
-	print_loc(a, sp_symfile_lookup(a->file, pc));
+	print_loc(a, sp_symfile_lookup_session(a->file, pc));
 	if (a->out.len >= 1 << 16) {
 		fwrite(a->out.buf, 1, a->out.len, stdout);
 		sp_buf_reset(&a->out);

@@ -81,10 +81,61 @@ static void addr_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
+struct pending {
+	struct sp_symfile *file;
+	uint64_t pc, vaddr;
+	uint32_t addr;
+};
+
+static int cmp_pending(const void *a, const void *b, void *ctx)
+{
+	const struct pending *x = a, *y = b;
+
+	(void)ctx;
+	if (x->file != y->file)
+		return (uintptr_t)x->file < (uintptr_t)y->file ? -1 : 1;
+	return (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+/*
+ * MapToSymbols runs one addr2line per file on its addresses in ascending
+ * order, and libbfd's answers depend on the lookups before (rule 8 of
+ * symbolize/dwarf-funcs.c): resolve each file's addresses in that order.
+ */
+static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
+{
+	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < pp->naddrs; i++) {
+		const struct sp_symloc *loc = sp_symbolizer_frame(s, pp->p, rep[i]);
+
+		if (loc->file) {
+			v[n].file = loc->file;
+			v[n].pc = pp->addrs[i].pc;
+			v[n].vaddr = loc->vaddr;
+			v[n++].addr = (uint32_t)i;
+		} else {
+			sp_pprof_names_resolve(&pp->names, &pp->addrs[i], loc);
+		}
+	}
+	sp_sort(v, n, sizeof(*v), cmp_pending, NULL);
+	for (i = 0; i < n; i++) {
+		struct sp_symfile *f = v[i].file;
+
+		if (!i || v[i - 1].file != f)
+			sp_symfile_session_reset(f);
+		sp_pprof_names_resolve(&pp->names, &pp->addrs[v[i].addr],
+				       sp_symfile_lookup_session(f, v[i].vaddr));
+	}
+	free(v);
+}
+
 static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
 {
 	const struct sp_profile *p = pp->p;
-	size_t f;
+	uint32_t *rep = NULL;
+	size_t f, rep_alloc = 0;
 
 	pp->frame_addr = sp_xmalloc((p->nframes + 1) * sizeof(*pp->frame_addr));
 	sp_pairmap_init(&pp->addr_index, addr_key, pp);
@@ -95,15 +146,17 @@ static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
 
 		if (i == UINT32_MAX) {
 			SP_ALLOC_GROW(pp->addrs, pp->naddrs + 1, pp->addrs_alloc);
+			SP_ALLOC_GROW(rep, pp->naddrs + 1, rep_alloc);
 			memset(&pp->addrs[pp->naddrs], 0, sizeof(*pp->addrs));
 			pp->addrs[pp->naddrs].pc = pc;
-			sp_pprof_names_resolve(&pp->names, &pp->addrs[pp->naddrs],
-					       sp_symbolizer_frame(s, p, (uint32_t)f));
+			rep[pp->naddrs] = (uint32_t)f;
 			i = (uint32_t)pp->naddrs++;
 			sp_pairmap_put(&pp->addr_index, pc, 0, i);
 		}
 		pp->frame_addr[f] = i;
 	}
+	resolve_addrs(pp, s, rep);
+	free(rep);
 }
 
 /* ---- stacks ---- */

@@ -46,11 +46,15 @@
  *     subroutine; each frame gives the caller's name and the call site
  *     (DW_AT_call_file composed like the line table's names, and
  *     DW_AT_call_line), ending at the first function that is not inlined.
+ *  8. bfd remembers names between lookups: once it named a function that
+ *     has no linkage name by its ELF symbol, it marks the function named,
+ *     keeping the symbol's name only when the symbol starts at the
+ *     function's first range; later lookups then get the DWARF name.
+ *     sp_dwfuncs_find() gives the answer of a fresh bfd (addr2line with one
+ *     address); sp_dwfuncs_find_state() that of one process answering
+ *     addresses in turn (addr2line reading many, as google-pprof runs it).
  *
- * bfd caches names between lookups: after it named a non-linkage function
- * by its symbol once, later lookups in the same bfd may use the DWARF name.
- * This file gives the answer of a fresh bfd, as addr2line with one address
- * prints it. A unit whose DIEs bfd fails to read (bad references, range
+ * A unit whose DIEs bfd fails to read (bad references, range
  * lists it cannot read) loses its functions; lines.c drops its lines too
  * where the cause is a range list.
  */
@@ -75,6 +79,7 @@
 struct fn {
 	const char *name;
 	const char *call_file;
+	uint64_t low;    /* bfd's arange.low: the start of its first range */
 	uint32_t caller; /* enclosing function of an inlined one, else NONE */
 	uint32_t call_line;
 	uint32_t unit;
@@ -464,6 +469,7 @@ static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uin
 		b->high += b->low;
 	if (b->high != 0)
 		arange_add(b, b->low, b->high);
+	b->cur->low = b->nar ? b->ar[0].low : 0;
 	for (i = 0; i < b->nar; i++) {
 		struct sp_iv *iv;
 
@@ -907,7 +913,8 @@ static size_t last_at_or_below(const uint64_t *v, size_t n, uint64_t x)
 	return lo ? lo - 1 : n;
 }
 
-const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
+/* The symbol bfd's _bfd_elf_find_function finds, and its address. */
+static const char *symbol_at(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr)
 {
 	size_t i, k;
 
@@ -917,38 +924,103 @@ const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
 	if (i == f->nsecs || !f->secs[i].n)
 		return NULL;
 	k = last_at_or_below(f->sym_addr + f->secs[i].first, f->secs[i].n, addr);
-	return k == f->secs[i].n ? NULL : f->sym_name[f->secs[i].first + k];
+	if (k == f->secs[i].n)
+		return NULL;
+	*sym_addr = f->sym_addr[f->secs[i].first + k];
+	return f->sym_name[f->secs[i].first + k];
+}
+
+const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
+{
+	uint64_t a;
+
+	return symbol_at(f, addr, &a);
+}
+
+/*
+ * Rule 8: the name of the innermost function. A fresh bfd names a function
+ * that has no linkage name by the ELF symbol at the address; bfd then
+ * marks the function as named, keeping the symbol's name only when the
+ * symbol starts where the function's first range does, so that later
+ * lookups in the same process get the function's DWARF name otherwise.
+ */
+static const char *innermost_name(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+				  uint32_t id, uint64_t addr)
+{
+	const struct fn *fn = &f->fns[id];
+	const char *sym;
+	uint64_t sym_addr = 0;
+
+	if (st && st->named[id])
+		return st->name[id];
+	if (fn->is_linkage)
+		return fn->name;
+	sym = symbol_at(f, addr, &sym_addr);
+	if (st) {
+		st->named[id] = 1;
+		st->name[id] = sym && sym_addr == fn->low ? sym : fn->name;
+	}
+	return sym ? sym : fn->name;
+}
+
+static const char *caller_name(const struct sp_dwfuncs *f, const struct sp_dwfuncs_state *st,
+			       uint32_t id)
+{
+	return st && st->named[id] ? st->name[id] : f->fns[id].name;
+}
+
+static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+		   struct sp_inline_frame *frames, size_t max)
+{
+	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr), n = 1;
+	const struct sp_line *row;
+	const struct fn *fn;
+	uint32_t id;
+
+	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
+		return 0;
+	id = f->seg_fn[i];
+	fn = &f->fns[id];
+	row = sp_linetab_find_any(f->lines, addr);
+	/* bfd reads the line from the unit it took the function from */
+	if (row && sp_linetab_unit_at(f->lines, addr) != fn->unit)
+		row = NULL;
+	frames[0].name = innermost_name(f, st, id, addr);
+	frames[0].file = row ? row->file : NULL;
+	frames[0].line = row ? row->line : 0;
+	for (; fn->inlined && fn->caller != NONE && n < max; n++) {
+		frames[n].name = caller_name(f, st, fn->caller);
+		frames[n].file = fn->call_file;
+		frames[n].line = fn->call_line;
+		fn = &f->fns[fn->caller];
+	}
+	return n;
 }
 
 size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
 		       size_t max)
 {
-	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr), n = 1;
-	const struct sp_line *row;
-	const struct fn *fn;
-	const char *sym;
+	return find(f, NULL, addr, frames, max);
+}
 
-	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
-		return 0;
-	fn = &f->fns[f->seg_fn[i]];
-	row = sp_linetab_find_any(f->lines, addr);
-	/* bfd reads the line from the unit it took the function from */
-	if (row && sp_linetab_unit_at(f->lines, addr) != fn->unit)
-		row = NULL;
-	frames[0].name = fn->name;
-	if (!fn->is_linkage && (sym = sp_dwfuncs_symbol(f, addr)))
-		frames[0].name = sym;
-	frames[0].file = row ? row->file : NULL;
-	frames[0].line = row ? row->line : 0;
-	for (; fn->inlined && fn->caller != NONE && n < max; n++) {
-		const struct fn *caller = &f->fns[fn->caller];
+void sp_dwfuncs_state_init(struct sp_dwfuncs_state *st, const struct sp_dwfuncs *f)
+{
+	st->named = sp_xcalloc(f->nfns + 1, 1);
+	st->name = sp_xcalloc(f->nfns + 1, sizeof(*st->name));
+}
 
-		frames[n].name = caller->name;
-		frames[n].file = fn->call_file;
-		frames[n].line = fn->call_line;
-		fn = caller;
-	}
-	return n;
+void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st)
+{
+	free(st->named);
+	free(st->name);
+	st->named = NULL;
+	st->name = NULL;
+}
+
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+			     uint64_t addr, struct sp_inline_frame *frames, size_t max)
+{
+	return find(f, st, addr, frames, max);
 }
 
 void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,

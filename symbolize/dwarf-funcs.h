@@ -60,6 +60,19 @@ struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs);
 size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
 		       size_t max);
 
+/* What one bfd remembers between lookups (rule 8 of dwarf-funcs.c). */
+struct sp_dwfuncs_state {
+	uint8_t *named;    /* per function: bfd has named it */
+	const char **name; /* the name it kept */
+};
+
+void sp_dwfuncs_state_init(struct sp_dwfuncs_state *st, const struct sp_dwfuncs *f);
+void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st);
+/* sp_dwfuncs_find() as one addr2line process answers addr after the
+ * lookups recorded in st, which it updates. */
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+			     uint64_t addr, struct sp_inline_frame *frames, size_t max);
+
 /*
  * The ELF function symbol bfd names for addr when DWARF does not (its
  * _bfd_elf_find_function: the nearest symbol at or below addr in the same

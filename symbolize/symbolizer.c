@@ -59,6 +59,10 @@ struct sp_symfile {
 	size_t nroutines;
 	const char *fini_name;       /* the "_fini" pprof found, or NULL */
 	int nm_loaded;
+	struct sp_dwfuncs_state session; /* one addr2line process's memory */
+	int session_ready;
+	struct sp_symloc scratch;    /* the last session answer */
+	struct sp_sym_frame scratch_frames[MAX_INLINE];
 };
 
 struct obj_slot {
@@ -158,6 +162,7 @@ struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o)
 
 static void symfile_free(struct sp_symfile *f)
 {
+	sp_symfile_session_reset(f);
 	sp_pairmap_release(&f->index);
 	free(f->locs);
 	free(f->routines);
@@ -408,41 +413,68 @@ static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
 	return l->line == fr0->line && l->file == fr0->file ? l->discriminator : 0;
 }
 
-/* addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info. */
-static void compute(struct sp_symfile *f, uint64_t vaddr, struct sp_symloc *loc)
+/*
+ * addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info,
+ * into out[] (MAX_INLINE entries); st: one process's memory, or NULL for
+ * a fresh one. Returns the number of frames.
+ */
+static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_state *st,
+		      struct sp_sym_frame *out)
 {
 	struct sp_inline_frame fr[MAX_INLINE];
-	struct sp_sym_frame *out;
 	size_t n = 0, i;
 	uint32_t disc = 0;
 
 	load(f);
-	loc->file = f;
-	loc->vaddr = vaddr;
-	if (sp_elf_image_in_alloc(f->im, vaddr)) {
-		n = f->lines ? sp_dwfuncs_find(f->funcs, vaddr, fr, MAX_INLINE) : 0;
-		if (!n) {
-			const struct sp_line *l =
-				f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
+	if (!sp_elf_image_in_alloc(f->im, vaddr))
+		return 0;
+	if (f->lines)
+		n = st ? sp_dwfuncs_find_state(f->funcs, st, vaddr, fr, MAX_INLINE)
+		       : sp_dwfuncs_find(f->funcs, vaddr, fr, MAX_INLINE);
+	if (!n) {
+		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
 
-			fr[0].name = sp_dwfuncs_symbol(f->funcs, vaddr);
-			fr[0].file = l ? l->file : NULL;
-			fr[0].line = l ? l->line : 0;
-			n = fr[0].name || l;
-		}
-		if (n)
-			disc = discriminator(f, vaddr, &fr[0]);
+		fr[0].name = sp_dwfuncs_symbol(f->funcs, vaddr);
+		fr[0].file = l ? l->file : NULL;
+		fr[0].line = l ? l->line : 0;
+		n = fr[0].name || l;
 	}
-	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
-	loc->nframes = (uint32_t)n;
-	out = n ? sp_arena_array(&f->s->arena, n, sizeof(*out)) : NULL;
+	if (n)
+		disc = discriminator(f, vaddr, &fr[0]);
 	for (i = 0; i < n; i++) {
 		out[i].name = fr[i].name;
 		out[i].file = fr[i].file;
 		out[i].line = fr[i].line;
 		out[i].discriminator = disc;
 	}
-	loc->frames = out;
+	return n;
+}
+
+static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, size_t n)
+{
+	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
+	loc->file = f;
+	loc->vaddr = vaddr;
+	loc->nframes = (uint32_t)n;
+}
+
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+{
+	load(f);
+	if (!f->session_ready) {
+		sp_dwfuncs_state_init(&f->session, f->funcs);
+		f->session_ready = 1;
+	}
+	fill(&f->scratch, f, vaddr, compute(f, vaddr, &f->session, f->scratch_frames));
+	f->scratch.frames = f->scratch_frames;
+	return &f->scratch;
+}
+
+void sp_symfile_session_reset(struct sp_symfile *f)
+{
+	if (f->session_ready)
+		sp_dwfuncs_state_release(&f->session);
+	f->session_ready = 0;
 }
 
 const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
@@ -452,8 +484,18 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 
 	if (i != UINT32_MAX)
 		return f->locs[i];
+	struct sp_sym_frame tmp[MAX_INLINE];
+	size_t n;
+
 	loc = sp_arena_zalloc(&f->s->arena, sizeof(*loc));
-	compute(f, vaddr, loc);
+	n = compute(f, vaddr, NULL, tmp);
+	fill(loc, f, vaddr, n);
+	if (n) {
+		struct sp_sym_frame *out = sp_arena_array(&f->s->arena, n, sizeof(*out));
+
+		memcpy(out, tmp, n * sizeof(*out));
+		loc->frames = out;
+	}
 	SP_ALLOC_GROW(f->locs, f->nlocs + 1, f->locs_alloc);
 	f->locs[f->nlocs] = loc;
 	sp_pairmap_put(&f->index, vaddr, 0, (uint32_t)f->nlocs++);

@@ -265,8 +265,19 @@ const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struc
 struct sp_symfile *sp_symbolizer_open(struct sp_symbolizer *s, const char *path,
 				      struct sp_error *err);
 
-/* addr2line -f -i for a virtual address of the file (cached). */
+/* addr2line -f -i for a virtual address of the file, as a fresh addr2line
+ * answers it (cached). */
 const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr);
+
+/*
+ * The same as one addr2line process answers vaddr after the addresses it
+ * was asked since the last sp_symfile_session_reset(): libbfd remembers
+ * names between lookups, so a function without a linkage name may be
+ * named by its ELF symbol the first time and by its DWARF name later (see
+ * symbolize/dwarf-funcs.c, rule 8). Not cached; valid until the next call.
+ */
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr);
+void sp_symfile_session_reset(struct sp_symfile *f);
 
 /* The address of the symbol `name` (raw, else demangled) of the file's
  * symbol table: 0, or -1 if there is none. */
