@@ -67,6 +67,10 @@ static int read_profiles(struct gperf_run *g)
 				     "symbolized",
 				     g->o->profiles[i]);
 	}
+	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
+		sp_cli_error("warning: the profiles have different sampling periods: samples are "
+			     "added as they are, and count as %g seconds each",
+			     (double)g->prof->period_ns / 1e9);
 	if (g->prof->diag[SP_DIAG_EMPTY_STACK])
 		sp_cli_error("warning: skipped %llu records with an empty stack",
 			     (unsigned long long)g->prof->diag[SP_DIAG_EMPTY_STACK]);
@@ -214,7 +218,7 @@ static void print_json(struct gperf_run *g)
 	m.executable = g->exe;
 	m.files = g->o->profiles;
 	m.nfiles = g->o->nprofiles;
-	m.metric = "samples";
+	m.metric = "time";
 	m.unit = "seconds";
 	m.sym_objects = objs;
 	m.sample_seconds = (double)g->prof->period_ns / 1e9;

@@ -144,13 +144,12 @@ static int read_header(struct gperf_reader *r, size_t *first)
 		return truncated(r, "header", nslots);
 	if (period > UINT64_MAX / 1000)
 		return corrupt(r, 3, "sampling period of %llu microseconds", period);
+	/* pprof adds the samples of profiles with other periods as they are;
+	 * so does symprof, keeping the first period for seconds */
 	if (p->period_ns && p->period_ns != period * 1000)
-		return sp_error_set(r->err, SP_E_INCOMPAT,
-				    "cannot add '%s': its sampling period is %llu us, the profiles "
-				    "before it have %llu us",
-				    r->name, (unsigned long long)period,
-				    (unsigned long long)(p->period_ns / 1000));
-	p->period_ns = period * 1000;
+		p->diag[SP_DIAG_PERIOD_MIXED]++;
+	else
+		p->period_ns = period * 1000;
 	*first = 2 + (size_t)nwords;
 	return 0;
 }

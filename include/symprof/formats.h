@@ -102,7 +102,8 @@ int sp_fmt_gperf_probe(const uint8_t *data, size_t size);
 /*
  * Reads one gperftools CPU profile into `p` (a SP_PROFILE_GPERF profile),
  * adding its stacks to what earlier files put there: one counter "samples",
- * the period in p->period_ns (files with another period are refused), the
+ * the period in p->period_ns (the first file's: samples of files with
+ * another period add up as they are, and SP_DIAG_PERIOD_MIXED counts them), the
  * file's executable mappings as maps and objects, frames with their runtime
  * addresses (SP_FRAME_RETURN_ADDR on all but the leaf), stacks in the CCT.
  * `path` "-" reads stdin. Returns 0 or a negative error whose message names

@@ -192,6 +192,7 @@ enum sp_diag_kind {
 	SP_DIAG_BB_IGNORED,
 	SP_DIAG_TRAILING_BYTES,    /* bytes after the last whole record */
 	SP_DIAG_TIME_IN_TICKS,     /* old BSD file and no system rate */
+	SP_DIAG_PERIOD_MIXED,      /* gperftools: files with different periods */
 	SP_DIAG_COUNT_
 };
 
