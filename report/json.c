@@ -13,6 +13,13 @@
  * children column), "total" their sum; "calls" excludes self-recursive
  * calls, which are "recursive_calls"; "cycle" is the cycle number or null.
  * Functions with no calls and no time are left out unless -z is given.
+ *
+ * Stack profiles (sample_seconds set) have no call counts: "calls",
+ * "recursive_calls" and the arcs' "count" are null, and fields are added:
+ * "samples" and "period" (seconds per sample) at the top, "self_samples"
+ * and "total_samples" per function (the total counts each sample once,
+ * however often the function recurs), "self_samples" and
+ * "children_samples" per arc; "object" names each function's object.
  */
 #include "symprof/report.h"
 
@@ -75,7 +82,7 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	fputs(", \"mangled\": ", r->out);
 	json_str(r->out, s->name);
 	fputs(", \"object\": ", r->out);
-	json_str(r->out, m->executable);
+	json_str(r->out, m->sym_objects ? m->sym_objects[node] : m->executable);
 	fputs(", \"file\": ", r->out);
 	json_str(r->out, s->file ? s->file->name : NULL);
 	if (s->file)
@@ -88,12 +95,19 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	json_num(r->out, children);
 	fputs(", \"total\": ", r->out);
 	json_num(r->out, self + children);
-	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
-		(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
-	if (n->cycle)
-		fprintf(r->out, "%d}", n->cycle);
+	if (cg->counts_known)
+		fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
+			(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
 	else
-		fputs("null}", r->out);
+		fputs(", \"calls\": null, \"recursive_calls\": null, \"cycle\": ", r->out);
+	if (n->cycle)
+		fprintf(r->out, "%d", n->cycle);
+	else
+		fputs("null", r->out);
+	if (m->sample_seconds > 0)
+		fprintf(r->out, ", \"self_samples\": %.0f, \"total_samples\": %.0f", n->time,
+			n->time + n->prop_child);
+	fputc('}', r->out);
 	free(dm);
 }
 
@@ -120,6 +134,10 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	json_str(r->out, m->unit);
 	fputs("},\n  \"total\": ", r->out);
 	json_num(r->out, cg->total_time / (double)cg->hz);
+	if (m->sample_seconds > 0) {
+		fprintf(r->out, ",\n  \"samples\": %.0f,\n  \"period\": ", cg->total_time);
+		json_num(r->out, m->sample_seconds);
+	}
 	fputs(",\n  \"functions\": [", r->out);
 	for (i = 0; i < cg->nsyms; i++) {
 		ids[i] = -1;
@@ -140,11 +158,19 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
-		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
-			ids[a->parent], ids[a->child], (unsigned long long)a->count);
+		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": ", ids[a->parent],
+			ids[a->child]);
+		if (cg->counts_known)
+			fprintf(r->out, "%llu", (unsigned long long)a->count);
+		else
+			fputs("null", r->out);
+		fputs(", \"self\": ", r->out);
 		json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
 		json_num(r->out, a->child_time / (double)cg->hz);
+		if (m->sample_seconds > 0)
+			fprintf(r->out, ", \"self_samples\": %.0f, \"children_samples\": %.0f",
+				a->time, a->child_time);
 		fputc('}', r->out);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);
