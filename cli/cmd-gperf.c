@@ -62,7 +62,7 @@ static int read_profiles(struct gperf_run *g)
 			sp_cli_error("%s", err.msg);
 			return 1;
 		}
-		if (g->prof->nmaps == maps)
+		if (g->prof->nmaps == maps && !(g->o->image && g->o->image_given))
 			sp_cli_error("warning: '%s' has no memory map: its addresses cannot be "
 				     "symbolized",
 				     g->o->profiles[i]);

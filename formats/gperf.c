@@ -609,6 +609,26 @@ static uint32_t samples_counter(struct sp_profile *p)
 	return sp_profile_add_counter(p, &c);
 }
 
+/* Why the header does not probe: no data, too short, or not a profile's. */
+static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp_error *err)
+{
+	size_t zeros = 0;
+
+	if (!size)
+		return sp_error_set(err, SP_E_TRUNCATED, "cannot read '%s': file is empty", name);
+	while (zeros < size && zeros < 8 && d[zeros] == 0)
+		zeros++;
+	if (size < 40 && zeros == (size < 8 ? size : 8))
+		return sp_error_set(err, SP_E_TRUNCATED,
+				    "cannot read '%s': header truncated at offset %#zx (file is %zu "
+				    "bytes)",
+				    name, size, size);
+	return sp_error_set(err, SP_E_FORMAT,
+			    "cannot read '%s': not a gperftools CPU profile (its header is not "
+			    "0, 3, 0, period, 0 in machine words)",
+			    name);
+}
+
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
 			  size_t size, struct sp_error *err)
 {
@@ -624,9 +644,7 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	r.size = size;
 	r.err = err;
 	if (!(r.w = probe(data, size, &r.be)))
-		return sp_error_set(err, SP_E_FORMAT,
-				    "cannot read '%s': not a gperftools CPU profile (bad header)",
-				    name);
+		return bad_header(name, data, size, err);
 	if ((ret = read_header(&r, &first)) < 0 || (ret = scan_records(&r, first, &end, &nrec)) < 0)
 		return ret;
 	in = sp_profile_add_input(p, name, "gperftools");

@@ -23,6 +23,7 @@
  */
 #include "internal.h"
 
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ struct obj_slot {
 
 struct map_slot {
 	uint64_t bias;
-	int state; /* 0 not computed, 1 ok, -1 no fit */
+	int state; /* 0 not computed, 1 ok, 2 ok but said not to match, -1 no fit */
 };
 
 struct sp_symbolizer {
@@ -87,6 +88,8 @@ struct sp_symbolizer {
 	const struct sp_symloc **frames;
 	size_t nframes;
 	struct sp_symloc failed[SP_SYM_NO_SYMBOL + 1];
+	struct sp_symfile *exe;      /* for profiles without maps (see unmapped()) */
+	int exe_tried;
 	struct sp_arena arena;
 	struct sp_strtab strs;
 	struct sp_pairmap dm_index;  /* raw name pointer -> dm[] */
@@ -364,6 +367,46 @@ static void resolve_object(struct sp_symbolizer *s, const struct sp_object *o,
 	free(path);
 }
 
+static void mismatch(struct sp_symbolizer *s, const struct sp_profile *p, const struct sp_map *map,
+		     const struct sp_symfile *f, const char *why)
+{
+	warn(s,
+	     "'%s' does not match the profile's mapping %#llx-%#llx (offset %#llx) of '%s': %s; "
+	     "its frames there are left unnamed",
+	     f->path, (unsigned long long)map->start, (unsigned long long)map->end,
+	     (unsigned long long)map->pgoff, p->objects[map->object].path, why);
+}
+
+/*
+ * A frame in no mapping. When the profile has no memory map at all and
+ * the executable given is not position-independent, its addresses are
+ * taken as the executable's (what google-pprof assumes); else unnamed.
+ */
+static const struct sp_symloc *unmapped(struct sp_symbolizer *s, const struct sp_profile *p,
+					const struct sp_frame *fr)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	uint64_t vaddr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+
+	if (p->nmaps || !s->o.exe)
+		return &s->failed[SP_SYM_UNMAPPED];
+	if (!s->exe_tried) {
+		s->exe_tried = 1;
+		s->exe = file_open(s, s->o.exe, &err);
+		if (s->exe && s->exe->info.e_type != ET_EXEC) {
+			warn(s, "the profile has no memory map and '%s' is position-independent: "
+				"its addresses cannot be symbolized", s->o.exe);
+			s->exe = NULL;
+		} else if (s->exe) {
+			warn(s, "the profile has no memory map: its addresses are taken as "
+				"addresses of '%s'", s->o.exe);
+		}
+	}
+	if (!s->exe || !sp_image_in_code(s->exe->im, vaddr))
+		return &s->failed[SP_SYM_UNMAPPED];
+	return sp_symfile_lookup(s->exe, vaddr);
+}
+
 static void grow_slots(void **v, size_t *n, size_t want, size_t size)
 {
 	if (want <= *n)
@@ -502,6 +545,16 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 	return loc;
 }
 
+/* Why a file cannot be the one a mapping showed; NULL if it fits. */
+static const char *misfit(const struct sp_map *map, const struct sp_symfile *f, uint64_t *bias)
+{
+	if (sp_map_bias(map, f->info.loads, f->info.nloads, bias) < 0)
+		return "none of its segments has the mapping's offset and length";
+	if (f->info.e_type == ET_EXEC && *bias != 0)
+		return "it is not position-independent, yet the mapping is not at its address";
+	return NULL;
+}
+
 /* The bias of map m (cached); -1 if the file does not fit it. */
 static int map_bias(struct sp_symbolizer *s, const struct sp_profile *p, uint32_t m,
 		    struct sp_symfile *f, uint64_t *bias)
@@ -512,19 +565,32 @@ static int map_bias(struct sp_symbolizer *s, const struct sp_profile *p, uint32_
 	grow_slots((void **)&s->maps, &s->nmaps, p->nmaps, sizeof(*s->maps));
 	slot = &s->maps[m];
 	if (!slot->state) {
-		slot->state = sp_map_bias(map, f->info.loads, f->info.nloads, &slot->bias) == 0
-				      ? 1
-				      : -1;
-		if (slot->state < 0)
-			warn(s,
-			     "'%s' does not match the profile: none of its segments is the "
-			     "mapping %#llx-%#llx at offset %#llx of '%s'; its frames there are "
-			     "left unnamed",
-			     f->path, (unsigned long long)map->start, (unsigned long long)map->end,
-			     (unsigned long long)map->pgoff, p->objects[map->object].path);
+		const char *why = misfit(map, f, &slot->bias);
+
+		slot->state = why ? -1 : 1;
+		if (why)
+			mismatch(s, p, map, f, why);
 	}
 	*bias = slot->bias;
 	return slot->state > 0 ? 0 : -1;
+}
+
+/* An address of a file that lands outside its code: the file is not the
+ * one the profile ran (same layout, other code); said once per mapping. */
+static int outside_code(struct sp_symbolizer *s, const struct sp_profile *p, uint32_t m,
+			struct sp_symfile *f, uint64_t vaddr)
+{
+	char why[96];
+
+	if (sp_image_in_code(f->im, vaddr))
+		return 0;
+	if (s->maps[m].state == 1) {
+		s->maps[m].state = 2;
+		snprintf(why, sizeof(why), "the sampled address %#llx is not in its code",
+			 (unsigned long long)vaddr);
+		mismatch(s, p, &p->maps[m], f, why);
+	}
+	return 1;
 }
 
 static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct sp_profile *p,
@@ -532,16 +598,19 @@ static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct s
 {
 	enum sp_sym_reason why;
 	struct sp_symfile *f;
-	uint64_t bias, abs;
+	uint64_t bias, abs, vaddr;
 
 	if (fr->map == SP_NONE || fr->map >= p->nmaps)
-		return &s->failed[SP_SYM_UNMAPPED];
+		return unmapped(s, p, fr);
 	if (!(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, &why)))
 		return &s->failed[why];
 	if (map_bias(s, p, fr->map, f, &bias) < 0)
 		return &s->failed[SP_SYM_MISMATCH];
 	abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
-	return sp_symfile_lookup(f, sp_map_abs_to_vaddr(abs, bias));
+	vaddr = sp_map_abs_to_vaddr(abs, bias);
+	if (outside_code(s, p, fr->map, f, vaddr))
+		return &s->failed[SP_SYM_MISMATCH];
+	return sp_symfile_lookup(f, vaddr);
 }
 
 const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
