@@ -230,6 +230,7 @@ struct sp_profile {
 	size_t nframes, frames_alloc;
 	struct sp_cct_node *nodes;
 	size_t nnodes, nodes_alloc;
+	void *cct_index;           /* private: children of nodes with many */
 	struct sp_cct_value *values;
 	size_t nvalues, values_alloc;
 	struct sp_leak *leaks;
