@@ -55,6 +55,14 @@
 #define HDR_WORDS_MAX 1024 /* more header words than this is not a profile */
 #define MAX_PLAUSIBLE_DEPTH 65536 /* deeper is corrupt, not truncated (Perl pprof's limit) */
 
+/* The frame of a recently seen (address, leaf or return) pair. */
+struct frame_memo {
+	uint64_t addr;            /* addr << 1 | is_return; 0 = empty */
+	uint32_t frame;
+};
+
+#define MEMO_BITS 14
+
 struct gperf_reader {
 	struct sp_profile *p;
 	const char *name;
@@ -66,6 +74,7 @@ struct gperf_reader {
 	uint32_t *map_order;      /* those, sorted by start */
 	size_t nmaps;
 	struct sp_pairmap frames; /* (addr, map << 1 | is_return) -> frame */
+	struct frame_memo *memo;  /* a direct-mapped cache in front of it */
 	uint32_t *stack;
 	size_t stack_alloc;
 	struct sp_error *err;
@@ -512,9 +521,13 @@ static uint32_t find_map(const struct gperf_reader *r, uint64_t addr)
 static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
 {
 	struct sp_profile *p = r->p;
+	uint64_t key = addr << 1 | (unsigned)is_return;
+	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
 	struct sp_frame f;
 	uint32_t i;
 
+	if (m->addr == key && key)
+		return m->frame;
 	memset(&f, 0, sizeof(f));
 	f.addr = addr;
 	f.map = find_map(r, is_return && addr ? addr - 1 : addr);
@@ -527,6 +540,8 @@ static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
 			   (uint32_t)p->nframes);
 	if (i == p->nframes)
 		p->nframes++;
+	m->addr = key;
+	m->frame = i;
 	return i;
 }
 
@@ -656,9 +671,11 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 		read_maps(&r, (const char *)data + end * (size_t)r.w, size - end * (size_t)r.w);
 	sort_maps(&r);
 	sp_pairmap_init(&r.frames, frame_key, p);
+	r.memo = sp_xcalloc((size_t)1 << MEMO_BITS, sizeof(*r.memo));
 	sp_profile_cct_root(p);
 	read_records(&r, first, end);
 	sp_pairmap_release(&r.frames);
+	free(r.memo);
 	free(r.map_order);
 	free(r.stack);
 	return 0;
