@@ -88,7 +88,6 @@ static int is_regular(const char *path)
 static int make_symbolizer(struct gperf_run *g)
 {
 	struct sp_symbolizer_opts so;
-	size_t i, nmain = 0;
 
 	memset(&so, 0, sizeof(so));
 	if (g->o->image && g->o->image_given) {
@@ -103,12 +102,18 @@ static int make_symbolizer(struct gperf_run *g)
 	so.npath_maps = g->o->npath_maps;
 	so.warn = warn_cb;
 	g->sym = sp_symbolizer_new(&so);
+	return 0;
+}
+
+static void check_main(const struct gperf_run *g)
+{
+	size_t i, nmain = 0;
+
 	for (i = 0; i < g->prof->nobjects; i++)
 		nmain += g->prof->objects[i].is_main;
 	if (g->exe && !nmain && g->prof->nmaps)
 		sp_cli_error("warning: the profile maps no executable: '%s' is not used",
 			     g->exe);
-	return 0;
 }
 
 /* Samples per second: the cg's "hz" (values are sample counts). */
@@ -269,11 +274,17 @@ int sp_cmd_gperf(struct sp_opts *o)
 	sp_cli_mark(NULL);
 	g.o = o;
 	g.out = stdout;
-	rc = read_profiles(&g);
-	if (!rc)
-		rc = make_symbolizer(&g);
-	if (!rc)
+	rc = make_symbolizer(&g);
+	if (!rc) {
+		sp_symbolizer_preload(g.sym);
+		rc = read_profiles(&g);
+	}
+	if (!rc) {
+		check_main(&g);
+		sp_symbolizer_prefetch(g.sym, g.prof);
+		sp_cli_mark("prefetch");
 		rc = print_report(&g);
+	}
 	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
 		sp_cli_error("cannot write the report: write error");
 		rc = 1;

@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "dwarf-partial.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
@@ -63,6 +64,15 @@ struct elf_image {
 	uint64_t (*alloc)[2];      /* allocated sections [lo, hi), found once */
 	size_t nalloc;
 	int alloc_found;
+	/* runtime symbolization: the addresses wanted (so that a large file
+	 * may be read partially, see dwarf-partial.c) and the functions built
+	 * on the thread too */
+	uint64_t *want;
+	size_t nwant;
+	int want_funcs;
+	struct sp_partial partial;
+	int partial_on;
+	Elf *memelf;               /* the partial in-memory copy, if any */
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -412,14 +422,37 @@ struct lines_job {
 	char *path;
 };
 
+/* The DWARF of the file opened in e->dwf: all of it, or the wanted units. */
+static Dwarf *open_dwarf(struct elf_image *e)
+{
+	Elf *elf = e->dwf.elf;
+
+	if (e->nwant && sp_partial_prepare(&e->partial, elf, e->want, e->nwant) == 0) {
+		e->partial_on = 1;
+		if (e->partial.image) {
+			e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
+			elf = e->memelf;
+		}
+	}
+	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+}
+
 static void *lines_main(void *arg)
 {
 	struct lines_job *job = arg;
 	struct elf_image *e = EI(job->im);
 
-	if (elf_file_open(&e->dwf, job->path) == 0 &&
-	    (e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL)))
-		e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+	if (elf_file_open(&e->dwf, job->path) == 0 && (e->dw = open_dwarf(e))) {
+		if (e->partial_on)
+			e->lines = sp_linetab_new_units(e->dw, &job->im->strs, &e->partial.units,
+							NULL);
+		else
+			e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+		if (e->want_funcs && e->lines) {
+			e->funcs_tried = 1;
+			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &job->im->strs, NULL);
+		}
+	}
 	free(job->path);
 	free(job);
 	return NULL;
@@ -624,6 +657,10 @@ static void elf_free(struct sp_image *im)
 	free(e->alloc);
 	if (e->dw)
 		dwarf_end(e->dw);
+	if (e->memelf)
+		elf_end(e->memelf);
+	sp_partial_release(&e->partial);
+	free(e->want);
 	elf_file_close(&e->dwf);
 	free(e->dbg_path);
 	elf_file_close(&e->dbg);
@@ -680,6 +717,53 @@ void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out)
 void sp_elf_image_start(struct sp_image *im)
 {
 	lines_start(im);
+}
+
+void sp_elf_image_start_for(struct sp_image *im, const uint64_t *vaddrs, size_t n)
+{
+	struct elf_image *e = EI(im);
+
+	if (e->lines_state)
+		return;
+	e->want_funcs = 1;
+	if (n) {
+		e->want = sp_xreallocarray(NULL, n, sizeof(*e->want));
+		memcpy(e->want, vaddrs, n * sizeof(*e->want));
+		e->nwant = n;
+	}
+	lines_start(im);
+}
+
+int sp_elf_image_covers(struct sp_image *im, uint64_t vaddr)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	return !e->partial_on || sp_partial_covers(&e->partial, vaddr);
+}
+
+void sp_elf_image_read_all(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	if (!e->partial_on)
+		return;
+	sp_dwfuncs_free(e->funcs);
+	sp_linetab_free(e->lines);
+	dwarf_end(e->dw);
+	if (e->memelf)
+		elf_end(e->memelf);
+	elf_file_close(&e->dwf);
+	sp_partial_release(&e->partial);
+	e->funcs = NULL;
+	e->lines = NULL;
+	e->dw = NULL;
+	e->memelf = NULL;
+	e->partial_on = 0;
+	e->funcs_tried = 0;
+	e->nwant = 0;
+	e->lines_state = 0;
 }
 
 struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines)

@@ -111,6 +111,16 @@ void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out);
 /* Starts reading the DWARF line table in the background. */
 void sp_elf_image_start(struct sp_image *im);
 /*
+ * Starts reading the line table and the functions in the background for
+ * these addresses: a large file may then be read partially (only the
+ * units holding them, dwarf-partial.c). No effect once reading started.
+ */
+void sp_elf_image_start_for(struct sp_image *im, const uint64_t *vaddrs, size_t n);
+/* 1 if vaddr's answers are complete (always, unless read partially). */
+int sp_elf_image_covers(struct sp_image *im, uint64_t vaddr);
+/* Drops a partial reading: the next use reads the whole file. */
+void sp_elf_image_read_all(struct sp_image *im);
+/*
  * What addr2line reads: functions and inline chains from DWARF (the file's
  * own or its debug file's) with *lines the line table; without DWARF, the
  * ELF symbols only (symtab, else dynsym) and *lines NULL. Never NULL.

@@ -749,8 +749,27 @@ static void build_release(struct build *b)
 	free(b->tmp);
 }
 
+/* Is the unit whose DIE is at `off` one of the sorted `only`? */
+static int unit_wanted(const struct sp_unit_set *only, uint64_t off)
+{
+	size_t lo = 0, hi;
+
+	if (!only)
+		return 1;
+	hi = only->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (only->die_off[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < only->n && only->die_off[lo] == off;
+}
+
 static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int lenient,
-		      struct sp_error *err)
+		      const struct sp_unit_set *only, struct sp_error *err)
 {
 	struct sp_lineprog lp;
 	struct sp_dwsecs secs;
@@ -779,7 +798,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 			b->t->has_warning = 1;
 			break;
 		}
-		if (!u.has_stmt_list)
+		if (!u.has_stmt_list || !unit_wanted(only, u.die_off))
 			continue;
 		/* bfd drops a unit whose functions' ranges it cannot read */
 		if (!sp_dwunit_functions_ok(&secs, &u)) {
@@ -813,7 +832,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 }
 
 static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int lenient,
-					struct sp_error *err)
+					const struct sp_unit_set *only, struct sp_error *err)
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
 	struct build b;
@@ -821,7 +840,7 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 	memset(&b, 0, sizeof(b));
 	b.t = t;
 	b.open = NONE;
-	if (read_units(&b, dw, strs, lenient, err) < 0) {
+	if (read_units(&b, dw, strs, lenient, only, err) < 0) {
 		build_release(&b);
 		sp_linetab_free(t);
 		return NULL;
@@ -834,12 +853,18 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 0, err);
+	return linetab_build(dw, strs, 0, NULL, err);
 }
 
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, err);
+	return linetab_build(dw, strs, 1, NULL, err);
+}
+
+struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
+					const struct sp_unit_set *only, struct sp_error *err)
+{
+	return linetab_build(dw, strs, 1, only, err);
 }
 
 const char *sp_linetab_warning(const struct sp_linetab *t)

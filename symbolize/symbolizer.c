@@ -90,6 +90,7 @@ struct sp_symbolizer {
 	struct sp_symloc failed[SP_SYM_NO_SYMBOL + 1];
 	struct sp_symfile *exe;      /* for profiles without maps (see unmapped()) */
 	int exe_tried;
+	int preloaded;
 	struct sp_arena arena;
 	struct sp_strtab strs;
 	struct sp_pairmap dm_index;  /* raw name pointer -> dm[] */
@@ -445,6 +446,18 @@ static void load(struct sp_symfile *f)
 	f->funcs = sp_elf_image_funcs(f->im, &f->lines);
 }
 
+/* A file read partially (for the profile's addresses) is read whole when
+ * an address outside those units is asked. */
+static void load_for(struct sp_symfile *f, uint64_t vaddr)
+{
+	load(f);
+	if (!sp_elf_image_covers(f->im, vaddr)) {
+		sp_elf_image_read_all(f->im);
+		f->loaded = 0;
+		load(f);
+	}
+}
+
 /* The discriminator addr2line prints: the line row's, for frame 0's line. */
 static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
 			      const struct sp_inline_frame *fr0)
@@ -468,7 +481,7 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 	size_t n = 0, i;
 	uint32_t disc = 0;
 
-	load(f);
+	load_for(f, vaddr);
 	if (!sp_elf_image_in_alloc(f->im, vaddr))
 		return 0;
 	if (f->lines)
@@ -503,7 +516,7 @@ static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, si
 
 const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
 {
-	load(f);
+	load_for(f, vaddr);
 	if (!f->session_ready) {
 		sp_dwfuncs_state_init(&f->session, f->funcs);
 		f->session_ready = 1;
@@ -659,6 +672,70 @@ int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *add
 	return fn.found ? 0 : -1;
 }
 
+/* ---- reading ahead ---- */
+
+void sp_symbolizer_preload(struct sp_symbolizer *s)
+{
+	struct sp_error err = SP_ERROR_INIT;
+
+	if (s->o.exe && !s->preloaded) {
+		struct sp_symfile *f = file_open(s, s->o.exe, &err);
+
+		s->preloaded = 1;
+		if (f)
+			sp_elf_image_start_for(f->im, NULL, 0);
+	}
+}
+
+/* The addresses of p's frames in each file, for sp_elf_image_start_for(). */
+void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
+{
+	uint64_t **want = NULL;
+	size_t *nwant, *walloc, i;
+	size_t nfiles;
+
+	for (i = 0; i < p->nframes; i++) {
+		const struct sp_frame *fr = &p->frames[i];
+		struct sp_symfile *f;
+		uint64_t bias;
+
+		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
+		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)))
+			continue;
+		if (map_bias(s, p, fr->map, f, &bias) < 0)
+			continue;
+		(void)bias;
+	}
+	nfiles = s->nfiles;
+	want = sp_xcalloc(nfiles + 1, sizeof(*want));
+	nwant = sp_xcalloc(nfiles + 1, sizeof(*nwant));
+	walloc = sp_xcalloc(nfiles + 1, sizeof(*walloc));
+	for (i = 0; i < p->nframes; i++) {
+		const struct sp_frame *fr = &p->frames[i];
+		struct sp_symfile *f;
+		uint64_t bias, abs;
+		size_t k;
+
+		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
+		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)) ||
+		    s->maps[fr->map].state <= 0)
+			continue;
+		bias = s->maps[fr->map].bias;
+		abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+		for (k = 0; k < nfiles && s->files[k] != f; k++)
+			;
+		SP_ALLOC_GROW(want[k], nwant[k] + 1, walloc[k]);
+		want[k][nwant[k]++] = sp_map_abs_to_vaddr(abs, bias);
+	}
+	for (i = 0; i < nfiles; i++) {
+		sp_elf_image_start_for(s->files[i]->im, want[i], nwant[i]);
+		free(want[i]);
+	}
+	free(want);
+	free(nwant);
+	free(walloc);
+}
+
 /* ---- google-pprof's nm view ---- */
 
 struct nm_collect {
@@ -704,24 +781,27 @@ static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
 	return out;
 }
 
-static void nm_emit(struct sp_symfile *f, size_t *alloc, const char *fullname, uint64_t start,
-		    uint64_t end)
+static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 {
-	size_t i;
+	const struct sp_symfile *f = ctx;
 
-	/* routines are keyed by name in pprof: a later one replaces */
-	for (i = f->nroutines; i > 0; i--) {
-		if (f->routines[i - 1].fullname == fullname) {
-			memmove(&f->routines[i - 1], &f->routines[i],
-				(f->nroutines - i) * sizeof(*f->routines));
-			f->nroutines--;
-			break;
-		}
-	}
+	*k1 = (uint64_t)(uintptr_t)f->routines[i].fullname;
+	*k2 = 0;
+}
+
+/* pprof keeps routines in a hash by name: a later one replaces the range */
+static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *alloc,
+		    const char *fullname, uint64_t start, uint64_t end)
+{
+	uint32_t i;
+
 	SP_ALLOC_GROW(f->routines, f->nroutines + 1, *alloc);
-	f->routines[f->nroutines].start = start;
-	f->routines[f->nroutines].end = end;
-	f->routines[f->nroutines++].fullname = fullname;
+	f->routines[f->nroutines].fullname = fullname;
+	i = sp_pairmap_put(index, (uint64_t)(uintptr_t)fullname, 0, (uint32_t)f->nroutines);
+	if (i == f->nroutines)
+		f->nroutines++;
+	f->routines[i].start = start;
+	f->routines[i].end = end;
 }
 
 /*
@@ -733,11 +813,13 @@ static void nm_build(struct sp_symfile *f)
 {
 	struct nm_collect c = {NULL, 0, 0};
 	const char *routine = NULL;
+	struct sp_pairmap index;
 	uint64_t last = 0;
 	size_t i, alloc = 0;
 	int have_last = 0;
 
 	f->nm_loaded = 1;
+	sp_pairmap_init(&index, routine_key, f);
 	sp_elf_image_nm(f->im, nm_add, &c);
 	sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
 	for (i = 0; i < c.n; i++) {
@@ -753,7 +835,7 @@ static void nm_build(struct sp_symfile *f)
 		if (!strcmp(name, "_fini"))
 			f->fini_name = name;
 		if (routine && routine[0])
-			nm_emit(f, &alloc, routine, last, sym->addr);
+			nm_emit(f, &index, &alloc, routine, last, sym->addr);
 		last = sym->addr;
 		have_last = 1;
 		sp_buf_addf(&b, "%s<%016llx>", name, (unsigned long long)sym->addr);
@@ -761,7 +843,8 @@ static void nm_build(struct sp_symfile *f)
 		sp_buf_release(&b);
 	}
 	if (routine && routine[0])
-		nm_emit(f, &alloc, routine, last, last);
+		nm_emit(f, &index, &alloc, routine, last, last);
+	sp_pairmap_release(&index);
 	free(c.v);
 }
 

@@ -261,6 +261,18 @@ struct sp_symfile *sp_symbolizer_object(struct sp_symbolizer *s, const struct sp
 const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
 					    uint32_t frame);
 
+/*
+ * Reading ahead, so that the DWARF of every file loads in the background
+ * while the caller does other work: preload() opens the executable given
+ * in the options and starts reading it; prefetch() does the same for every
+ * file p's frames point into, each limited to the units holding those
+ * frames when that is a small part of a large file (libc's debug file for
+ * a few frames). Both are optional; lookups of other addresses still get
+ * complete answers (the file is then read whole).
+ */
+void sp_symbolizer_preload(struct sp_symbolizer *s);
+void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p);
+
 /* Opens a file by path (addr2line's -e); NULL + err on failure. */
 struct sp_symfile *sp_symbolizer_open(struct sp_symbolizer *s, const char *path,
 				      struct sp_error *err);
