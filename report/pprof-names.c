@@ -166,6 +166,39 @@ const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 	return out;
 }
 
+/* ---- memos ---- */
+
+static void short_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_pprof_names *n = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)n->shorts[i].k1;
+	*k2 = n->shorts[i].k2;
+}
+
+static void fl_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_pprof_names *n = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)n->fls[i].k1;
+	*k2 = n->fls[i].k2;
+}
+
+/* ShortFunctionName, once per name (by pointer). */
+static const char *short_of(struct sp_pprof_names *n, const char *full)
+{
+	uint32_t i = sp_pairmap_get(&n->short_index, (uint64_t)(uintptr_t)full, 0);
+
+	if (i != UINT32_MAX)
+		return n->shorts[i].v;
+	SP_ALLOC_GROW(n->shorts, n->nshorts + 1, n->shorts_alloc);
+	n->shorts[n->nshorts].k1 = full;
+	n->shorts[n->nshorts].k2 = 0;
+	n->shorts[n->nshorts].v = sp_pprof_short_name(&n->strs, full);
+	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, 0, (uint32_t)n->nshorts);
+	return n->shorts[n->nshorts++].v;
+}
+
 /* ---- MapToSymbols ---- */
 
 static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
@@ -179,16 +212,24 @@ static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
 
 static const char *fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f)
 {
-	char buf[32];
+	const char *file = f && f->file ? f->file : "??";
+	uint32_t line = f ? f->line : 0, i;
 	struct sp_buf b = SP_BUF_INIT;
-	const char *out;
+	char buf[32];
 
-	snprintf(buf, sizeof(buf), ":%u", f ? f->line : 0);
-	sp_buf_addstr(&b, f && f->file ? f->file : "??");
+	i = sp_pairmap_get(&n->fl_index, (uint64_t)(uintptr_t)file, line);
+	if (i != UINT32_MAX)
+		return n->fls[i].v;
+	snprintf(buf, sizeof(buf), ":%u", line);
+	sp_buf_addstr(&b, file);
 	sp_buf_addstr(&b, buf);
-	out = sp_strtab_intern(&n->strs, b.buf);
+	SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
+	n->fls[n->nfls].k1 = file;
+	n->fls[n->nfls].k2 = line;
+	n->fls[n->nfls].v = sp_strtab_intern(&n->strs, b.buf);
+	sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line, (uint32_t)n->nfls);
 	sp_buf_release(&b);
-	return out;
+	return n->fls[n->nfls++].v;
 }
 
 static void add_sym(struct sp_pprof_addr *a, struct sp_arena *arena, const char *func,
@@ -216,7 +257,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	int inl = sp_symfile_nm_has_fini(loc->file);
 
 	if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
-		nm_short = sp_pprof_short_name(&n->strs, nm_full);
+		nm_short = short_of(n, nm_full);
 	} else if (sp_symfile_nm_has_routines(loc->file)) {
 		nm_full = nm_short = hex_pc(n, a->pc, 1);
 	}
@@ -224,7 +265,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	for (k = 0; k < count; k++) {
 		const struct sp_sym_frame *f = loc->nframes ? &loc->frames[k] : NULL;
 		const char *full = f && f->name ? sp_symbolizer_demangle(n->sym, f->name) : "??";
-		const char *func = sp_pprof_short_name(&n->strs, full);
+		const char *func = short_of(n, full);
 
 		if (nm_full && !strcmp(full, "??")) {
 			func = nm_short;
@@ -274,10 +315,16 @@ void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int 
 	n->addr_width = addr_width;
 	sp_strtab_init(&n->strs);
 	sp_arena_init(&n->arena);
+	sp_pairmap_init(&n->short_index, short_key, n);
+	sp_pairmap_init(&n->fl_index, fl_key, n);
 }
 
 void sp_pprof_names_release(struct sp_pprof_names *n)
 {
+	sp_pairmap_release(&n->short_index);
+	sp_pairmap_release(&n->fl_index);
+	free(n->shorts);
+	free(n->fls);
 	sp_strtab_release(&n->strs);
 	sp_arena_release(&n->arena);
 }

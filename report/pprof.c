@@ -57,7 +57,8 @@ struct pprof {
 	size_t nstk, stk_alloc;
 	size_t *off;
 	int64_t *count;
-	size_t nstacks, stacks_alloc;
+	size_t nstacks;
+	int64_t total;                 /* samples */
 	/* entries (translated names) */
 	struct sp_pairmap entry_index; /* interned string -> entries */
 	const char **entry;
@@ -65,6 +66,13 @@ struct pprof {
 	uint32_t *seen;                /* per entry: last stack that counted it */
 	size_t nentries, entries_alloc;
 	char *listed;                  /* per entry: in some stack (pprof's cum keys) */
+	struct pprof_memo {
+		const char *func;
+		uint64_t k2;
+		uint32_t entry;
+	} *memo;                       /* (name, file:line, inline) -> entry */
+	struct sp_pairmap memo_index;
+	size_t nmemo, memo_alloc;
 	uint32_t *aent;                /* per address: its entries ... */
 	size_t *aent_off;              /* ... aent[aent_off[a] .. aent_off[a + 1]) */
 	size_t naent, aent_alloc;
@@ -166,27 +174,31 @@ static void collect_stacks(struct pprof *pp)
 	const struct sp_profile *p = pp->p;
 	uint32_t counter = sp_profile_find_counter(p, "samples");
 	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
-	size_t i;
+	size_t i, total = 0, n = 0;
 
 	for (i = 0; i < p->nvalues; i++)
 		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
 			node_count[p->values[i].node] += p->values[i].count;
 	for (i = 1; i < p->nnodes; i++) {
-		uint32_t n;
+		if (node_count[i]) {
+			total += p->nodes[i].depth;
+			n++;
+		}
+	}
+	pp->off = sp_xmalloc((n + 1) * sizeof(*pp->off));
+	pp->count = sp_xmalloc((n + 1) * sizeof(*pp->count));
+	pp->stk = sp_xmalloc((total + 1) * sizeof(*pp->stk));
+	pp->stk_alloc = total + 1;
+	for (i = 1; i < p->nnodes; i++) {
+		uint32_t node;
 
 		if (!node_count[i])
 			continue;
-		SP_ALLOC_GROW(pp->off, pp->nstacks + 2, pp->stacks_alloc);
-		pp->count = sp_xreallocarray(pp->count, pp->stacks_alloc, sizeof(*pp->count));
 		pp->off[pp->nstacks] = pp->nstk;
 		pp->count[pp->nstacks++] = node_count[i];
-		for (n = (uint32_t)i; n != 0 && n != SP_NONE; n = p->nodes[n].parent) {
-			SP_ALLOC_GROW(pp->stk, pp->nstk + 1, pp->stk_alloc);
-			pp->stk[pp->nstk++] = pp->frame_addr[p->nodes[n].frame];
-		}
+		for (node = (uint32_t)i; node != 0 && node != SP_NONE; node = p->nodes[node].parent)
+			pp->stk[pp->nstk++] = pp->frame_addr[p->nodes[node].frame];
 	}
-	if (!pp->off)
-		pp->off = sp_xmalloc(sizeof(*pp->off));
 	pp->off[pp->nstacks] = pp->nstk;
 	free(node_count);
 }
@@ -245,7 +257,7 @@ static void remove_signal_frames(struct pprof *pp)
 	}
 }
 
-static int uninteresting(const struct pprof *pp, uint32_t a)
+static int uninteresting_name(const struct pprof *pp, uint32_t a)
 {
 	static const char *const skip[] = {
 		"ProfileData::Add",  "ProfileData::prof_handler", "CpuProfiler::prof_handler",
@@ -264,19 +276,23 @@ static int uninteresting(const struct pprof *pp, uint32_t a)
 
 static void remove_uninteresting(struct pprof *pp)
 {
+	char *skip = sp_xmalloc(pp->naddrs + 1);
 	size_t i, k, w = 0;
 
+	for (i = 0; i < pp->naddrs; i++)
+		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
 	remove_signal_frames(pp);
 	for (i = 0; i < pp->nstacks; i++) {
 		size_t b = pp->off[i], e = pp->off[i + 1];
 
 		pp->off[i] = w;
 		for (k = b; k < e; k++)
-			if (!uninteresting(pp, pp->stk[k]))
+			if (!skip[pp->stk[k]])
 				pp->stk[w++] = pp->stk[k];
 	}
 	pp->off[pp->nstacks] = w;
 	pp->nstk = w;
+	free(skip);
 }
 
 /* ---- names ---- */
@@ -287,6 +303,14 @@ static void entry_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 
 	*k1 = (uint64_t)(uintptr_t)pp->entry[i];
 	*k2 = 0;
+}
+
+static void memo_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct pprof *pp = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)pp->memo[i].func;
+	*k2 = pp->memo[i].k2;
 }
 
 static uint32_t entry_for(struct pprof *pp, const char *s)
@@ -363,13 +387,12 @@ static int ends_with_hex_tag(const char *s)
 	return i > 0 && i < n - 1;
 }
 
-static const char *X(struct pprof *pp, const char *s)
-{
-	return sp_strtab_intern(&pp->strs, s);
-}
-
-/* FillFullnameToShortnameMap: full name -> "short@addr" for the short
- * names that routines at several addresses share (outermost entries). */
+/*
+ * FillFullnameToShortnameMap: full name -> "short@addr" for the short
+ * names that routines at several addresses share (outermost entries).
+ * Only full names with nm's <addr> tag take part; they and the short
+ * names are interned, so their addresses identify them.
+ */
 static void fullname_map(struct pprof *pp, struct strmap *map)
 {
 	struct strmap once;   /* short -> its first tagged full name, or "" if several */
@@ -378,26 +401,23 @@ static void fullname_map(struct pprof *pp, struct strmap *map)
 	strmap_init(&once);
 	for (i = 0; i < pp->naddrs; i++) {
 		const struct sp_pprof_addr *a = &pp->addrs[i];
-		const char *shrt, *full, **f;
+		const char **f;
 
 		if (!a->known || !a->nsyms || !ends_with_hex_tag(a->syms[0].full))
 			continue;
-		shrt = X(pp, a->syms[0].func);
-		full = X(pp, a->syms[0].full);
-		f = strmap_put(&once, shrt, full);
-		if (*f != full)
+		f = strmap_put(&once, a->syms[0].func, a->syms[0].full);
+		if (*f != a->syms[0].full)
 			*f = "";
 	}
 	for (i = 0; i < pp->naddrs; i++) {
 		const struct sp_pprof_addr *a = &pp->addrs[i];
-		const char *shrt, *full, **f, *lt, *gt;
+		const char *full, **f, *lt, *gt;
 		struct sp_buf b = SP_BUF_INIT;
 
 		if (!a->known || !a->nsyms)
 			continue;
-		shrt = X(pp, a->syms[0].func);
-		full = X(pp, a->syms[0].full);
-		f = strmap_get(&once, shrt);
+		full = a->syms[0].full;
+		f = strmap_get(&once, a->syms[0].func);
 		if (!f || **f || strmap_get(map, full))
 			continue;
 		gt = full + strlen(full) - 1;
@@ -405,18 +425,44 @@ static void fullname_map(struct pprof *pp, struct strmap *map)
 			continue;
 		for (lt++; *lt == '0'; lt++)
 			;
-		sp_buf_addf(&b, "%s@%.*s", shrt, (int)(gt - lt), lt);
-		strmap_put(map, full, X(pp, b.buf));
+		sp_buf_addf(&b, "%s@%.*s", a->syms[0].func, (int)(gt - lt), lt);
+		strmap_put(map, full, sp_strtab_intern(&pp->strs, b.buf));
 		sp_buf_release(&b);
 	}
 	strmap_release(&once);
+}
+
+/* The entry "func[ (inline)][ fileline]", memoized by the strings'
+ * addresses (names and file:line strings are interned). */
+static uint32_t entry_memo(struct pprof *pp, const char *func, const char *fl, int inl,
+			   struct sp_buf *b)
+{
+	uint64_t k2 = ((uint64_t)(uintptr_t)fl << 1) | (unsigned)inl;
+	uint32_t i = sp_pairmap_get(&pp->memo_index, (uint64_t)(uintptr_t)func, k2), e;
+
+	if (i != UINT32_MAX)
+		return pp->memo[i].entry;
+	sp_buf_reset(b);
+	sp_buf_addstr(b, func);
+	if (inl)
+		sp_buf_addstr(b, " (inline)");
+	if (fl) {
+		sp_buf_addch(b, ' ');
+		sp_buf_addstr(b, fl);
+	}
+	e = entry_for(pp, b->buf);
+	SP_ALLOC_GROW(pp->memo, pp->nmemo + 1, pp->memo_alloc);
+	pp->memo[pp->nmemo].func = func;
+	pp->memo[pp->nmemo].k2 = k2;
+	pp->memo[pp->nmemo].entry = e;
+	sp_pairmap_put(&pp->memo_index, (uint64_t)(uintptr_t)func, k2, (uint32_t)pp->nmemo++);
+	return e;
 }
 
 /* TranslateStack for one address: its entries, innermost first. */
 static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, struct sp_buf *b)
 {
 	const struct sp_pprof_addr *x = &pp->addrs[a];
-	const char *hex = sp_pprof_names_hex(&pp->names, x->pc);
 	struct sp_pprof_sym unknown;
 	const struct sp_pprof_sym *syms = x->syms;
 	uint32_t n = x->nsyms, j;
@@ -424,34 +470,27 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 	if (pp->names.addr_width > 8 && x->pc > 0x7fffffffffffffffULL)
 		return;
 	if (!x->known) {
-		unknown.func = unknown.full = hex;
+		unknown.func = unknown.full = sp_pprof_names_hex(&pp->names, x->pc);
 		unknown.fileline = "";
 		syms = &unknown;
 		n = 1;
 	}
 	for (j = n; j > 0; j--) {
 		const struct sp_pprof_sym *sy = &syms[j - 1];
-		const char **m = strmap_get(map, X(pp, sy->full));
+		const char **m = map->n ? strmap_get(map, sy->full) : NULL;
 		const char *func = m ? *m : sy->func;
+		uint32_t e;
 
-		sp_buf_reset(b);
-		sp_buf_addstr(b, func);
-		if (j > 1)
-			sp_buf_addstr(b, " (inline)");
-		if (pp->o->lines) {
-			if (!strcmp(func, "??") && !strcmp(sy->fileline, "??:0")) {
-				sp_buf_reset(b);
-				sp_buf_addstr(b, hex);
-			} else {
-				sp_buf_addch(b, ' ');
-				sp_buf_addstr(b, sy->fileline);
-			}
-		} else if (!strcmp(func, "??")) {
+		if (func[0] == '?' && !strcmp(func, "??") &&
+		    (!pp->o->lines || !strcmp(sy->fileline, "??:0"))) {
 			sp_buf_reset(b);
-			sp_buf_addstr(b, hex);
+			sp_buf_addstr(b, sp_pprof_names_hex(&pp->names, x->pc));
+			e = entry_for(pp, b->buf);
+		} else {
+			e = entry_memo(pp, func, pp->o->lines ? sy->fileline : NULL, j > 1, b);
 		}
 		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
-		pp->aent[pp->naent++] = entry_for(pp, b->buf);
+		pp->aent[pp->naent++] = e;
 	}
 }
 
@@ -463,6 +502,7 @@ static void translate(struct pprof *pp)
 
 	strmap_init(&map);
 	sp_pairmap_init(&pp->entry_index, entry_key, pp);
+	sp_pairmap_init(&pp->memo_index, memo_key, pp);
 	fullname_map(pp, &map);
 	pp->aent_off = sp_xmalloc((pp->naddrs + 1) * sizeof(*pp->aent_off));
 	for (a = 0; a < pp->naddrs; a++) {
@@ -477,14 +517,19 @@ static void translate(struct pprof *pp)
 /* ---- counting and printing ---- */
 
 /* ReduceProfile, FlatProfile, CumulativeProfile. */
+static void alloc_counts(struct pprof *pp)
+{
+	pp->flat = sp_xcalloc(pp->nentries + 1, sizeof(*pp->flat));
+	pp->cum = sp_xcalloc(pp->nentries + 1, sizeof(*pp->cum));
+	pp->listed = sp_xcalloc(pp->nentries + 1, 1);
+}
+
 static void reduce(struct pprof *pp)
 {
 	size_t i, k;
 
-	pp->flat = sp_xcalloc(pp->nentries + 1, sizeof(*pp->flat));
-	pp->cum = sp_xcalloc(pp->nentries + 1, sizeof(*pp->cum));
+	alloc_counts(pp);
 	pp->seen = sp_xcalloc(pp->nentries + 1, sizeof(*pp->seen));
-	pp->listed = sp_xcalloc(pp->nentries + 1, 1);
 	for (i = 0; i < pp->nstacks; i++) {
 		int first = 1;
 
@@ -506,6 +551,165 @@ static void reduce(struct pprof *pp)
 			}
 		}
 	}
+}
+
+/* ---- counting on the calling-context tree ---- */
+
+static int64_t *node_counts(const struct sp_profile *p)
+{
+	uint32_t counter = sp_profile_find_counter(p, "samples");
+	int64_t *c = sp_xcalloc(p->nnodes + 1, sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < p->nvalues; i++)
+		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
+			c[p->values[i].node] += p->values[i].count;
+	return c;
+}
+
+static uint32_t node_addr(const struct pprof *pp, uint32_t n)
+{
+	return pp->frame_addr[pp->p->nodes[n].frame];
+}
+
+/* IsSecondPcAlwaysTheSame on the tree: every stack has a second address
+ * and it is the same one. */
+static int second_always_same(const struct pprof *pp, const int64_t *count)
+{
+	const struct sp_profile *p = pp->p;
+	uint32_t second = UINT32_MAX;
+	size_t i;
+	int any = 0;
+
+	for (i = 1; i < p->nnodes; i++) {
+		uint32_t par = p->nodes[i].parent, a;
+
+		if (!count[i])
+			continue;
+		if (par == 0 || par == SP_NONE)
+			return 0;
+		a = node_addr(pp, par);
+		if (any && a != second)
+			return 0;
+		second = a;
+		any = 1;
+	}
+	return any;
+}
+
+struct tree_walk {
+	struct pprof *pp;
+	const int64_t *count, *subtree;
+	const char *skip;
+	uint32_t *occ;
+};
+
+/* Where ReduceProfile puts a stack's flat count: the first entry of the
+ * innermost address that has entries. */
+static void flat_of(struct tree_walk *w, uint32_t n)
+{
+	const struct pprof *pp = w->pp;
+
+	for (; n != 0 && n != SP_NONE; n = pp->p->nodes[n].parent) {
+		uint32_t a = node_addr(pp, n);
+
+		if (!w->skip[a] && pp->aent_off[a] < pp->aent_off[a + 1]) {
+			w->pp->flat[pp->aent[pp->aent_off[a]]] += w->count[n];
+			return;
+		}
+	}
+}
+
+static void enter(struct tree_walk *w, uint32_t n, int delta)
+{
+	struct pprof *pp = w->pp;
+	uint32_t a = node_addr(pp, n);
+	size_t e;
+
+	if (w->skip[a])
+		return;
+	for (e = pp->aent_off[a]; e < pp->aent_off[a + 1]; e++) {
+		uint32_t id = pp->aent[e];
+
+		if (delta > 0 && w->occ[id]++ == 0 && w->subtree[n]) {
+			pp->cum[id] += w->subtree[n];
+			pp->listed[id] = 1;
+		} else if (delta < 0) {
+			w->occ[id]--;
+		}
+	}
+	if (delta > 0 && w->count[n])
+		flat_of(w, n);
+}
+
+/*
+ * ReduceProfile's counts without listing the stacks: an entry's cum gets
+ * the samples of a node's subtree at its outermost occurrence on the path
+ * (each stack once), flat the samples of each stack's innermost entry.
+ */
+static void count_tree(struct pprof *pp, const int64_t *count, const char *skip)
+{
+	const struct sp_profile *p = pp->p;
+	int64_t *subtree = sp_xmalloc((p->nnodes + 1) * sizeof(*subtree));
+	uint32_t *stack = sp_xmalloc((p->nnodes + 1) * sizeof(*stack));
+	struct tree_walk w = {pp, count, subtree, skip, NULL};
+	size_t i, sp = 0;
+
+	memcpy(subtree, count, p->nnodes * sizeof(*subtree));
+	for (i = p->nnodes; i > 1; i--)
+		subtree[p->nodes[i - 1].parent] += subtree[i - 1];
+	w.occ = sp_xcalloc(pp->nentries + 1, sizeof(*w.occ));
+	if (p->nnodes)
+		stack[sp++] = p->nodes[0].first_child;
+	/* stack[k]: the node entered at depth k, the top one not entered yet */
+	while (sp) {
+		uint32_t n = stack[sp - 1];
+
+		if (n == SP_NONE) {
+			if (--sp) {
+				enter(&w, stack[sp - 1], -1);
+				stack[sp - 1] = p->nodes[stack[sp - 1]].next_sibling;
+			}
+			continue;
+		}
+		enter(&w, n, 1);
+		stack[sp++] = p->nodes[n].first_child;
+	}
+	free(w.occ);
+	free(subtree);
+	free(stack);
+}
+
+/*
+ * The flat and cum columns. The common case counts on the tree; when
+ * every stack has the same second address (a signal-frame artefact pprof
+ * removes, rare in gperftools 2.x profiles) the stacks are listed and
+ * reduced one by one as pprof does.
+ */
+static void count_samples(struct pprof *pp)
+{
+	int64_t *count = node_counts(pp->p);
+	char *skip;
+	size_t i;
+
+	for (i = 1; i < pp->p->nnodes; i++)
+		pp->total += count[i];
+	if (second_always_same(pp, count)) {
+		collect_stacks(pp);
+		remove_uninteresting(pp);
+		translate(pp);
+		reduce(pp);
+		free(count);
+		return;
+	}
+	skip = sp_xmalloc(pp->naddrs + 1);
+	for (i = 0; i < pp->naddrs; i++)
+		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
+	translate(pp);
+	alloc_counts(pp);
+	count_tree(pp, count, skip);
+	free(skip);
+	free(count);
 }
 
 static int cmp_rows(const void *a, const void *b, void *ctx)
@@ -530,11 +734,9 @@ static void percent(char *buf, size_t n, int64_t num, int64_t total)
 static void print_rows(struct pprof *pp)
 {
 	uint32_t *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
-	int64_t total = 0, flat_total = 0, running = 0;
+	int64_t total = pp->total, flat_total = 0, running = 0;
 	size_t i, n = 0;
 
-	for (i = 0; i < pp->nstacks; i++)
-		total += pp->count[i];
 	for (i = 0; i < pp->nentries; i++) {
 		flat_total += pp->flat[i];
 		if (pp->listed[i])
@@ -576,15 +778,14 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	sp_strtab_init(&pp.strs);
 	sp_pprof_names_init(&pp.names, s, addr_width(p));
 	collect_addrs(&pp, s);
-	collect_stacks(&pp);
-	remove_uninteresting(&pp);
-	translate(&pp);
-	reduce(&pp);
+	count_samples(&pp);
 	print_rows(&pp);
 	sp_pprof_names_release(&pp.names);
 	sp_strtab_release(&pp.strs);
 	sp_pairmap_release(&pp.addr_index);
 	sp_pairmap_release(&pp.entry_index);
+	sp_pairmap_release(&pp.memo_index);
+	free(pp.memo);
 	free(pp.addrs);
 	free(pp.frame_addr);
 	free(pp.stk);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "symprof/alloc.h"
+#include "symprof/hashmap.h"
 #include "symprof/strtab.h"
 
 struct sp_symbolizer;
@@ -28,11 +29,21 @@ struct sp_pprof_addr {
 	unsigned known : 1;              /* 0: pprof has no entry for it */
 };
 
+struct sp_pprof_memo {
+	const void *k1;
+	uint64_t k2;
+	const char *v;
+};
+
 struct sp_pprof_names {
 	struct sp_symbolizer *sym;
 	int addr_width;                  /* hex digits: 16, or 8 for 32-bit */
 	struct sp_strtab strs;
 	struct sp_arena arena;
+	/* memos: full name -> short name, (file, line) -> "file:line" */
+	struct sp_pairmap short_index, fl_index;
+	struct sp_pprof_memo *shorts, *fls;
+	size_t nshorts, shorts_alloc, nfls, fls_alloc;
 };
 
 void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width);
