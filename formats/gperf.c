@@ -61,7 +61,7 @@ struct frame_memo {
 	uint32_t frame;
 };
 
-#define MEMO_BITS 14
+#define MEMO_BITS 16
 
 struct gperf_reader {
 	struct sp_profile *p;
@@ -69,14 +69,16 @@ struct gperf_reader {
 	const uint8_t *data;
 	size_t size;
 	int w, be;                /* word size, byte order */
+	int native64;             /* 8-byte words in the host's order */
 	uint32_t counter;
 	uint32_t map_first;       /* this file's maps: p->maps[map_first..] */
 	uint32_t *map_order;      /* those, sorted by start */
 	size_t nmaps;
 	struct sp_pairmap frames; /* (addr, map << 1 | is_return) -> frame */
 	struct frame_memo *memo;  /* a direct-mapped cache in front of it */
-	uint32_t *stack;
-	size_t stack_alloc;
+	uint64_t *prev_word;      /* the previous record's stack (leaf first) ... */
+	uint32_t *prev_node;      /* ... and its nodes */
+	size_t prev_depth, prev_alloc;
 	struct sp_error *err;
 };
 
@@ -118,9 +120,28 @@ int sp_fmt_gperf_probe(const uint8_t *data, size_t size)
 	return probe(data, size, &be) != 0;
 }
 
-static uint64_t word(const struct gperf_reader *r, size_t slot)
+static int host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+static uint64_t __attribute__((noinline)) word_slow(const struct gperf_reader *r, size_t slot)
 {
 	return sp_load_uint(r->data + slot * (size_t)r->w, r->w, r->be);
+}
+
+static inline uint64_t word(const struct gperf_reader *r, size_t slot)
+{
+	/* the common case: a 64-bit profile in the host's byte order */
+	if (r->native64) {
+		uint64_t v;
+
+		memcpy(&v, r->data + slot * 8, 8);
+		return v;
+	}
+	return word_slow(r, slot);
 }
 
 static int corrupt(struct gperf_reader *r, size_t slot, const char *fmt, unsigned long long v)
@@ -584,13 +605,54 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 	return 0;
 }
 
+/*
+ * Inserts a record's stack (leaf first at slot `at`) into the CCT. Stacks
+ * share their root side (_start, main, the program's top functions): the
+ * part equal to the previous record's, word for word, reuses its nodes
+ * without a lookup. A leaf and a return address with the same value are
+ * different frames, so that part never covers either stack's leaf unless
+ * the two stacks are equal.
+ */
+static uint32_t insert_stack(struct gperf_reader *r, size_t at, size_t depth)
+{
+	struct sp_profile *p = r->p;
+	size_t pd = r->prev_depth, k = 0, lim;
+	uint32_t node = 0;
+
+	lim = depth < pd ? depth : pd;
+	while (k < lim && word(r, at + depth - 1 - k) == r->prev_word[pd - 1 - k])
+		k++;
+	if (!(k == depth && depth == pd) && k == lim && lim)
+		k = lim - 1;
+	SP_ALLOC_GROW(r->prev_word, depth, r->prev_alloc);
+	r->prev_node = sp_xreallocarray(r->prev_node, r->prev_alloc, sizeof(*r->prev_node));
+	if (k)
+		node = r->prev_node[pd - k];
+	/* prev_* are kept leaf first, like the record: index depth - 1 - j is
+	 * root-side level j */
+	if (k) {
+		memmove(r->prev_word + depth - k, r->prev_word + pd - k, k * sizeof(*r->prev_word));
+		memmove(r->prev_node + depth - k, r->prev_node + pd - k, k * sizeof(*r->prev_node));
+	}
+	for (; k < depth; k++) {
+		size_t j = depth - 1 - k;
+		uint64_t w = word(r, at + j);
+
+		node = sp_profile_cct_child(p, node, frame_for(r, w, j > 0));
+		r->prev_word[j] = w;
+		r->prev_node[j] = node;
+	}
+	r->prev_depth = depth;
+	return node;
+}
+
 static void read_records(struct gperf_reader *r, size_t first, size_t end)
 {
 	struct sp_profile *p = r->p;
 	size_t i = first;
 
 	while (i + 2 <= end) {
-		uint64_t count = word(r, i), depth = word(r, i + 1), k;
+		uint64_t count = word(r, i), depth = word(r, i + 1);
 
 		if (count == 0 && depth == 1 && word(r, i + 2) == 0)
 			break;
@@ -600,11 +662,8 @@ static void read_records(struct gperf_reader *r, size_t first, size_t end)
 			i += 2 + (size_t)depth;
 			continue;
 		}
-		SP_ALLOC_GROW(r->stack, depth, r->stack_alloc);
-		for (k = 0; k < depth; k++)
-			r->stack[k] = frame_for(r, word(r, i + 2 + k), k > 0);
-		sp_profile_add_value(p, sp_profile_cct_insert_leaf_first(p, r->stack, depth),
-				     r->counter, (int64_t)count, (int64_t)count, 0);
+		sp_profile_add_value(p, insert_stack(r, i + 2, (size_t)depth), r->counter,
+				     (int64_t)count, (int64_t)count, 0);
 		i += 2 + (size_t)depth;
 	}
 }
@@ -660,6 +719,7 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	r.err = err;
 	if (!(r.w = probe(data, size, &r.be)))
 		return bad_header(name, data, size, err);
+	r.native64 = r.w == 8 && r.be == host_big_endian();
 	if ((ret = read_header(&r, &first)) < 0 || (ret = scan_records(&r, first, &end, &nrec)) < 0)
 		return ret;
 	in = sp_profile_add_input(p, name, "gperftools");
@@ -677,7 +737,8 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	sp_pairmap_release(&r.frames);
 	free(r.memo);
 	free(r.map_order);
-	free(r.stack);
+	free(r.prev_word);
+	free(r.prev_node);
 	return 0;
 }
 
