@@ -555,16 +555,67 @@ static void reduce(struct pprof *pp)
 
 /* ---- counting on the calling-context tree ---- */
 
-static int64_t *node_counts(const struct sp_profile *p)
+/*
+ * The samples of the nodes that have any: few (a node per distinct stack)
+ * among many, so a bitmap says which, and a small table how many.
+ */
+struct counts {
+	uint8_t *bits;             /* per node */
+	struct sp_pairmap index;   /* node -> node[], c[] */
+	uint32_t *node;
+	int64_t *c;
+	size_t n;
+};
+
+static void counts_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct counts *x = ctx;
+
+	*k1 = x->node[i];
+	*k2 = 0;
+}
+
+static void counts_init(struct counts *x, const struct sp_profile *p)
 {
 	uint32_t counter = sp_profile_find_counter(p, "samples");
-	int64_t *c = sp_xcalloc(p->nnodes + 1, sizeof(*c));
 	size_t i;
 
-	for (i = 0; i < p->nvalues; i++)
-		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
-			c[p->values[i].node] += p->values[i].count;
-	return c;
+	memset(x, 0, sizeof(*x));
+	x->bits = sp_xcalloc(p->nnodes / 8 + 1, 1);
+	x->node = sp_xmalloc((p->nvalues + 1) * sizeof(*x->node));
+	x->c = sp_xmalloc((p->nvalues + 1) * sizeof(*x->c));
+	sp_pairmap_init(&x->index, counts_key, x);
+	for (i = 0; i < p->nvalues; i++) {
+		const struct sp_cct_value *v = &p->values[i];
+		uint32_t k;
+
+		if (v->counter != counter || v->node >= p->nnodes || !v->count)
+			continue;
+		x->node[x->n] = v->node;
+		k = sp_pairmap_put(&x->index, v->node, 0, (uint32_t)x->n);
+		if (k == x->n)
+			x->c[x->n++] = 0;
+		x->c[k] += v->count;
+		x->bits[v->node / 8] |= (uint8_t)(1u << (v->node % 8));
+	}
+}
+
+static int64_t count_of(const struct counts *x, uint32_t n)
+{
+	uint32_t k;
+
+	if (!(x->bits[n / 8] & (1u << (n % 8))))
+		return 0;
+	k = sp_pairmap_get(&x->index, n, 0);
+	return k == UINT32_MAX ? 0 : x->c[k];
+}
+
+static void counts_release(struct counts *x)
+{
+	sp_pairmap_release(&x->index);
+	free(x->bits);
+	free(x->node);
+	free(x->c);
 }
 
 static uint32_t node_addr(const struct pprof *pp, uint32_t n)
@@ -574,110 +625,159 @@ static uint32_t node_addr(const struct pprof *pp, uint32_t n)
 
 /* IsSecondPcAlwaysTheSame on the tree: every stack has a second address
  * and it is the same one. */
-static int second_always_same(const struct pprof *pp, const int64_t *count)
+static int second_always_same(const struct pprof *pp, const struct counts *x)
 {
 	const struct sp_profile *p = pp->p;
 	uint32_t second = UINT32_MAX;
 	size_t i;
-	int any = 0;
 
-	for (i = 1; i < p->nnodes; i++) {
-		uint32_t par = p->nodes[i].parent, a;
+	for (i = 0; i < x->n; i++) {
+		uint32_t par = p->nodes[x->node[i]].parent, a;
 
-		if (!count[i])
+		if (x->c[i] == 0)
 			continue;
 		if (par == 0 || par == SP_NONE)
 			return 0;
 		a = node_addr(pp, par);
-		if (any && a != second)
+		if (second != UINT32_MAX && a != second)
 			return 0;
 		second = a;
-		any = 1;
 	}
-	return any;
+	return second != UINT32_MAX;
 }
 
-struct tree_walk {
-	struct pprof *pp;
-	const int64_t *count, *subtree;
-	const char *skip;
-	uint32_t *occ;
+/*
+ * ReduceProfile's counts without listing the stacks, in one depth-first
+ * walk of the tree: an entry's cum gets the samples below the node where
+ * it first occurs on the path (each stack once, however often it recurs),
+ * added when the walk leaves that node; a stack's flat goes to its
+ * innermost entry. Only per-depth state is kept, nothing per node.
+ */
+struct level {
+	uint32_t node;
+	uint32_t lo, hi;             /* the node's entries: aent[lo .. hi) */
+	size_t firsts;               /* fstack length before this node's entries */
+	int64_t below;               /* samples in the subtree so far */
 };
 
-/* Where ReduceProfile puts a stack's flat count: the first entry of the
- * innermost address that has entries. */
-static void flat_of(struct tree_walk *w, uint32_t n)
+struct walk {
+	struct pprof *pp;
+	const struct counts *count;
+	const char *skip;
+	uint32_t *occ;               /* per entry: occurrences on the path */
+	uint32_t *fstack;            /* entries whose first occurrence is on the path */
+	size_t nf, f_alloc;
+	struct level *lv;
+	size_t depth, lv_alloc;
+};
+
+/* The entries of node n: aent[*lo .. *hi) (none if pprof drops it). */
+static void node_entries(const struct walk *w, uint32_t n, size_t *lo, size_t *hi)
 {
 	const struct pprof *pp = w->pp;
+	uint32_t a = node_addr(pp, n);
 
-	for (; n != 0 && n != SP_NONE; n = pp->p->nodes[n].parent) {
-		uint32_t a = node_addr(pp, n);
+	*lo = pp->aent_off[a];
+	*hi = w->skip[a] ? *lo : pp->aent_off[a + 1];
+}
 
-		if (!w->skip[a] && pp->aent_off[a] < pp->aent_off[a + 1]) {
-			w->pp->flat[pp->aent[pp->aent_off[a]]] += w->count[n];
+/* Where ReduceProfile puts a stack's flat count: the first entry of the
+ * innermost node that has entries. */
+static void flat_of(struct walk *w, int64_t c)
+{
+	size_t k, lo, hi;
+
+	for (k = w->depth; k > 0; k--) {
+		node_entries(w, w->lv[k - 1].node, &lo, &hi);
+		if (lo < hi) {
+			w->pp->flat[w->pp->aent[lo]] += c;
 			return;
 		}
 	}
 }
 
-static void enter(struct tree_walk *w, uint32_t n, int delta)
+static void walk_enter(struct walk *w, uint32_t n)
 {
-	struct pprof *pp = w->pp;
-	uint32_t a = node_addr(pp, n);
-	size_t e;
+	int64_t c = count_of(w->count, n);
+	size_t lo, hi, e;
+	struct level *l;
 
-	if (w->skip[a])
-		return;
-	for (e = pp->aent_off[a]; e < pp->aent_off[a + 1]; e++) {
-		uint32_t id = pp->aent[e];
+	SP_ALLOC_GROW(w->lv, w->depth + 1, w->lv_alloc);
+	l = &w->lv[w->depth++];
+	l->node = n;
+	l->firsts = w->nf;
+	l->below = c;
+	node_entries(w, n, &lo, &hi);
+	l->lo = (uint32_t)lo;
+	l->hi = (uint32_t)hi;
+	for (e = lo; e < hi; e++) {
+		uint32_t id = w->pp->aent[e];
 
-		if (delta > 0 && w->occ[id]++ == 0 && w->subtree[n]) {
-			pp->cum[id] += w->subtree[n];
-			pp->listed[id] = 1;
-		} else if (delta < 0) {
-			w->occ[id]--;
+		if (w->occ[id]++ == 0) {
+			SP_ALLOC_GROW(w->fstack, w->nf + 1, w->f_alloc);
+			w->fstack[w->nf++] = id;
 		}
 	}
-	if (delta > 0 && w->count[n])
-		flat_of(w, n);
+	if (c)
+		flat_of(w, c);
 }
 
-/*
- * ReduceProfile's counts without listing the stacks: an entry's cum gets
- * the samples of a node's subtree at its outermost occurrence on the path
- * (each stack once), flat the samples of each stack's innermost entry.
- */
-static void count_tree(struct pprof *pp, const int64_t *count, const char *skip)
+static void walk_leave(struct walk *w)
 {
-	const struct sp_profile *p = pp->p;
-	int64_t *subtree = sp_xmalloc((p->nnodes + 1) * sizeof(*subtree));
-	uint32_t *stack = sp_xmalloc((p->nnodes + 1) * sizeof(*stack));
-	struct tree_walk w = {pp, count, subtree, skip, NULL};
-	size_t i, sp = 0;
+	struct level *l = &w->lv[--w->depth];
+	size_t e;
 
-	memcpy(subtree, count, p->nnodes * sizeof(*subtree));
-	for (i = p->nnodes; i > 1; i--)
-		subtree[p->nodes[i - 1].parent] += subtree[i - 1];
+	for (e = l->firsts; e < w->nf; e++) {
+		if (l->below) {
+			w->pp->cum[w->fstack[e]] += l->below;
+			w->pp->listed[w->fstack[e]] = 1;
+		}
+	}
+	w->nf = l->firsts;
+	for (e = l->lo; e < l->hi; e++)
+		w->occ[w->pp->aent[e]]--;
+	if (w->depth)
+		w->lv[w->depth - 1].below += l->below;
+}
+
+static void count_tree(struct pprof *pp, const struct counts *count, const char *skip)
+{
+	const struct sp_cct_node *nodes = pp->p->nodes;
+	struct walk w;
+	uint32_t n;
+
+	if (!pp->p->nnodes)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.pp = pp;
+	w.count = count;
+	w.skip = skip;
 	w.occ = sp_xcalloc(pp->nentries + 1, sizeof(*w.occ));
-	if (p->nnodes)
-		stack[sp++] = p->nodes[0].first_child;
-	/* stack[k]: the node entered at depth k, the top one not entered yet */
-	while (sp) {
-		uint32_t n = stack[sp - 1];
-
-		if (n == SP_NONE) {
-			if (--sp) {
-				enter(&w, stack[sp - 1], -1);
-				stack[sp - 1] = p->nodes[stack[sp - 1]].next_sibling;
-			}
+	for (n = nodes[0].first_child; n != SP_NONE;) {
+		walk_enter(&w, n);
+		if (nodes[n].first_child != SP_NONE) {
+			n = nodes[n].first_child;
 			continue;
 		}
-		enter(&w, n, 1);
-		stack[sp++] = p->nodes[n].first_child;
+		/* leave nodes until one has a next sibling */
+		for (;;) {
+			uint32_t sib = nodes[n].next_sibling;
+
+			walk_leave(&w);
+			if (sib != SP_NONE) {
+				n = sib;
+				break;
+			}
+			if (!w.depth) {
+				n = SP_NONE;
+				break;
+			}
+			n = w.lv[w.depth - 1].node;
+		}
 	}
 	free(w.occ);
-	free(subtree);
-	free(stack);
+	free(w.fstack);
+	free(w.lv);
 }
 
 /*
@@ -688,18 +788,19 @@ static void count_tree(struct pprof *pp, const int64_t *count, const char *skip)
  */
 static void count_samples(struct pprof *pp)
 {
-	int64_t *count = node_counts(pp->p);
+	struct counts count;
 	char *skip;
 	size_t i;
 
-	for (i = 1; i < pp->p->nnodes; i++)
-		pp->total += count[i];
-	if (second_always_same(pp, count)) {
+	counts_init(&count, pp->p);
+	for (i = 0; i < count.n; i++)
+		pp->total += count.c[i];
+	if (second_always_same(pp, &count)) {
 		collect_stacks(pp);
 		remove_uninteresting(pp);
 		translate(pp);
 		reduce(pp);
-		free(count);
+		counts_release(&count);
 		return;
 	}
 	skip = sp_xmalloc(pp->naddrs + 1);
@@ -707,9 +808,9 @@ static void count_samples(struct pprof *pp)
 		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
 	translate(pp);
 	alloc_counts(pp);
-	count_tree(pp, count, skip);
+	count_tree(pp, &count, skip);
 	free(skip);
-	free(count);
+	counts_release(&count);
 }
 
 static int cmp_rows(const void *a, const void *b, void *ctx)
