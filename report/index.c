@@ -18,9 +18,16 @@
 static int cmp_name(const void *a, const void *b, void *ctx)
 {
 	const struct sp_cg *cg = ctx;
+	const struct sp_symbol *x = cg->nodes[*(const unsigned *)a].sym;
+	const struct sp_symbol *y = cg->nodes[*(const unsigned *)b].sym;
+	int c = strcmp(x->name, y->name);
 
-	return strcmp(cg->nodes[*(const unsigned *)a].sym->name,
-		      cg->nodes[*(const unsigned *)b].sym->name);
+	/* stack profiles: one name at several lines (-l) sorts by its place */
+	if (c || !cg->stack_based || !x->file || !y->file)
+		return c;
+	if ((c = strcmp(x->file->name, y->file->name)))
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
 }
 
 /* The BSD layout: "%6.6s %-19.19s" cells, raw names. */
