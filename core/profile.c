@@ -284,6 +284,10 @@ uint32_t sp_profile_cct_child(struct sp_profile *p, uint32_t parent, uint32_t fr
 	struct cct_index *x;
 	struct sp_cct_node *n;
 
+	/* the common case first: the child searched last time */
+	if (parent < p->nnodes && (c = p->nodes[parent].first_child) != SP_NONE &&
+	    p->nodes[c].frame == frame)
+		return c;
 	sp_profile_cct_root(p);
 	x = cct_index(p);
 	if (x->hashed[parent]) {
