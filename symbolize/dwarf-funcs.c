@@ -67,6 +67,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "addrindex.h"
 #include "dwarf-lineprog.h"
 #include "ivsweep.h"
 #include "lines.h"
@@ -98,11 +99,13 @@ struct sp_dwfuncs {
 	uint64_t *seg_start; /* segments in address order... */
 	uint32_t *seg_fn;    /* ...each with its innermost function or NONE */
 	size_t nsegs;
+	struct sp_addr_index seg_index;
 	const struct sp_linetab *lines;
 	struct symsec *secs;
 	size_t nsecs;
 	uint64_t *sym_addr;
 	const char **sym_name;
+	const char **sym_file;
 	size_t nsyms;
 };
 
@@ -689,6 +692,7 @@ struct symc {
 	uint64_t addr, size;
 	size_t order;
 	const char *name;
+	const char *file; /* the STT_FILE bfd names with it, or NULL */
 	size_t sec;
 };
 
@@ -773,6 +777,8 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 	struct symc *v = NULL;
 	size_t alloc = 0, count, i;
 	Elf_Scn *x = NULL;
+	const char *file = NULL;
+	int state = 0; /* 0 nothing seen, 1 a symbol seen, 2 a file after a symbol */
 
 	*n = 0;
 	if (!scn || !(data = elf_getdata(scn, NULL)))
@@ -792,6 +798,17 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 
 		if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
 			continue;
+		/* _bfd_elf_find_function's file name: the last STT_FILE before
+		 * the symbol, for a global one only while no file symbol has
+		 * followed an other symbol */
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			file = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (state == 1)
+				state = 2;
+			continue;
+		}
+		if (!state)
+			state = 1;
 		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
 		if (shndx == SHN_UNDEF ||
 		    (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX) || shndx >= nscn ||
@@ -802,6 +819,7 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 		v[*n].size = s.st_size ? s.st_size : 1;
 		v[*n].order = i;
 		v[*n].name = elf_strptr(elf, sh.sh_link, s.st_name);
+		v[*n].file = GELF_ST_BIND(s.st_info) == STB_LOCAL || state != 2 ? file : NULL;
 		v[*n].sec = map[shndx];
 		(*n)++;
 	}
@@ -822,6 +840,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		qsort(v, n, sizeof(*v), symc_cmp);
 	f->sym_addr = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_addr));
 	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
+	f->sym_file = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_file));
 	for (i = 0; i < n; i++) {
 		struct symsec *sec = &f->secs[v[i].sec];
 
@@ -832,6 +851,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 			sec->first = f->nsyms;
 		sec->n++;
 		f->sym_addr[f->nsyms] = v[i].addr;
+		f->sym_file[f->nsyms] = v[i].file ? sp_strtab_intern(b->strs, v[i].file) : NULL;
 		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 	}
 	free(v);
@@ -867,6 +887,7 @@ struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, str
 		return NULL;
 	}
 	build_segments(&b);
+	sp_addr_index_build(&f->seg_index, f->seg_start, f->nsegs, sizeof(*f->seg_start));
 	load_symbols(&b, dwarf_getelf(dw));
 	fbuild_release(&b);
 	return f;
@@ -891,9 +912,11 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f)
 	free(f->fns);
 	free(f->seg_start);
 	free(f->seg_fn);
+	sp_addr_index_release(&f->seg_index);
 	free(f->secs);
 	free(f->sym_addr);
 	free(f->sym_name);
+	free(f->sym_file);
 	free(f);
 }
 
@@ -913,8 +936,17 @@ static size_t last_at_or_below(const uint64_t *v, size_t n, uint64_t x)
 	return lo ? lo - 1 : n;
 }
 
+static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr,
+				  const char **file);
+
 /* The symbol bfd's _bfd_elf_find_function finds, and its address. */
 static const char *symbol_at(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr)
+{
+	return symbol_file_at(f, addr, sym_addr, NULL);
+}
+
+static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr,
+				  const char **file)
 {
 	size_t i, k;
 
@@ -927,7 +959,17 @@ static const char *symbol_at(const struct sp_dwfuncs *f, uint64_t addr, uint64_t
 	if (k == f->secs[i].n)
 		return NULL;
 	*sym_addr = f->sym_addr[f->secs[i].first + k];
+	if (file)
+		*file = f->sym_file[f->secs[i].first + k];
 	return f->sym_name[f->secs[i].first + k];
+}
+
+const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, const char **file)
+{
+	uint64_t a;
+
+	*file = NULL;
+	return symbol_file_at(f, addr, &a, file);
 }
 
 const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
@@ -972,7 +1014,7 @@ static const char *caller_name(const struct sp_dwfuncs *f, const struct sp_dwfun
 static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
 		   struct sp_inline_frame *frames, size_t max)
 {
-	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr), n = 1;
+	size_t i = sp_addr_index_find(&f->seg_index, addr), n = 1;
 	const struct sp_line *row;
 	const struct fn *fn;
 	uint32_t id;

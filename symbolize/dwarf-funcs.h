@@ -80,6 +80,10 @@ size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state
  */
 const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr);
 
+/* The same, and the file bfd names with that symbol when DWARF has none
+ * (its last STT_FILE before it, see _bfd_elf_find_function), or NULL. */
+const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, const char **file);
+
 /*
  * The addresses at which the answers of sp_dwfuncs_find() and
  * sp_dwfuncs_symbol() may change: the starts of the function segments and

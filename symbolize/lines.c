@@ -61,6 +61,8 @@
  */
 #include "lines.h"
 
+#include "addrindex.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +75,8 @@
 struct sp_linetab {
 	struct sp_line *rows;
 	size_t nrows;
-	uint64_t *index; /* rows[k * INDEX_STEP].addr, for the search */
-	size_t nindex;
+	struct sp_addr_index rindex; /* rows by address */
+	struct sp_addr_index uindex; /* runs by start */
 	struct sp_linetab_run *runs;
 	size_t nruns;
 	uint8_t *ustate; /* enum sp_linetab_unit_state, per unit */
@@ -131,7 +133,6 @@ struct build {
 	size_t ntmp, tmp_alloc;
 };
 
-#define INDEX_STEP 8
 #define NONE ((size_t)-1)
 
 /* ---- rule 1: rows into sequences ---- */
@@ -729,12 +730,8 @@ static void merge_units(struct build *b)
 
 static void build_index(struct sp_linetab *t)
 {
-	size_t k;
-
-	t->nindex = (t->nrows + INDEX_STEP - 1) / INDEX_STEP;
-	t->index = sp_xreallocarray(NULL, t->nindex ? t->nindex : 1, sizeof(*t->index));
-	for (k = 0; k < t->nindex; k++)
-		t->index[k] = t->rows[k * INDEX_STEP].addr;
+	sp_addr_index_build(&t->rindex, t->rows, t->nrows, sizeof(*t->rows));
+	sp_addr_index_build(&t->uindex, t->runs, t->nruns, sizeof(*t->runs));
 }
 
 /* ---- API ---- */
@@ -877,32 +874,18 @@ void sp_linetab_free(struct sp_linetab *t)
 	if (!t)
 		return;
 	free(t->rows);
-	free(t->index);
+	sp_addr_index_release(&t->rindex);
+	sp_addr_index_release(&t->uindex);
 	free(t->runs);
 	free(t->ustate);
 	free(t);
 }
 
 /* Index of the last row at or below addr, or nrows if there is none. */
+/* The last row at or below addr (nrows if none). */
 static size_t row_at(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nindex, i, end;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->index[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return t->nrows;
-	i = (lo - 1) * INDEX_STEP;
-	end = i + INDEX_STEP < t->nrows ? i + INDEX_STEP : t->nrows;
-	while (i + 1 < end && t->rows[i + 1].addr <= addr)
-		i++;
-	return i;
+	return sp_addr_index_find(&t->rindex, addr);
 }
 
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
@@ -941,17 +924,9 @@ size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_
 
 uint32_t sp_linetab_unit_at(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nruns;
+	size_t i = sp_addr_index_find(&t->uindex, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->runs[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
+	return i < t->nruns && addr < t->runs[i].end ? t->runs[i].unit : UINT32_MAX;
 }
 
 enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit)

@@ -490,8 +490,10 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 	if (!n) {
 		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
 
-		fr[0].name = sp_dwfuncs_symbol(f->funcs, vaddr);
-		fr[0].file = l ? l->file : NULL;
+		const char *symfile;
+
+		fr[0].name = sp_dwfuncs_symbol_file(f->funcs, vaddr, &symfile);
+		fr[0].file = l && l->file ? l->file : symfile;
 		fr[0].line = l ? l->line : 0;
 		n = fr[0].name || l;
 	}
