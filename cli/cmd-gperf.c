@@ -109,6 +109,9 @@ static void check_main(const struct gperf_run *g)
 {
 	size_t i, nmain = 0;
 
+	if (g->o->nspecs)
+		sp_cli_error("warning: symbol specifications (-p NAME, -q NAME, -e, -f, -k ...) "
+			     "are not supported for stack profiles yet: ignored");
 	for (i = 0; i < g->prof->nobjects; i++)
 		nmain += g->prof->objects[i].is_main;
 	if (g->exe && !nmain && g->prof->nmaps)
@@ -183,8 +186,9 @@ static void print_text(struct gperf_run *g)
 	struct sp_report r;
 	int style = o->output_style;
 
-	if (!(style & (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH | STYLE_ANNOTATED_SOURCE)))
-		style |= STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH;
+	/* gprof's defaults: flat profile and call graph, less what -P/-Q took */
+	if (!style)
+		style = (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH) & ~o->user_specified;
 	report_opts(g, &ro);
 	sp_report_init(&r, g->out, g->cg, &ro);
 	if (style & STYLE_FLAT_PROFILE)
