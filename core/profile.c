@@ -223,6 +223,12 @@ static void child_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = p->nodes[i].frame;
 }
 
+void sp_profile_reserve(struct sp_profile *p, size_t nodes, size_t values)
+{
+	SP_ALLOC_GROW(p->nodes, p->nnodes + nodes, p->nodes_alloc);
+	SP_ALLOC_GROW(p->values, p->nvalues + values, p->values_alloc);
+}
+
 /* Nodes with more children than this find them through a hash index. */
 #define CCT_SCAN 16
 

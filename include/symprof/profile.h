@@ -278,6 +278,10 @@ void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
 
 /* stacks: adds a frame (no dedup; readers dedup with their own keys). */
 uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f);
+/* Makes room for `nodes` more CCT nodes and `values` more values, so that
+ * a reader knowing its sizes (an upper bound is fine: untouched room costs
+ * address space only) never grows the arrays by copying. */
+void sp_profile_reserve(struct sp_profile *p, size_t nodes, size_t values);
 /* The root node (0), created on first use. */
 uint32_t sp_profile_cct_root(struct sp_profile *p);
 /* The child of `parent` for `frame`, created if absent. */
