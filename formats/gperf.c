@@ -62,6 +62,7 @@ struct frame_memo {
 };
 
 #define MEMO_BITS 16
+#define RESERVE_MAX ((size_t)1 << 24)
 
 struct gperf_reader {
 	struct sp_profile *p;
@@ -703,6 +704,22 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 			    name);
 }
 
+/*
+ * Each frame word makes at most one CCT node, each record one value: room
+ * for all of them up front (capped; a real profile is far below) spares the
+ * arrays their copies as they grow.
+ */
+static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nrec)
+{
+	size_t frames = end - first - 2 * nrec;
+
+	if (frames > RESERVE_MAX)
+		frames = RESERVE_MAX;
+	if (nrec > RESERVE_MAX)
+		nrec = RESERVE_MAX;
+	sp_profile_reserve(r->p, frames + 1, nrec);
+}
+
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
 			  size_t size, struct sp_error *err)
 {
@@ -731,7 +748,10 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 		read_maps(&r, (const char *)data + end * (size_t)r.w, size - end * (size_t)r.w);
 	sort_maps(&r);
 	sp_pairmap_init(&r.frames, frame_key, p);
-	r.memo = sp_xcalloc((size_t)1 << MEMO_BITS, sizeof(*r.memo));
+	/* written before read: no zero page to copy on first write */
+	r.memo = sp_xreallocarray(NULL, (size_t)1 << MEMO_BITS, sizeof(*r.memo));
+	memset(r.memo, 0, ((size_t)1 << MEMO_BITS) * sizeof(*r.memo));
+	reserve(&r, first, end, nrec);
 	sp_profile_cct_root(p);
 	read_records(&r, first, end);
 	sp_pairmap_release(&r.frames);
