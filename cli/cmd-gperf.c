@@ -288,6 +288,7 @@ int sp_cmd_gperf(struct sp_opts *o)
 		sp_symbolizer_prefetch(g.sym, g.prof);
 		sp_cli_mark("prefetch");
 		rc = print_report(&g);
+		sp_cli_mark("report");
 	}
 	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
 		sp_cli_error("cannot write the report: write error");

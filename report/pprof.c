@@ -664,6 +664,7 @@ struct walk {
 	struct pprof *pp;
 	const struct counts *count;
 	const char *skip;
+	uint32_t (*range)[2];        /* per frame: its entries, skip applied */
 	uint32_t *occ;               /* per entry: occurrences on the path */
 	uint32_t *fstack;            /* entries whose first occurrence is on the path */
 	size_t nf, f_alloc;
@@ -674,11 +675,25 @@ struct walk {
 /* The entries of node n: aent[*lo .. *hi) (none if pprof drops it). */
 static void node_entries(const struct walk *w, uint32_t n, size_t *lo, size_t *hi)
 {
-	const struct pprof *pp = w->pp;
-	uint32_t a = node_addr(pp, n);
+	const uint32_t *r = w->range[w->pp->p->nodes[n].frame];
 
-	*lo = pp->aent_off[a];
-	*hi = w->skip[a] ? *lo : pp->aent_off[a + 1];
+	*lo = r[0];
+	*hi = r[1];
+}
+
+/* Each frame's entries once, so that a node's are one load away. */
+static void frame_ranges(struct walk *w)
+{
+	const struct pprof *pp = w->pp;
+	size_t f;
+
+	w->range = sp_xmalloc((pp->p->nframes + 1) * sizeof(*w->range));
+	for (f = 0; f < pp->p->nframes; f++) {
+		uint32_t a = pp->frame_addr[f];
+
+		w->range[f][0] = (uint32_t)pp->aent_off[a];
+		w->range[f][1] = (uint32_t)(w->skip[a] ? pp->aent_off[a] : pp->aent_off[a + 1]);
+	}
 }
 
 /* Where ReduceProfile puts a stack's flat count: the first entry of the
@@ -752,6 +767,7 @@ static void count_tree(struct pprof *pp, const struct counts *count, const char 
 	w.pp = pp;
 	w.count = count;
 	w.skip = skip;
+	frame_ranges(&w);
 	w.occ = sp_xcalloc(pp->nentries + 1, sizeof(*w.occ));
 	for (n = nodes[0].first_child; n != SP_NONE;) {
 		walk_enter(&w, n);
@@ -775,6 +791,7 @@ static void count_tree(struct pprof *pp, const struct counts *count, const char 
 			n = w.lv[w.depth - 1].node;
 		}
 	}
+	free(w.range);
 	free(w.occ);
 	free(w.fstack);
 	free(w.lv);
