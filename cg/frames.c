@@ -55,8 +55,11 @@ static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, cons
 		sp_buf_addf(&b->key, "\x1f%s\x1f%u", file ? file : "??", line);
 	key = sp_strtab_intern(&t->strs, b->key.buf);
 	i = sp_pairmap_get(&b->index, (uint64_t)(uintptr_t)key, 0);
-	if (i != UINT32_MAX)
+	if (i != UINT32_MAX) {
+		if (!b->ff->file[i] && file)
+			b->ff->file[i] = sp_strtab_intern(&t->strs, file);
 		return i;
+	}
 	s = sp_symtab_add(t);
 	s->name = sp_strtab_intern(&t->strs, name);
 	s->is_func = 1;
@@ -66,8 +69,10 @@ static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, cons
 	}
 	SP_ALLOC_GROW(b->keys, b->nfuncs + 1, b->keys_alloc);
 	SP_ALLOC_GROW(b->ff->object, b->nfuncs + 1, b->objs_alloc);
+	b->ff->file = sp_xreallocarray(b->ff->file, b->objs_alloc, sizeof(*b->ff->file));
 	b->keys[b->nfuncs] = key;
 	b->ff->object[b->nfuncs] = obj;
+	b->ff->file[b->nfuncs] = file ? sp_strtab_intern(&t->strs, file) : NULL;
 	sp_pairmap_put(&b->index, (uint64_t)(uintptr_t)key, 0, (uint32_t)b->nfuncs);
 	return (uint32_t)b->nfuncs++;
 }
@@ -149,5 +154,6 @@ void sp_frame_funcs_release(struct sp_frame_funcs *ff)
 	free(ff->first);
 	free(ff->list);
 	free(ff->object);
+	free(ff->file);
 	memset(ff, 0, sizeof(*ff));
 }

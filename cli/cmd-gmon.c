@@ -319,7 +319,7 @@ static void print_reports(struct gmon_run *g, int first_output)
 	r.first_output = first_output;
 	if (o->out_format == SP_OUT_JSON) {
 		struct sp_report_meta m = {"gmon", o->image, o->profiles, o->nprofiles,
-					   "time", g->cg->dimen, NULL, 0};
+					   "time", g->cg->dimen, NULL, NULL, 0};
 		sp_report_json(&r, &m);
 	} else {
 		if (graph && o->bsd)

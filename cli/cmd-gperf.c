@@ -230,6 +230,7 @@ static void print_json(struct gperf_run *g)
 	m.metric = "time";
 	m.unit = "seconds";
 	m.sym_objects = objs;
+	m.sym_files = (const char *const *)g->ff.file;
 	m.sample_seconds = (double)g->prof->period_ns / 1e9;
 	report_opts(g, &ro);
 	sp_report_init(&r, g->out, g->cg, &ro);

@@ -84,7 +84,10 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	fputs(", \"object\": ", r->out);
 	json_str(r->out, m->sym_objects ? m->sym_objects[node] : m->executable);
 	fputs(", \"file\": ", r->out);
-	json_str(r->out, s->file ? s->file->name : NULL);
+	if (!s->file && m->sym_files && m->sym_files[node])
+		json_str(r->out, m->sym_files[node]);
+	else
+		json_str(r->out, s->file ? s->file->name : NULL);
 	if (s->file)
 		fprintf(r->out, ", \"line\": %d", s->line);
 	else

@@ -230,6 +230,8 @@ struct sp_frame_funcs {
 	uint32_t *list;
 	size_t nlist;
 	uint32_t *object;   /* per function, SP_NONE-like UINT32_MAX if unknown */
+	const char **file;  /* per function: a source file its code is in (the
+			       first frame's), NULL if none; in funcs->strs */
 };
 
 /* Symbolizes every frame of p (once each) with s and fills ff; s may be

@@ -70,6 +70,8 @@ struct sp_report_meta {
 	const char *metric;      /* "time" */
 	const char *unit;        /* "seconds" */
 	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
+	const char *const *sym_files;   /* per symbol: a source file for a symbol
+					   without one (stack profiles), or NULL */
 	double sample_seconds;   /* stack profiles: seconds per sample, else 0 */
 };
 
