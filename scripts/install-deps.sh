@@ -3,6 +3,10 @@
 # Idempotent and quiet when everything is already installed.
 #
 #   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh --regen  also what regenerating fixtures and
+#                                    running bench/ needs (gperftools'
+#                                    libprofiler and google-pprof); the
+#                                    tests never run them
 #
 # Runs apt-get through sudo when not root.
 set -eu
@@ -11,6 +15,9 @@ PKGS="cmake make gcc g++ pkg-config binutils
 libelf-dev libdw-dev binutils-dev libiberty-dev libcapstone-dev libcunit1-dev
 zlib1g-dev libbz2-dev libdeflate-dev
 libc6-dbg bzip2 gzip python3"
+if [ "${1:-}" = --regen ]; then
+	PKGS="$PKGS google-perftools libgoogle-perftools-dev"
+fi
 
 missing=""
 for p in $PKGS; do
