@@ -116,15 +116,18 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 	size_t i, n = 0;
 
 	for (i = 0; i < pp->naddrs; i++) {
-		const struct sp_symloc *loc = sp_symbolizer_frame(s, pp->p, rep[i]);
+		struct sp_symfile *f;
+		uint64_t vaddr;
 
-		if (loc->file) {
-			v[n].file = loc->file;
+		/* found in a file: looked up below, in a session, only */
+		if (sp_symbolizer_place(s, pp->p, rep[i], &f, &vaddr) == SP_SYM_OK) {
+			v[n].file = f;
 			v[n].pc = pp->addrs[i].pc;
-			v[n].vaddr = loc->vaddr;
+			v[n].vaddr = vaddr;
 			v[n++].addr = (uint32_t)i;
 		} else {
-			sp_pprof_names_resolve(&pp->names, &pp->addrs[i], loc);
+			sp_pprof_names_resolve(&pp->names, &pp->addrs[i],
+					       sp_symbolizer_frame(s, pp->p, rep[i]));
 		}
 	}
 	sp_sort(v, n, sizeof(*v), cmp_pending, NULL);

@@ -383,14 +383,17 @@ static void mismatch(struct sp_symbolizer *s, const struct sp_profile *p, const 
  * the executable given is not position-independent, its addresses are
  * taken as the executable's (what google-pprof assumes); else unnamed.
  */
-static const struct sp_symloc *unmapped(struct sp_symbolizer *s, const struct sp_profile *p,
-					const struct sp_frame *fr)
+/* A frame in no mapping: the executable's own address when the profile
+ * has no map at all (then the executable cannot be position-independent). */
+static enum sp_sym_reason place_unmapped(struct sp_symbolizer *s, const struct sp_profile *p,
+					 const struct sp_frame *fr, struct sp_symfile **file,
+					 uint64_t *vaddr)
 {
 	struct sp_error err = SP_ERROR_INIT;
-	uint64_t vaddr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
 
+	*vaddr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
 	if (p->nmaps || !s->o.exe)
-		return &s->failed[SP_SYM_UNMAPPED];
+		return SP_SYM_UNMAPPED;
 	if (!s->exe_tried) {
 		s->exe_tried = 1;
 		s->exe = file_open(s, s->o.exe, &err);
@@ -403,9 +406,10 @@ static const struct sp_symloc *unmapped(struct sp_symbolizer *s, const struct sp
 				"addresses of '%s'", s->o.exe);
 		}
 	}
-	if (!s->exe || !sp_image_in_code(s->exe->im, vaddr))
-		return &s->failed[SP_SYM_UNMAPPED];
-	return sp_symfile_lookup(s->exe, vaddr);
+	if (!s->exe || !sp_image_in_code(s->exe->im, *vaddr))
+		return SP_SYM_UNMAPPED;
+	*file = s->exe;
+	return SP_SYM_OK;
 }
 
 static void grow_slots(void **v, size_t *n, size_t want, size_t size)
@@ -608,24 +612,56 @@ static int outside_code(struct sp_symbolizer *s, const struct sp_profile *p, uin
 	return 1;
 }
 
+/* The file and vaddr of a mapped frame, or why there is none. */
+static enum sp_sym_reason place(struct sp_symbolizer *s, const struct sp_profile *p,
+				const struct sp_frame *fr, struct sp_symfile **file,
+				uint64_t *vaddr)
+{
+	enum sp_sym_reason why;
+	struct sp_symfile *f;
+	uint64_t bias, abs;
+
+	if (!(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, &why)))
+		return why;
+	if (map_bias(s, p, fr->map, f, &bias) < 0)
+		return SP_SYM_MISMATCH;
+	abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	*vaddr = sp_map_abs_to_vaddr(abs, bias);
+	if (outside_code(s, p, fr->map, f, *vaddr))
+		return SP_SYM_MISMATCH;
+	*file = f;
+	return SP_SYM_OK;
+}
+
 static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct sp_profile *p,
 					 const struct sp_frame *fr)
 {
 	enum sp_sym_reason why;
-	struct sp_symfile *f;
-	uint64_t bias, abs, vaddr;
+	struct sp_symfile *f = NULL;
+	uint64_t vaddr = 0;
 
 	if (fr->map == SP_NONE || fr->map >= p->nmaps)
-		return unmapped(s, p, fr);
-	if (!(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, &why)))
+		why = place_unmapped(s, p, fr, &f, &vaddr);
+	else
+		why = place(s, p, fr, &f, &vaddr);
+	if (why != SP_SYM_OK)
 		return &s->failed[why];
-	if (map_bias(s, p, fr->map, f, &bias) < 0)
-		return &s->failed[SP_SYM_MISMATCH];
-	abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
-	vaddr = sp_map_abs_to_vaddr(abs, bias);
-	if (outside_code(s, p, fr->map, f, vaddr))
-		return &s->failed[SP_SYM_MISMATCH];
 	return sp_symfile_lookup(f, vaddr);
+}
+
+enum sp_sym_reason sp_symbolizer_place(struct sp_symbolizer *s, const struct sp_profile *p,
+				       uint32_t frame, struct sp_symfile **file, uint64_t *vaddr)
+{
+	const struct sp_frame *fr;
+
+	*file = NULL;
+	*vaddr = 0;
+	if (frame >= p->nframes)
+		return SP_SYM_UNMAPPED;
+	fr = &p->frames[frame];
+	if (fr->map == SP_NONE || fr->map >= p->nmaps)
+		return place_unmapped(s, p, fr, file, vaddr);
+	return place(s, p, fr, file, vaddr);
 }
 
 const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,

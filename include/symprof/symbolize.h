@@ -262,6 +262,14 @@ const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struc
 					    uint32_t frame);
 
 /*
+ * Where frame `frame` of p is, without looking it up: its file and the
+ * vaddr to look up there (SP_SYM_OK), or why there is none. For callers
+ * that look the address up their own way (a session).
+ */
+enum sp_sym_reason sp_symbolizer_place(struct sp_symbolizer *s, const struct sp_profile *p,
+				       uint32_t frame, struct sp_symfile **file, uint64_t *vaddr);
+
+/*
  * Reading ahead, so that the DWARF of every file loads in the background
  * while the caller does other work: preload() opens the executable given
  * in the options and starts reading it; prefetch() does the same for every
