@@ -271,6 +271,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 	cg->dimen_abbrev = p->hist_dimen_abbrev;
 	cg->have_hist = o->have_hist;
 	cg->have_arcs = o->have_arcs;
+	cg->counts_known = 1; /* gmon arcs count calls */
 	sp_cg_arc_reserve(cg, p->npcarcs);
 	for (i = 0; i < p->npcarcs; i++)
 		tally(cg, o, &p->pcarcs[i], &hint);

@@ -144,7 +144,8 @@ static size_t enter(struct walk *w, uint32_t n)
 		uint32_t leaf = w->path[w->depth - 1];
 
 		w->cg->nodes[leaf].time += w->self_v[n];
-		w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
+		if (w->o->counts_known)
+			w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
 		if (w->depth > 1) {
 			uint32_t a = sp_cg_arc_find(w->cg, w->path[w->depth - 2], leaf);
 			w->cg->arcs[a].time += w->self_v[n];
@@ -164,40 +165,52 @@ static void leave(struct walk *w, size_t pushed)
 	}
 }
 
-/* Depth-first over the CCT with an explicit stack (no depth limit). */
+/*
+ * Depth-first over the CCT with an explicit stack (no depth limit),
+ * children in the order they were created (nodes are numbered parents
+ * first): the arcs, and so the graph's order among equals, then follow the
+ * profile, not the order in which the tree's sibling lists were searched.
+ */
 static void walk_tree(struct walk *w)
 {
 	const struct sp_profile *p = w->p;
-	uint32_t *stack = NULL, *next = NULL;
-	size_t *pushed = NULL, sp = 0, alloc = 0;
+	size_t n = p->nnodes, i, sp = 0;
+	uint32_t *first, *kids, *next, *stack;
+	size_t *pushed;
 
-	if (!p->nnodes)
+	if (!n)
 		return;
-	SP_ALLOC_GROW(stack, 1, alloc);
-	next = sp_xreallocarray(NULL, alloc, sizeof(*next));
-	pushed = sp_xreallocarray(NULL, alloc, sizeof(*pushed));
+	/* children of node k: kids[first[k] .. first[k + 1]), by index */
+	first = sp_xcalloc(n + 2, sizeof(*first));
+	kids = sp_xmalloc((n + 1) * sizeof(*kids));
+	for (i = 1; i < n; i++)
+		first[p->nodes[i].parent + 2]++;
+	for (i = 2; i < n + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 1; i < n; i++)
+		kids[first[p->nodes[i].parent + 1]++] = (uint32_t)i;
+	stack = sp_xmalloc((n + 1) * sizeof(*stack));
+	next = sp_xmalloc((n + 1) * sizeof(*next));
+	pushed = sp_xmalloc((n + 1) * sizeof(*pushed));
 	stack[0] = 0;
 	pushed[0] = enter(w, 0);
-	next[0] = p->nodes[0].first_child;
+	next[0] = first[0];
 	sp = 1;
 	while (sp) {
-		uint32_t c = next[sp - 1];
+		uint32_t top = stack[sp - 1], c;
 
-		if (c == SP_NONE) {
+		if (next[sp - 1] == first[top + 1]) {
 			leave(w, pushed[--sp]);
 			continue;
 		}
-		next[sp - 1] = p->nodes[c].next_sibling;
-		if (sp == alloc) {
-			SP_ALLOC_GROW(stack, sp + 1, alloc);
-			next = sp_xreallocarray(next, alloc, sizeof(*next));
-			pushed = sp_xreallocarray(pushed, alloc, sizeof(*pushed));
-		}
+		c = kids[next[sp - 1]++];
 		stack[sp] = c;
 		pushed[sp] = enter(w, c);
-		next[sp] = p->nodes[c].first_child;
+		next[sp] = first[c];
 		sp++;
 	}
+	free(first);
+	free(kids);
 	free(stack);
 	free(next);
 	free(pushed);

@@ -13,6 +13,7 @@
 #include "symprof/cg.h"
 #include "symprof/formats.h"
 #include "symprof/report.h"
+#include "symprof/symbolize.h"
 
 struct sp_profile;
 struct sp_progress_hook;
@@ -35,6 +36,8 @@ enum sp_out_format {
 	SP_OUT_DOT,        /* Graphviz call graph */
 	SP_OUT_FLAMEGRAPH, /* interactive SVG */
 	SP_OUT_FOLDED,     /* "a;b;c N" lines */
+	SP_OUT_PPROF,      /* google-pprof --text (stack profiles) */
+	SP_OUT_CALLGRIND,  /* callgrind/KCachegrind (stack profiles) */
 };
 
 struct spec_arg {
@@ -46,6 +49,8 @@ struct sp_opts {
 	const char *image;          /* default "a.out" */
 	const char **profiles;      /* default "gmon.out" */
 	size_t nprofiles;
+	unsigned image_given : 1;       /* a file name was given (not "a.out") */
+	unsigned profiles_defaulted : 1; /* no profile named: "gmon.out" */
 	int output_style, user_specified;
 	struct spec_arg *specs;
 	size_t nspecs, specs_alloc;
@@ -70,9 +75,12 @@ struct sp_opts {
 	const char *diff;           /* --diff=BASE */
 	enum sp_input_format input_format; /* --input-format, else detected */
 	const char *output;         /* --output=FILE, NULL = stdout */
+	unsigned cum : 1;           /* --cum: pprof rows sorted by cumulative */
+	unsigned addr2line : 1;     /* --addr2line: resolve addresses from stdin */
+	const char *last_e;         /* the last -e argument (--addr2line's FILE) */
+	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
+	size_t npath_maps, path_maps_alloc;
 	char **argv_storage;        /* expanded argv (freed at exit) */
-	unsigned image_given : 1;    /* a file name was given (not "a.out") */
-	unsigned profiles_given : 1; /* a second one was given (not "gmon.out") */
 	/* aprof */
 	const char *routine;        /* --routine=NAME */
 	const char *plot;           /* --plot=NAME */
@@ -160,6 +168,15 @@ const struct sp_progress_hook *sp_cli_progress_hook(void);
 /* Erases the line (before other output to the terminal). */
 void sp_cli_progress_clear(void);
 void sp_cli_progress_stop(void);
+
+/* The gperftools CPU profile pipeline; returns the exit status. */
+int sp_cmd_gperf(struct sp_opts *o);
+/* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
+int sp_cmd_addr2line(struct sp_opts *o);
+
+/* The -I directories then GPROF_PATH's, split at ':' (malloc'ed strings
+ * in a malloc'ed array); returns how many. */
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

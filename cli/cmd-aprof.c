@@ -72,7 +72,7 @@ static void collect_files(struct aprof_run *a)
 	a->files = sp_xmalloc((o->nprofiles + 2) * sizeof(*a->files));
 	if (o->image_given)
 		a->files[a->nfiles++] = o->image;
-	if (o->profiles_given || !o->image_given)
+	if (!o->profiles_defaulted || !o->image_given)
 		for (i = 0; i < o->nprofiles; i++)
 			a->files[a->nfiles++] = o->profiles[i];
 }

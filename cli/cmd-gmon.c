@@ -339,7 +339,7 @@ static int build_graph(struct gmon_run *g)
 }
 
 /* -I directories then GPROF_PATH, each a ':'-separated list. */
-static size_t source_dirs(const struct sp_opts *o, char ***out)
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out)
 {
 	const char *gpath = getenv("GPROF_PATH");
 	size_t i, n = 0, alloc = 0;
@@ -374,7 +374,7 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	size_t i;
 
 	memset(&ao, 0, sizeof(ao));
-	ao.ndirs = source_dirs(g->o, &dirs);
+	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
 	ao.dirs = (const char *const *)dirs;
 	ao.all_lines = g->o->all_lines;
 	ao.separate_files = g->o->separate_files;
@@ -511,7 +511,7 @@ static int render(struct gmon_run *g)
 	gmon_model(g, g->o->profiles, g->o->nprofiles, &m);
 	memset(&src, 0, sizeof(src));
 	if (g->o->html) {
-		ndirs = source_dirs(g->o, &dirs);
+		ndirs = sp_cli_source_dirs(g->o, &dirs);
 		sp_cli_sources_build(&src, m.cg, g->im, g->prof, (const char *const *)dirs, ndirs,
 				     10);
 		m.sources = src.v;

@@ -10,27 +10,45 @@
 #include "symprof/formats.h"
 #include "symprof/mfile.h"
 
-/* The format of the first profile; gmon.out when it cannot be read (the
- * gmon pipeline then reports the error as gprof would). */
-static enum sp_input_format input_format(const struct sp_opts *o)
+static enum sp_input_format detect(const char *path)
 {
 	struct sp_mfile f;
 	enum sp_input_format fmt;
 
-	if (o->input_format != SP_INPUT_UNKNOWN)
-		return o->input_format;
-	/* aprof reports have no image: the first file name is a report */
-	if (o->image_given && sp_mfile_open(&f, o->image, NULL) == 0) {
-		fmt = sp_fmt_detect(f.data, f.size);
-		sp_mfile_close(&f);
-		if (fmt == SP_INPUT_APROF)
-			return fmt;
-	}
-	if (!o->nprofiles || sp_mfile_open(&f, o->profiles[0], NULL) < 0)
-		return SP_INPUT_GMON;
+	if (sp_mfile_open(&f, path, NULL) < 0)
+		return SP_INPUT_UNKNOWN;
 	fmt = sp_fmt_detect(f.data, f.size);
 	sp_mfile_close(&f);
 	return fmt;
+}
+
+/*
+ * The format of the first profile; gmon.out when it cannot be read (the
+ * gmon pipeline then reports the error as gprof would). A lone argument
+ * that is a gperftools profile or an aprof report is the profile (a
+ * gperftools profile's maps name the files; aprof reports have no image).
+ */
+static enum sp_input_format input_format(struct sp_opts *o)
+{
+	enum sp_input_format fmt;
+
+	if (o->input_format != SP_INPUT_UNKNOWN)
+		return o->input_format;
+	if (o->image_given) {
+		fmt = detect(o->image);
+		if (fmt == SP_INPUT_APROF)
+			return fmt;
+		if (fmt == SP_INPUT_GPERF && o->profiles_defaulted) {
+			o->profiles[0] = o->image;
+			o->image = NULL;
+			o->image_given = 0;
+			return SP_INPUT_GPERF;
+		}
+	}
+	if (!o->nprofiles)
+		return SP_INPUT_GMON;
+	fmt = detect(o->profiles[0]);
+	return fmt == SP_INPUT_UNKNOWN ? SP_INPUT_GMON : fmt;
 }
 
 /* The aprof options make no sense for other formats. */
@@ -47,14 +65,29 @@ static const char *aprof_only_option(const struct sp_opts *o)
 	return NULL;
 }
 
+/* The stack-profile outputs need exact stacks. */
+static int stack_only_format(const struct sp_opts *o)
+{
+	return o->out_format == SP_OUT_PPROF || o->out_format == SP_OUT_CALLGRIND;
+}
+
 static int run(struct sp_opts *o)
 {
-	enum sp_input_format fmt = input_format(o);
+	enum sp_input_format fmt;
 
+	if (o->addr2line)
+		return sp_cmd_addr2line(o);
+	fmt = input_format(o);
 	if (fmt != SP_INPUT_APROF && aprof_only_option(o)) {
 		sp_cli_error("%s is an option for aprof reports, and '%s' is a %s profile",
 			     aprof_only_option(o), o->image_given ? o->image : o->profiles[0],
 			     sp_fmt_name(fmt));
+		return 2;
+	}
+	if (fmt != SP_INPUT_GPERF && stack_only_format(o)) {
+		sp_cli_error("--format=%s needs a stack profile (gperftools), and '%s' is a %s "
+			     "profile", o->out_format == SP_OUT_PPROF ? "pprof" : "callgrind",
+			     o->image_given ? o->image : o->profiles[0], sp_fmt_name(fmt));
 		return 2;
 	}
 	switch (fmt) {
@@ -62,6 +95,8 @@ static int run(struct sp_opts *o)
 		return sp_cmd_gmon(o);
 	case SP_INPUT_APROF:
 		return sp_cmd_aprof(o);
+	case SP_INPUT_GPERF:
+		return sp_cmd_gperf(o);
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
 			     sp_fmt_name(fmt));

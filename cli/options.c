@@ -40,10 +40,14 @@ enum {
 	OPT_EDGE_THRESHOLD,
 	OPT_HTML,
 	OPT_DIFF,
+	OPT_CUM,
+	OPT_PATH_MAP,
+	OPT_ADDR2LINE,
 };
 
 static const struct option long_options[] = {
 	{"line", no_argument, 0, 'l'},
+	{"lines", no_argument, 0, 'l'},
 	{"no-static", no_argument, 0, 'a'},
 	{"ignore-non-functions", no_argument, 0, 'D'},
 	{"external-symbol-table", required_argument, 0, 'S'},
@@ -95,6 +99,9 @@ static const struct option long_options[] = {
 	{"edge-threshold", required_argument, 0, OPT_EDGE_THRESHOLD},
 	{"html", required_argument, 0, OPT_HTML},
 	{"diff", required_argument, 0, OPT_DIFF},
+	{"cum", no_argument, 0, OPT_CUM},
+	{"path-map", required_argument, 0, OPT_PATH_MAP},
+	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
 	{0, 0, 0, 0},
 };
 
@@ -111,19 +118,22 @@ static const char usage_text[] =
 	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-	"\t[--format=text|json|dot|flamegraph|folded]\n"
+	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind] [--cum]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
-	"\t[--diff=BASE] [--precise] [--quiet]\n"
+	"\t[--diff=BASE] [--path-map=OLD=NEW] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
 	"   or: symprof [options] report.aprof... (aprof reports)\n"
 	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
 	"\t[--plot=NAME [--output=FILE.svg] [--plot-axes=linear|log|logx|logy]]\n"
 	"\t[--check] [-p] [-q] [--format=json|dot|flamegraph|folded] [--html=FILE]\n"
 	"\t[--diff=BASE.aprof] [--quiet]\n"
+	"   or: symprof --addr2line -e FILE   (addresses on stdin, like addr2line -f -i -C)\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
-	"reports byte for byte; reads aprof reports and prints cost-vs-input reports.\n"
+	"reports byte for byte; reads gperftools CPU profiles and prints gprof-style\n"
+	"reports computed from the exact stacks, or google-pprof's --text; reads aprof\n"
+	"reports and prints cost-vs-input reports.\n"
 	"See symprof(1) and docs/manual.md.\n";
 
 void sp_cli_error(const char *fmt, ...)
@@ -172,6 +182,11 @@ static void add_spec(struct sp_opts *o, const char *spec, enum sp_symspec_table 
 
 void sp_cli_opts_release(struct sp_opts *o)
 {
+	size_t i;
+
+	for (i = 0; i < o->npath_maps; i++)
+		free((char *)o->path_maps[i].from);
+	free(o->path_maps);
 	free(o->specs);
 	free(o->src_dirs);
 	free(o->profiles);
@@ -235,6 +250,7 @@ static int parse_format(struct sp_opts *o, const char *arg)
 	} names[] = {
 		{"text", SP_OUT_TEXT}, {"gprof", SP_OUT_TEXT},           {"json", SP_OUT_JSON},
 		{"dot", SP_OUT_DOT},   {"flamegraph", SP_OUT_FLAMEGRAPH}, {"folded", SP_OUT_FOLDED},
+		{"pprof", SP_OUT_PPROF}, {"callgrind", SP_OUT_CALLGRIND},
 	};
 	size_t i;
 
@@ -244,7 +260,8 @@ static int parse_format(struct sp_opts *o, const char *arg)
 			o->format_given = 1;
 			return 0;
 		}
-	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph or folded)", arg);
+	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph, folded, "
+		     "pprof or callgrind)", arg);
 	return -1;
 }
 
@@ -259,6 +276,23 @@ static int parse_percent(double *dst, const char *opt, const char *arg)
 		return -1;
 	}
 	*dst = v;
+	return 0;
+}
+
+/* --path-map=OLD=NEW (the first '=' separates them) */
+static int add_path_map(struct sp_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct sp_path_map *m;
+
+	if (!eq || eq == arg) {
+		sp_cli_error("bad --path-map '%s' (expected OLD=NEW)", arg);
+		return -1;
+	}
+	SP_ALLOC_GROW(o->path_maps, o->npath_maps + 1, o->path_maps_alloc);
+	m = &o->path_maps[o->npath_maps++];
+	m->from = sp_xstrndup(arg, (size_t)(eq - arg));
+	m->to = eq + 1;
 	return 0;
 }
 
@@ -334,7 +368,7 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		break;
 	case 'D': o->ignore_non_functions = 1; break;
 	case 'E': add_spec(o, arg, SP_EXCL_TIME); /* fall through */
-	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); break;
+	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); o->last_e = arg; break;
 	case 'F': add_spec(o, arg, SP_INCL_TIME); /* fall through */
 	case 'f': add_spec(o, arg, SP_INCL_GRAPH); break;
 	case 'h': fputs(usage_text, stdout); return 1;
@@ -394,6 +428,9 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_EDGE_THRESHOLD: return parse_percent(&o->edge_threshold, "--edge-threshold", arg);
 	case OPT_HTML: o->html = arg; break;
 	case OPT_DIFF: o->diff = arg; break;
+	case OPT_CUM: o->cum = 1; break;
+	case OPT_PATH_MAP: return add_path_map(o, arg);
+	case OPT_ADDR2LINE: o->addr2line = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -423,20 +460,23 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 	}
 	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
 		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not --format=%s",
-			     o->out_format == SP_OUT_DOT ? "dot"
-			     : o->out_format == SP_OUT_FOLDED ? "folded"
-							      : "flamegraph");
+			     o->out_format == SP_OUT_DOT		? "dot"
+			     : o->out_format == SP_OUT_FOLDED	? "folded"
+			     : o->out_format == SP_OUT_PPROF	? "pprof"
+			     : o->out_format == SP_OUT_CALLGRIND ? "callgrind"
+								: "flamegraph");
 		usage_error();
 	}
 	if (optind < argc) {
 		o->image = argv[optind++];
 		o->image_given = 1;
 	}
-	o->profiles_given = optind < argc;
 	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
 	for (i = optind; i < argc; i++)
 		o->profiles[o->nprofiles++] = argv[i];
-	if (!o->nprofiles)
+	if (!o->nprofiles) {
 		o->profiles[o->nprofiles++] = "gmon.out";
+		o->profiles_defaulted = 1;
+	}
 	return 0;
 }

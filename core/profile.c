@@ -23,6 +23,8 @@ struct sp_profile *sp_profile_new(enum sp_profile_kind kind)
 	return p;
 }
 
+static void cct_index_free(struct sp_profile *p);
+
 static void free_map(void **slot)
 {
 	if (*slot) {
@@ -46,6 +48,7 @@ void sp_profile_free(struct sp_profile *p)
 	free(p->bbs);
 	free_map(&p->bb_index);
 	free(p->frames);
+	cct_index_free(p);
 	free(p->nodes);
 	free(p->values);
 	free(p->leaks);
@@ -214,26 +217,105 @@ uint32_t sp_profile_cct_root(struct sp_profile *p)
 	return 0;
 }
 
+static void child_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_profile *p = ctx;
+
+	*k1 = p->nodes[i].parent;
+	*k2 = p->nodes[i].frame;
+}
+
+void sp_profile_reserve(struct sp_profile *p, size_t nodes, size_t values)
+{
+	SP_ALLOC_GROW(p->nodes, p->nnodes + nodes, p->nodes_alloc);
+	SP_ALLOC_GROW(p->values, p->nvalues + values, p->values_alloc);
+}
+
+/* Nodes with more children than this find them through a hash index. */
+#define CCT_SCAN 16
+
+struct cct_index {
+	struct sp_pairmap map; /* (parent, frame) -> child, for hashed parents */
+	uint8_t *hashed;       /* per node */
+	size_t alloc;
+};
+
+static struct cct_index *cct_index(struct sp_profile *p)
+{
+	struct cct_index *x = p->cct_index;
+
+	if (!x) {
+		x = sp_xcalloc(1, sizeof(*x));
+		sp_pairmap_init(&x->map, child_key, p);
+		p->cct_index = x;
+	}
+	if (x->alloc < p->nnodes + 1) {
+		size_t old = x->alloc;
+
+		x->alloc = (p->nnodes + 1) * 2;
+		x->hashed = sp_xrealloc(x->hashed, x->alloc);
+		memset(x->hashed + old, 0, x->alloc - old);
+	}
+	return x;
+}
+
+static void cct_index_free(struct sp_profile *p)
+{
+	struct cct_index *x = p->cct_index;
+
+	if (x) {
+		sp_pairmap_release(&x->map);
+		free(x->hashed);
+		free(x);
+	}
+}
+
+/* From now on, parent's children are found through the hash index. */
+static void hash_children(struct sp_profile *p, struct cct_index *x, uint32_t parent)
+{
+	uint32_t c;
+
+	x->hashed[parent] = 1;
+	for (c = p->nodes[parent].first_child; c != SP_NONE; c = p->nodes[c].next_sibling)
+		sp_pairmap_put(&x->map, parent, p->nodes[c].frame, c);
+}
+
 /*
- * Children are found by scanning the sibling list; a node with many
- * children moves the found child to the front so that the stacks of a
- * sampling profile (which repeat) are found after one or two steps.
+ * Children are found by scanning the sibling list, the found one moving to
+ * the front (the stacks of a sampling profile repeat, so the next search
+ * ends at the first step); a node with many children (a dispatcher, the
+ * root of many threads) gets a hash index of them instead.
  */
 uint32_t sp_profile_cct_child(struct sp_profile *p, uint32_t parent, uint32_t frame)
 {
-	uint32_t prev = SP_NONE, c;
+	uint32_t prev = SP_NONE, c, seen = 0;
+	struct cct_index *x;
 	struct sp_cct_node *n;
 
-	sp_profile_cct_root(p);
-	for (c = p->nodes[parent].first_child; c != SP_NONE; prev = c, c = p->nodes[c].next_sibling) {
-		if (p->nodes[c].frame != frame)
-			continue;
-		if (prev != SP_NONE) {
-			p->nodes[prev].next_sibling = p->nodes[c].next_sibling;
-			p->nodes[c].next_sibling = p->nodes[parent].first_child;
-			p->nodes[parent].first_child = c;
-		}
+	/* the common case first: the child searched last time */
+	if (parent < p->nnodes && (c = p->nodes[parent].first_child) != SP_NONE &&
+	    p->nodes[c].frame == frame)
 		return c;
+	sp_profile_cct_root(p);
+	x = cct_index(p);
+	if (x->hashed[parent]) {
+		c = sp_pairmap_get(&x->map, parent, frame);
+		if (c != UINT32_MAX)
+			return c;
+	} else {
+		for (c = p->nodes[parent].first_child; c != SP_NONE;
+		     prev = c, c = p->nodes[c].next_sibling, seen++) {
+			if (p->nodes[c].frame != frame)
+				continue;
+			if (prev != SP_NONE) {
+				p->nodes[prev].next_sibling = p->nodes[c].next_sibling;
+				p->nodes[c].next_sibling = p->nodes[parent].first_child;
+				p->nodes[parent].first_child = c;
+			}
+			return c;
+		}
+		if (seen >= CCT_SCAN)
+			hash_children(p, x, parent);
 	}
 	SP_ALLOC_GROW(p->nodes, p->nnodes + 1, p->nodes_alloc);
 	c = (uint32_t)p->nnodes++;
@@ -244,6 +326,9 @@ uint32_t sp_profile_cct_child(struct sp_profile *p, uint32_t parent, uint32_t fr
 	n->next_sibling = p->nodes[parent].first_child;
 	n->depth = p->nodes[parent].depth + 1;
 	p->nodes[parent].first_child = c;
+	x = cct_index(p);
+	if (x->hashed[parent])
+		sp_pairmap_put(&x->map, parent, frame, c);
 	return c;
 }
 

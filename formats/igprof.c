@@ -369,6 +369,8 @@ static int header(struct reader *r)
 		return bad(r, "malformed header: bad period '%s' after T=", tbuf);
 	if (p->igprof.tick == 0)
 		p->igprof.tick = t;
+	else if (t != 0 && t != p->igprof.tick)
+		p->diag[SP_DIAG_PERIOD_MIXED]++; /* ticks add up as they are */
 	p->igprof.ndumps++;
 	r->pos = end + (end < r->len);
 	return 0;

@@ -184,6 +184,9 @@ void sp_report_flat(struct sp_report *r)
 		log_scale = 5;
 	else if (cg->cost_note)
 		log_scale = 4; /* no prefix: the unit as is */
+	/* without call counts the per-call columns stay blank: plain seconds */
+	else if (cg->stack_based && !cg->counts_known)
+		log_scale = 4;
 	else
 		log_scale = unit_scale(cg, sorted);
 	print_header(r, si_tab[log_scale].prefix, &total_time);

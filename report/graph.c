@@ -20,7 +20,9 @@ static void print_granularity(struct sp_report *r, double *print_time)
 	const struct sp_cg *cg = r->cg;
 	FILE *out = sp_report_out(r);
 
-	if (cg->precise)
+	if (cg->stack_based)
+		fprintf(out, "\ngranularity: each sample counts as %g %s", 1.0 / cg->hz, cg->dimen);
+	else if (cg->precise)
 		fprintf(out, "\ngranularity: each sample hit covers %.2f byte(s)",
 			cg->hist_scale * 2);
 	else
@@ -189,7 +191,8 @@ static void print_members(struct sp_report *r, unsigned cyc)
 	}
 }
 
-/* An arc line: count only for recursion and calls inside a cycle. */
+/* An arc line: count only for recursion and calls inside a cycle. When
+ * the profile has no call counts (sampling), the count fields are blank. */
 static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only,
 		      uint64_t total, unsigned name_node)
 {
@@ -199,16 +202,23 @@ static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_
 	sp_buf_addchars(b, ' ', 6 + 1 + 5 + 1);
 	if (count_only) {
 		sp_buf_addchars(b, ' ', (r->o->bsd ? 11 : 7) + 1 + 7 + 1);
-		sp_fmt_put_ulong(b, a->count, 7, 0);
+		if (cg->counts_known)
+			sp_fmt_put_ulong(b, a->count, 7, 0);
+		else
+			sp_buf_addchars(b, ' ', 7);
 		sp_buf_addchars(b, ' ', 1 + 7);
 	} else {
 		sp_fmt_put_fixed(b, a->time / cg->hz, 7, 2);
 		sp_buf_addch(b, ' ');
 		sp_fmt_put_fixed(b, a->child_time / cg->hz, r->o->bsd ? 11 : 7, 2);
 		sp_buf_addch(b, ' ');
-		sp_fmt_put_ulong(b, a->count, 7, 0);
-		sp_buf_addch(b, '/');
-		sp_fmt_put_ulong(b, total, 7, 1);
+		if (cg->counts_known) {
+			sp_fmt_put_ulong(b, a->count, 7, 0);
+			sp_buf_addch(b, '/');
+			sp_fmt_put_ulong(b, total, 7, 1);
+		} else {
+			sp_buf_addchars(b, ' ', 7 + 1 + 7);
+		}
 	}
 	sp_buf_addchars(b, ' ', 5);
 	sp_report_name(r, name_node);

@@ -16,6 +16,21 @@
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
+/* Stack profiles with -l: one name at several lines sorts by its place. */
+static int cmp_stack_name(const void *a, const void *b, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	const struct sp_symbol *x = cg->nodes[*(const unsigned *)a].sym;
+	const struct sp_symbol *y = cg->nodes[*(const unsigned *)b].sym;
+	int c = strcmp(x->name, y->name);
+
+	if (c || !cg->stack_based || !x->file || !y->file)
+		return c;
+	if ((c = strcmp(x->file->name, y->file->name)))
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
 /* The BSD layout: "%6.6s %-19.19s" cells, raw names. */
 static void print_bsd_cell(struct sp_report *r, unsigned node, int is_name)
 {
@@ -41,11 +56,15 @@ void sp_report_index(struct sp_report *r)
 
 	for (i = 0; i < cg->nsyms; i++) {
 		if (cg->nodes[i].folded ||
-		    (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0))
+		    (r->o->ignore_zeros && cg->nodes[i].ncalls == 0 && cg->nodes[i].time == 0 &&
+		     !(cg->stack_based && cg->nodes[i].prop_child != 0)))
 			continue;
 		names[nnames++] = (unsigned)i;
 	}
-	sp_cg_sort_nodes(r->cg, names, nnames, SP_CG_ORDER_NAME);
+	if (cg->stack_based)
+		sp_sort(names, nnames, sizeof(*names), cmp_stack_name, (void *)cg);
+	else
+		sp_cg_sort_nodes(r->cg, names, nnames, SP_CG_ORDER_NAME);
 	todo = nnames;
 	for (i = cg->nsyms; i < cg->nnodes; i++)
 		names[todo++] = (unsigned)i;

@@ -23,6 +23,12 @@
  * "<indirect child>" on MIPS (every `jalr $ra` goes to it). Pseudo nodes
  * come after the functions, always (-z or not), with "mangled", "object",
  * "file", "line" and "cycle" null and nothing but zeros.
+ * Stack profiles (sample_seconds set) have no call counts: "calls",
+ * "recursive_calls" and the arcs' "count" are null, and fields are added:
+ * "samples" and "period" (seconds per sample) at the top, "self_samples"
+ * and "total_samples" per function (the total counts each sample once,
+ * however often the function recurs), "self_samples" and
+ * "children_samples" per arc; "object" names each function's object.
  * These fields are only added, never renamed.
  */
 #include "symprof/report.h"
@@ -93,9 +99,12 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	fputs(", \"mangled\": ", r->out);
 	sp_esc_json_str(r->out, s->name);
 	fputs(", \"object\": ", r->out);
-	sp_esc_json_str(r->out, m->executable);
+	sp_esc_json_str(r->out, m->sym_objects ? m->sym_objects[node] : m->executable);
 	fputs(", \"file\": ", r->out);
-	sp_esc_json_str(r->out, s->file ? s->file->name : NULL);
+	if (!s->file && m->sym_files && m->sym_files[node])
+		sp_esc_json_str(r->out, m->sym_files[node]);
+	else
+		sp_esc_json_str(r->out, s->file ? s->file->name : NULL);
 	if (s->file)
 		fprintf(r->out, ", \"line\": %d", s->line);
 	else
@@ -106,8 +115,11 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	sp_esc_json_num(r->out, children);
 	fputs(", \"total\": ", r->out);
 	sp_esc_json_num(r->out, self + children);
-	fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
-		(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
+	if (cg->counts_known)
+		fprintf(r->out, ", \"calls\": %llu, \"recursive_calls\": %llu, \"cycle\": ",
+			(unsigned long long)n->ncalls, (unsigned long long)n->self_calls);
+	else
+		fputs(", \"calls\": null, \"recursive_calls\": null, \"cycle\": ", r->out);
 	if (n->cycle)
 		fprintf(r->out, "%d", n->cycle);
 	else
@@ -116,6 +128,9 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 		fprintf(r->out, ", \"indirect_calls\": %u", n->indirect_calls);
 	if (cg->static_flags & SP_CG_STATIC_ON)
 		fputs(", \"pseudo\": false", r->out);
+	if (m->sample_seconds > 0)
+		fprintf(r->out, ", \"self_samples\": %.0f, \"total_samples\": %.0f", n->time,
+			n->time + n->prop_child);
 	fputc('}', r->out);
 	free(dm);
 }
@@ -236,6 +251,10 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	sp_json_head(r, m);
 	fputs(",\n  \"total\": ", r->out);
 	sp_esc_json_num(r->out, cg->total_time / (double)cg->hz);
+	if (m->sample_seconds > 0) {
+		fprintf(r->out, ",\n  \"samples\": %.0f,\n  \"period\": ", cg->total_time);
+		sp_esc_json_num(r->out, m->sample_seconds);
+	}
 	fputs(",\n  \"functions\": [", r->out);
 	for (i = 0; i < cg->nsyms; i++) {
 		ids[i] = -1;
@@ -263,11 +282,19 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
-		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": %llu, \"self\": ",
-			ids[a->parent], ids[a->child], (unsigned long long)a->count);
+		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": ", ids[a->parent],
+			ids[a->child]);
+		if (cg->counts_known)
+			fprintf(r->out, "%llu", (unsigned long long)a->count);
+		else
+			fputs("null", r->out);
+		fputs(", \"self\": ", r->out);
 		sp_esc_json_num(r->out, a->time / (double)cg->hz);
 		fputs(", \"children\": ", r->out);
 		sp_esc_json_num(r->out, a->child_time / (double)cg->hz);
+		if (m->sample_seconds > 0)
+			fprintf(r->out, ", \"self_samples\": %.0f, \"children_samples\": %.0f",
+				a->time, a->child_time);
 		if (cg->static_flags & SP_CG_STATIC_ON)
 			fprintf(r->out, ", \"static\": %s", (a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
 		if (cg->static_flags & SP_CG_STATIC_TAIL)

@@ -3,6 +3,10 @@
 # Idempotent and quiet when everything is already installed.
 #
 #   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh --regen  also what regenerating fixtures and
+#                                    running bench/ needs (gperftools'
+#                                    libprofiler and google-pprof); the
+#                                    tests never run them
 #
 # Runs apt-get through sudo when not root.
 set -eu
@@ -17,6 +21,9 @@ graphviz chromium fonts-dejavu-core bsdutils util-linux"
 # chromium above); a node already on the PATH is fine.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 	PKGS="$PKGS nodejs npm"
+fi
+if [ "${1:-}" = --regen ]; then
+	PKGS="$PKGS google-perftools libgoogle-perftools-dev"
 fi
 
 missing=""

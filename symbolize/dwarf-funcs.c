@@ -46,11 +46,15 @@
  *     subroutine; each frame gives the caller's name and the call site
  *     (DW_AT_call_file composed like the line table's names, and
  *     DW_AT_call_line), ending at the first function that is not inlined.
+ *  8. bfd remembers names between lookups: once it named a function that
+ *     has no linkage name by its ELF symbol, it marks the function named,
+ *     keeping the symbol's name only when the symbol starts at the
+ *     function's first range; later lookups then get the DWARF name.
+ *     sp_dwfuncs_find() gives the answer of a fresh bfd (addr2line with one
+ *     address); sp_dwfuncs_find_state() that of one process answering
+ *     addresses in turn (addr2line reading many, as google-pprof runs it).
  *
- * bfd caches names between lookups: after it named a non-linkage function
- * by its symbol once, later lookups in the same bfd may use the DWARF name.
- * This file gives the answer of a fresh bfd, as addr2line with one address
- * prints it. A unit whose DIEs bfd fails to read (bad references, range
+ * A unit whose DIEs bfd fails to read (bad references, range
  * lists it cannot read) loses its functions; lines.c drops its lines too
  * where the cause is a range list.
  */
@@ -75,6 +79,7 @@
 struct fn {
 	const char *name;
 	const char *call_file;
+	uint64_t low;    /* bfd's arange.low: the start of its first range */
 	uint32_t caller; /* enclosing function of an inlined one, else NONE */
 	uint32_t call_line;
 	uint32_t unit;
@@ -99,6 +104,7 @@ struct sp_dwfuncs {
 	size_t nsecs;
 	uint64_t *sym_addr;
 	const char **sym_name;
+	const char **sym_file;
 	size_t nsyms;
 };
 
@@ -520,6 +526,7 @@ static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uin
 		b->high += b->low;
 	if (b->high != 0)
 		arange_add(b, b->low, b->high);
+	b->cur->low = b->nar ? b->ar[0].low : 0;
 	for (i = 0; i < b->nar; i++) {
 		struct sp_iv *iv;
 
@@ -757,6 +764,7 @@ struct symc {
 	uint64_t addr, size;
 	size_t order;
 	const char *name;
+	const char *file; /* the STT_FILE bfd names with it, or NULL */
 	size_t sec;
 };
 
@@ -841,6 +849,8 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 	struct symc *v = NULL;
 	size_t alloc = 0, count, i;
 	Elf_Scn *x = NULL;
+	const char *file = NULL;
+	int state = 0; /* 0 nothing seen, 1 a symbol seen, 2 a file after a symbol */
 
 	*n = 0;
 	if (!scn || !(data = elf_getdata(scn, NULL)))
@@ -860,6 +870,17 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 
 		if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
 			continue;
+		/* _bfd_elf_find_function's file name: the last STT_FILE before
+		 * the symbol, for a global one only while no file symbol has
+		 * followed an other symbol */
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			file = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (state == 1)
+				state = 2;
+			continue;
+		}
+		if (!state)
+			state = 1;
 		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
 		if (shndx == SHN_UNDEF ||
 		    (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX) || shndx >= nscn ||
@@ -870,6 +891,7 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 		v[*n].size = s.st_size ? s.st_size : 1;
 		v[*n].order = i;
 		v[*n].name = elf_strptr(elf, sh.sh_link, s.st_name);
+		v[*n].file = GELF_ST_BIND(s.st_info) == STB_LOCAL || state != 2 ? file : NULL;
 		v[*n].sec = map[shndx];
 		(*n)++;
 	}
@@ -890,6 +912,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		qsort(v, n, sizeof(*v), symc_cmp);
 	f->sym_addr = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_addr));
 	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
+	f->sym_file = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_file));
 	for (i = 0; i < n; i++) {
 		struct symsec *sec = &f->secs[v[i].sec];
 
@@ -900,6 +923,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 			sec->first = f->nsyms;
 		sec->n++;
 		f->sym_addr[f->nsyms] = v[i].addr;
+		f->sym_file[f->nsyms] = v[i].file ? sp_strtab_intern(b->strs, v[i].file) : NULL;
 		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 	}
 	free(v);
@@ -969,6 +993,18 @@ struct sp_dwfuncs *sp_dwfuncs_new(Dwarf *dw, const struct sp_linetab *lines, str
 	return f;
 }
 
+struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs)
+{
+	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
+	struct fbuild b;
+
+	memset(&b, 0, sizeof(b));
+	b.f = f;
+	b.strs = strs;
+	load_symbols(&b, elf);
+	return f;
+}
+
 void sp_dwfuncs_free(struct sp_dwfuncs *f)
 {
 	if (!f)
@@ -983,6 +1019,7 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f)
 	free(f->secs);
 	free(f->sym_addr);
 	free(f->sym_name);
+	free(f->sym_file);
 	free(f);
 }
 
@@ -1022,8 +1059,10 @@ static size_t last_at_or_below_hint(const uint64_t *v, size_t n, uint64_t x, siz
 	return i;
 }
 
-const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
-				 struct sp_dwfuncs_cursor *c)
+/* The symbol bfd's _bfd_elf_find_function finds at addr, its address and
+ * (file not NULL) the file it names with it. */
+static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr,
+				  struct sp_dwfuncs_cursor *c, uint64_t *sym_addr, const char **file)
 {
 	size_t i, k, hint;
 	const struct symsec *sec;
@@ -1039,7 +1078,20 @@ const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
 	k = last_at_or_below_hint(f->sym_addr + sec->first, sec->n, addr, &hint);
 	if (hint < sec->n)
 		c->sym = sec->first + hint;
-	return k == sec->n ? NULL : f->sym_name[sec->first + k];
+	if (k == sec->n)
+		return NULL;
+	*sym_addr = f->sym_addr[sec->first + k];
+	if (file)
+		*file = f->sym_file[sec->first + k];
+	return f->sym_name[sec->first + k];
+}
+
+const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
+				 struct sp_dwfuncs_cursor *c)
+{
+	uint64_t a;
+
+	return symbol_file_at(f, addr, c, &a, NULL);
 }
 
 const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
@@ -1050,35 +1102,80 @@ const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr)
 	return sp_dwfuncs_symbol_at(f, addr, &c);
 }
 
-size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
-			  size_t max, struct sp_dwfuncs_cursor *c)
+const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, const char **file)
+{
+	struct sp_dwfuncs_cursor c;
+	uint64_t a;
+
+	memset(&c, 0, sizeof(c));
+	*file = NULL;
+	return symbol_file_at(f, addr, &c, &a, file);
+}
+
+/*
+ * Rule 8: the name of the innermost function. A fresh bfd names a function
+ * that has no linkage name by the ELF symbol at the address; bfd then
+ * marks the function as named, keeping the symbol's name only when the
+ * symbol starts where the function's first range does, so that later
+ * lookups in the same process get the function's DWARF name otherwise.
+ */
+static const char *innermost_name(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+				  uint32_t id, uint64_t addr, struct sp_dwfuncs_cursor *c)
+{
+	const struct fn *fn = &f->fns[id];
+	const char *sym;
+	uint64_t sym_addr = 0;
+
+	if (st && st->named[id])
+		return st->name[id];
+	if (fn->is_linkage)
+		return fn->name;
+	sym = symbol_file_at(f, addr, c, &sym_addr, NULL);
+	if (st) {
+		st->named[id] = 1;
+		st->name[id] = sym && sym_addr == fn->low ? sym : fn->name;
+	}
+	return sym ? sym : fn->name;
+}
+
+static const char *caller_name(const struct sp_dwfuncs *f, const struct sp_dwfuncs_state *st,
+			       uint32_t id)
+{
+	return st && st->named[id] ? st->name[id] : f->fns[id].name;
+}
+
+static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+		   struct sp_inline_frame *frames, size_t max, struct sp_dwfuncs_cursor *c)
 {
 	size_t i = last_at_or_below_hint(f->seg_start, f->nsegs, addr, &c->seg), n = 1;
 	const struct sp_line *row;
 	const struct fn *fn;
-	const char *sym;
+	uint32_t id;
 
 	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
 		return 0;
-	fn = &f->fns[f->seg_fn[i]];
+	id = f->seg_fn[i];
+	fn = &f->fns[id];
 	row = sp_linetab_find_any_at(f->lines, addr, &c->lines);
 	/* bfd reads the line from the unit it took the function from */
 	if (row && sp_linetab_unit_at_from(f->lines, addr, &c->lines) != fn->unit)
 		row = NULL;
-	frames[0].name = fn->name;
-	if (!fn->is_linkage && (sym = sp_dwfuncs_symbol_at(f, addr, c)))
-		frames[0].name = sym;
+	frames[0].name = innermost_name(f, st, id, addr, c);
 	frames[0].file = row ? row->file : NULL;
 	frames[0].line = row ? row->line : 0;
 	for (; fn->inlined && fn->caller != NONE && n < max; n++) {
-		const struct fn *caller = &f->fns[fn->caller];
-
-		frames[n].name = caller->name;
+		frames[n].name = caller_name(f, st, fn->caller);
 		frames[n].file = fn->call_file;
 		frames[n].line = fn->call_line;
-		fn = caller;
+		fn = &f->fns[fn->caller];
 	}
 	return n;
+}
+
+size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
+			  size_t max, struct sp_dwfuncs_cursor *c)
+{
+	return find(f, NULL, addr, frames, max, c);
 }
 
 size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
@@ -1088,6 +1185,27 @@ size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inli
 
 	memset(&c, 0, sizeof(c));
 	return sp_dwfuncs_find_at(f, addr, frames, max, &c);
+}
+
+void sp_dwfuncs_state_init(struct sp_dwfuncs_state *st, const struct sp_dwfuncs *f)
+{
+	st->named = sp_xcalloc(f->nfns + 1, 1);
+	st->name = sp_xcalloc(f->nfns + 1, sizeof(*st->name));
+	memset(&st->cursor, 0, sizeof(st->cursor));
+}
+
+void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st)
+{
+	free(st->named);
+	free(st->name);
+	st->named = NULL;
+	st->name = NULL;
+}
+
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+			     uint64_t addr, struct sp_inline_frame *frames, size_t max)
+{
+	return find(f, st, addr, frames, max, &st->cursor);
 }
 
 void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,

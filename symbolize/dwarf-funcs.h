@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 #include "lines.h"
 
@@ -56,6 +57,13 @@ struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *c
 void sp_dwfuncs_finish(struct sp_dwfuncs *f, const struct sp_linetab *lines);
 
 /*
+ * The ELF symbols alone (for files without DWARF): sp_dwfuncs_find() then
+ * finds nothing and sp_dwfuncs_symbol() answers from `elf`'s .symtab, or
+ * its .dynsym when it has no .symtab, as bfd does. Never NULL.
+ */
+struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs);
+
+/*
  * Fills up to max frames of the chain at addr, innermost first, and
  * returns how many it filled: 0 if no function covers addr (addr2line then
  * names the ELF symbol, see sp_dwfuncs_symbol()). Frame 0's name is the
@@ -79,12 +87,30 @@ size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_i
 const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
 				 struct sp_dwfuncs_cursor *c);
 
+/* What one bfd remembers between lookups (rule 8 of dwarf-funcs.c). */
+struct sp_dwfuncs_state {
+	uint8_t *named;    /* per function: bfd has named it */
+	const char **name; /* the name it kept */
+	struct sp_dwfuncs_cursor cursor;
+};
+
+void sp_dwfuncs_state_init(struct sp_dwfuncs_state *st, const struct sp_dwfuncs *f);
+void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st);
+/* sp_dwfuncs_find() as one addr2line process answers addr after the
+ * lookups recorded in st, which it updates. */
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+			     uint64_t addr, struct sp_inline_frame *frames, size_t max);
+
 /*
  * The ELF function symbol bfd names for addr when DWARF does not (its
  * _bfd_elf_find_function: the nearest symbol at or below addr in the same
  * section), or NULL.
  */
 const char *sp_dwfuncs_symbol(const struct sp_dwfuncs *f, uint64_t addr);
+
+/* The same, and the file bfd names with that symbol when DWARF has none
+ * (its last STT_FILE before it, see _bfd_elf_find_function), or NULL. */
+const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, const char **file);
 
 /*
  * The addresses at which the answers of sp_dwfuncs_find() and

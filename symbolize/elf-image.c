@@ -24,6 +24,7 @@
 
 #include "dwarf-funcs.h"
 #include "elf-opd.h"
+#include "dwarf-partial.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
@@ -67,6 +68,23 @@ struct elf_image {
 	size_t ncode;
 	int code_found;
 	int sext32;                /* 32-bit MIPS: bfd sign-extends addresses */
+	struct sp_dwfuncs *symfuncs; /* ELF symbols only (no DWARF), on demand */
+	int symfuncs_tried;
+	struct sp_elf_load *loads; /* PT_LOAD segments, read once */
+	size_t nloads;
+	int loads_read;
+	uint64_t (*alloc)[2];      /* allocated sections [lo, hi), found once */
+	size_t nalloc;
+	int alloc_found;
+	/* runtime symbolization: the addresses wanted (so that a large file
+	 * may be read partially, see dwarf-partial.c) and the functions built
+	 * on the thread too */
+	uint64_t *want;
+	size_t nwant;
+	int want_funcs;
+	struct sp_partial partial;
+	int partial_on;
+	Elf *memelf;               /* the partial in-memory copy, if any */
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -487,16 +505,40 @@ struct lines_job {
 	char *path;
 };
 
+/* The DWARF of the file opened in e->dwf: all of it, or the wanted units. */
+static Dwarf *open_dwarf(struct elf_image *e)
+{
+	Elf *elf = e->dwf.elf;
+
+	if (e->nwant && sp_partial_prepare(&e->partial, elf, e->want, e->nwant) == 0) {
+		e->partial_on = 1;
+		if (e->partial.image) {
+			e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
+			elf = e->memelf;
+		}
+	}
+	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+}
+
 static void *lines_main(void *arg)
 {
 	struct lines_job *job = arg;
 	struct elf_image *e = EI(job->im);
 
-	if (elf_file_open(&e->dwf, job->path) == 0 &&
-	    (e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL)))
-		e->lines = e->feed ? sp_linetab_new_watched(e->dw, &job->im->strs, feed_unit,
-							    e->feed, NULL)
-				   : sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+	if (elf_file_open(&e->dwf, job->path) == 0 && (e->dw = open_dwarf(e))) {
+		if (e->partial_on)
+			e->lines = sp_linetab_new_units(e->dw, &job->im->strs, &e->partial.units,
+							NULL);
+		else if (e->feed)
+			e->lines = sp_linetab_new_watched(e->dw, &job->im->strs, feed_unit, e->feed,
+							  NULL);
+		else
+			e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
+		if (e->want_funcs && e->lines) {
+			e->funcs_tried = 1;
+			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &job->im->strs, NULL);
+		}
+	}
 	if (e->feed)
 		feed_unit(e->feed, UINT32_MAX, 0); /* whatever happened above */
 	free(job->path);
@@ -823,15 +865,296 @@ static void elf_free(struct sp_image *im)
 		free(e->feed);
 	}
 	sp_dwfuncs_free(e->funcs);
+	sp_dwfuncs_free(e->symfuncs);
 	sp_linetab_free(e->lines);
 	free(e->code);
+	free(e->loads);
+	free(e->alloc);
 	if (e->dw)
 		dwarf_end(e->dw);
+	if (e->memelf)
+		elf_end(e->memelf);
+	sp_partial_release(&e->partial);
+	free(e->want);
 	elf_file_close(&e->dwf);
 	free(e->dbg_path);
 	elf_file_close(&e->dbg);
 	elf_file_close(&e->main);
 	free(e);
+}
+
+/* ---- runtime symbolization (internal.h) ---- */
+
+int sp_image_is_elf(const struct sp_image *im)
+{
+	return im->ops == &sp_elf_image_ops;
+}
+
+static void read_loads(struct elf_image *e)
+{
+	size_t i, n, alloc = 0;
+
+	e->loads_read = 1;
+	if (elf_getphdrnum(e->main.elf, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		struct sp_elf_load *l;
+
+		if (!gelf_getphdr(e->main.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		SP_ALLOC_GROW(e->loads, e->nloads + 1, alloc);
+		l = &e->loads[e->nloads++];
+		l->vaddr = ph.p_vaddr;
+		l->offset = ph.p_offset;
+		l->filesz = ph.p_filesz;
+		l->memsz = ph.p_memsz;
+		l->align = ph.p_align;
+		l->flags = ph.p_flags;
+	}
+}
+
+void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out)
+{
+	struct elf_image *e = EI(im);
+
+	if (!e->loads_read)
+		read_loads(e);
+	memset(out, 0, sizeof(*out));
+	out->e_type = e->main.ehdr.e_type;
+	out->loads = e->loads;
+	out->nloads = e->nloads;
+	build_id(&e->main, &out->build_id, &out->build_id_len);
+	if (!out->build_id && debug_file(im))
+		build_id(&e->dbg, &out->build_id, &out->build_id_len);
+}
+
+void sp_elf_image_start(struct sp_image *im)
+{
+	lines_start(im, SP_PREFETCH_LINES);
+}
+
+void sp_elf_image_start_for(struct sp_image *im, const uint64_t *vaddrs, size_t n)
+{
+	struct elf_image *e = EI(im);
+
+	if (e->lines_state)
+		return;
+	e->want_funcs = 1;
+	if (n) {
+		e->want = sp_xreallocarray(NULL, n, sizeof(*e->want));
+		memcpy(e->want, vaddrs, n * sizeof(*e->want));
+		e->nwant = n;
+	}
+	lines_start(im, SP_PREFETCH_LINES);
+}
+
+int sp_elf_image_covers(struct sp_image *im, uint64_t vaddr)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	return !e->partial_on || sp_partial_covers(&e->partial, vaddr);
+}
+
+void sp_elf_image_read_all(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	if (!e->partial_on)
+		return;
+	sp_dwfuncs_free(e->funcs);
+	sp_linetab_free(e->lines);
+	dwarf_end(e->dw);
+	if (e->memelf)
+		elf_end(e->memelf);
+	elf_file_close(&e->dwf);
+	sp_partial_release(&e->partial);
+	e->funcs = NULL;
+	e->lines = NULL;
+	e->dw = NULL;
+	e->memelf = NULL;
+	e->partial_on = 0;
+	e->funcs_tried = 0;
+	e->nwant = 0;
+	e->lines_state = 0;
+}
+
+struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines)
+{
+	struct elf_image *e = EI(im);
+	struct sp_dwfuncs *f = dwarf_funcs(im);
+
+	*lines = e->lines;
+	if (f)
+		return f;
+	if (!e->symfuncs_tried) {
+		e->symfuncs_tried = 1;
+		e->symfuncs = sp_dwfuncs_new_syms(e->main.elf, &im->strs);
+	}
+	*lines = NULL;
+	return e->symfuncs;
+}
+
+int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr)
+{
+	struct elf_image *e = EI(im);
+	size_t i, alloc = 0;
+
+	if (!e->alloc_found) {
+		Elf_Scn *scn = NULL;
+
+		e->alloc_found = 1;
+		while ((scn = elf_nextscn(e->main.elf, scn))) {
+			GElf_Shdr sh;
+
+			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+				continue;
+			SP_ALLOC_GROW(e->alloc, e->nalloc + 1, alloc);
+			e->alloc[e->nalloc][0] = sh.sh_addr;
+			e->alloc[e->nalloc][1] = sh.sh_addr + sh.sh_size;
+			e->nalloc++;
+		}
+	}
+	for (i = 0; i < e->nalloc; i++)
+		if (vaddr >= e->alloc[i][0] && vaddr < e->alloc[i][1])
+			return 1;
+	return 0;
+}
+
+/* Version names of a dynamic symbol table, as bfd composes them for nm. */
+struct versions {
+	Elf_Data *versym;
+	const char **defname;  /* by version index */
+	uint16_t *defflags;
+	size_t ndefs;          /* bfd's cverdefs: the highest index defined */
+	size_t nalloc;
+};
+
+static void read_verdefs(const struct elf_file *f, struct versions *v)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t off = 0, i;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_GNU_versym)
+			v->versym = elf_getdata(scn, NULL);
+		if (sh.sh_type != SHT_GNU_verdef || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_info; i++) {
+			GElf_Verdef vd;
+			GElf_Verdaux va;
+
+			if (!gelf_getverdef(d, (int)off, &vd))
+				break;
+			if (vd.vd_ndx >= v->nalloc) {
+				size_t old = v->nalloc;
+
+				v->nalloc = vd.vd_ndx + 16u;
+				v->defname = sp_xreallocarray(v->defname, v->nalloc, sizeof(char *));
+				v->defflags = sp_xreallocarray(v->defflags, v->nalloc, sizeof(uint16_t));
+				memset(v->defname + old, 0, (v->nalloc - old) * sizeof(char *));
+				memset(v->defflags + old, 0, (v->nalloc - old) * sizeof(uint16_t));
+			}
+			if (vd.vd_cnt && gelf_getverdaux(d, (int)(off + vd.vd_aux), &va))
+				v->defname[vd.vd_ndx] = elf_strptr(f->elf, sh.sh_link, va.vda_name);
+			v->defflags[vd.vd_ndx] = vd.vd_flags;
+			if (vd.vd_ndx > v->ndefs)
+				v->ndefs = vd.vd_ndx;
+			if (!vd.vd_next)
+				break;
+			off += vd.vd_next;
+		}
+	}
+}
+
+/* _bfd_elf_get_symbol_version_string() without base_p: "" or a name. */
+static const char *version_of(const struct versions *v, size_t i, const char *name, int *hidden)
+{
+	GElf_Versym vs;
+	size_t n;
+
+	*hidden = 0;
+	if (!v->versym || !gelf_getversym(v->versym, (int)i, &vs))
+		return "";
+	*hidden = (vs & 0x8000) != 0;
+	n = vs & 0x7fff;
+	if (n == 0)
+		return "";
+	if (n == 1 && (n > v->ndefs || (v->defflags && v->defflags[1] == VER_FLG_BASE)))
+		return "";
+	if (n <= v->ndefs) {
+		const char *node = v->defname[n];
+
+		return node && strcmp(name, node) ? node : "";
+	}
+	*hidden = 1;
+	return "";
+}
+
+static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
+		   int (*fn)(void *, const struct sp_nm_sym *), void *ctx)
+{
+	struct elf_image *e = EI(im);
+	const struct elf_file *f = &e->main;
+	struct versions v;
+	Elf_Data *d = elf_getdata(symscn, NULL);
+	GElf_Shdr sh;
+	size_t i, n, shown = 0;
+	int ret = 0;
+
+	memset(&v, 0, sizeof(v));
+	if (!d || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize)
+		return 0;
+	if (dynamic)
+		read_verdefs(f, &v);
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n && ret == 0; i++) {
+		struct sp_nm_sym ns;
+		struct raw_sym r;
+		GElf_Sym s;
+		uint64_t vma;
+		int hidden;
+
+		if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) == STT_SECTION ||
+		    GELF_ST_TYPE(s.st_info) == STT_FILE || s.st_shndx == SHN_UNDEF)
+			continue;
+		memset(&r, 0, sizeof(r));
+		memset(&ns, 0, sizeof(ns));
+		ns.name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (!ns.name)
+			continue;
+		ns.type = sym_letter(f, &s, s.st_shndx, &r, &vma);
+		ns.addr = s.st_value;
+		ns.index = i;
+		ns.version = dynamic ? version_of(&v, i, ns.name, &hidden) : "";
+		ns.hidden = dynamic && hidden;
+		shown++;
+		ret = fn(ctx, &ns);
+	}
+	free(v.defname);
+	free(v.defflags);
+	return ret < 0 ? ret : (int)shown;
+}
+
+int sp_elf_image_nm(struct sp_image *im, int (*fn)(void *ctx, const struct sp_nm_sym *s),
+		    void *ctx)
+{
+	struct elf_image *e = EI(im);
+	Elf_Scn *s;
+	int r;
+
+	if ((s = find_scn_type(&e->main, SHT_SYMTAB)) && (r = nm_walk(im, s, 0, fn, ctx)) != 0)
+		return r;
+	if ((s = find_scn_type(&e->main, SHT_DYNSYM)))
+		return nm_walk(im, s, 1, fn, ctx);
+	return 0;
 }
 
 const struct image_ops sp_elf_image_ops = {

@@ -102,6 +102,76 @@ int sp_elf_code_load(struct sp_image *im, struct Elf *elf, struct Elf *symelf, s
 /* Frees the arrays of a code description filled by a backend. */
 void sp_code_release(struct sp_code *c);
 
+/* ---- ELF facts for runtime symbolization (elf-image.c) ---- */
+
+/* A PT_LOAD segment. */
+struct sp_elf_load {
+	uint64_t vaddr, offset, filesz, memsz, align;
+	uint32_t flags;           /* PF_X, PF_W, PF_R */
+};
+
+struct sp_elf_info {
+	int e_type;               /* ET_EXEC, ET_DYN ... */
+	const uint8_t *build_id;  /* NULL if none (the debug file's otherwise) */
+	size_t build_id_len;
+	const struct sp_elf_load *loads;
+	size_t nloads;
+};
+
+struct sp_dwfuncs;
+struct sp_linetab;
+
+/* 1 if the image is ELF (these functions apply). */
+int sp_image_is_elf(const struct sp_image *im);
+/* Program headers and build-id (borrowed from the image). */
+void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out);
+/* Starts reading the DWARF line table in the background. */
+void sp_elf_image_start(struct sp_image *im);
+/*
+ * Starts reading the line table and the functions in the background for
+ * these addresses: a large file may then be read partially (only the
+ * units holding them, dwarf-partial.c). No effect once reading started.
+ */
+void sp_elf_image_start_for(struct sp_image *im, const uint64_t *vaddrs, size_t n);
+/* 1 if vaddr's answers are complete (always, unless read partially). */
+int sp_elf_image_covers(struct sp_image *im, uint64_t vaddr);
+/* Drops a partial reading: the next use reads the whole file. */
+void sp_elf_image_read_all(struct sp_image *im);
+/*
+ * What addr2line reads: functions and inline chains from DWARF (the file's
+ * own or its debug file's) with *lines the line table; without DWARF, the
+ * ELF symbols only (symtab, else dynsym) and *lines NULL. Never NULL.
+ */
+struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines);
+/* 1 if vaddr lies in an allocated section (addr2line's first check). */
+int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr);
+
+/* A symbol as `nm -n` (or, with no .symtab, `nm -D -n`) lists it. */
+struct sp_nm_sym {
+	const char *name;         /* raw name */
+	const char *version;      /* "" or the version nm appends */
+	uint64_t addr;
+	size_t index;             /* in its table, for stable sorting */
+	char type;                /* nm's class letter */
+	unsigned hidden : 1;      /* "@" rather than "@@" */
+};
+
+/* Calls fn for the defined symbols nm lists for the image's own file: its
+ * .symtab, or when that lists nothing, its .dynsym. Returns how many. */
+int sp_elf_image_nm(struct sp_image *im, int (*fn)(void *ctx, const struct sp_nm_sym *s),
+		    void *ctx);
+
+/*
+ * maps.c: the load bias of mapping m (vaddr = abs - bias) for a file with
+ * these PT_LOAD segments: Go pprof's start - offset + seg.offset -
+ * seg.vaddr, with seg the segment the mapping's file offset points at
+ * (executable ones first). The mapping's length must fit the segment's
+ * page-rounded file size (4, 16 or 64 KiB pages). 0, or -1 if none fits.
+ */
+struct sp_map;
+int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
+		uint64_t *bias);
+
 /* Separate debug files: the path of the debug file for an ELF file with
  * this build-id and/or debuglink (name + crc), or NULL (malloc'ed). */
 char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,

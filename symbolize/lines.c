@@ -61,6 +61,8 @@
  */
 #include "lines.h"
 
+#include "addrindex.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +75,8 @@
 struct sp_linetab {
 	struct sp_line *rows;
 	size_t nrows;
-	uint64_t *index; /* rows[k * INDEX_STEP].addr, for the search */
-	size_t nindex;
+	struct sp_addr_index rindex; /* rows by address */
+	struct sp_addr_index uindex; /* runs by start */
 	struct sp_linetab_run *runs;
 	size_t nruns;
 	uint8_t *ustate; /* enum sp_linetab_unit_state, per unit */
@@ -134,7 +136,6 @@ struct build {
 	void *unit_done_ctx;
 };
 
-#define INDEX_STEP 8
 #define NONE ((size_t)-1)
 
 /* ---- rule 1: rows into sequences ---- */
@@ -732,12 +733,8 @@ static void merge_units(struct build *b)
 
 static void build_index(struct sp_linetab *t)
 {
-	size_t k;
-
-	t->nindex = (t->nrows + INDEX_STEP - 1) / INDEX_STEP;
-	t->index = sp_xreallocarray(NULL, t->nindex ? t->nindex : 1, sizeof(*t->index));
-	for (k = 0; k < t->nindex; k++)
-		t->index[k] = t->rows[k * INDEX_STEP].addr;
+	sp_addr_index_build(&t->rindex, t->rows, t->nrows, sizeof(*t->rows));
+	sp_addr_index_build(&t->uindex, t->runs, t->nruns, sizeof(*t->runs));
 }
 
 /* ---- API ---- */
@@ -752,8 +749,27 @@ static void build_release(struct build *b)
 	free(b->tmp);
 }
 
+/* Is the unit whose DIE is at `off` one of the sorted `only`? */
+static int unit_wanted(const struct sp_unit_set *only, uint64_t off)
+{
+	size_t lo = 0, hi;
+
+	if (!only)
+		return 1;
+	hi = only->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (only->die_off[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < only->n && only->die_off[lo] == off;
+}
+
 static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int lenient,
-		      struct sp_error *err)
+		      const struct sp_unit_set *only, struct sp_error *err)
 {
 	struct sp_lineprog lp;
 	struct sp_dwsecs secs;
@@ -785,7 +801,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 			b->t->has_warning = 1;
 			break;
 		}
-		if (!u.has_stmt_list)
+		if (!u.has_stmt_list || !unit_wanted(only, u.die_off))
 			continue;
 		/* bfd drops a unit whose functions' ranges it cannot read */
 		if (!sp_dwunit_functions_ok(&secs, &u)) {
@@ -821,6 +837,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 }
 
 static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int lenient,
+					const struct sp_unit_set *only,
 					void (*unit_done)(void *, uint32_t, int), void *ctx,
 					struct sp_error *err)
 {
@@ -833,7 +850,7 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 	b.open = NONE;
 	b.unit_done = unit_done;
 	b.unit_done_ctx = ctx;
-	r = read_units(&b, dw, strs, lenient, err);
+	r = read_units(&b, dw, strs, lenient, only, err);
 	if (unit_done)
 		unit_done(ctx, UINT32_MAX, 0);
 	if (r < 0) {
@@ -849,19 +866,25 @@ static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int l
 
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 0, NULL, NULL, err);
+	return linetab_build(dw, strs, 0, NULL, NULL, NULL, err);
 }
 
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, NULL, NULL, err);
+	return linetab_build(dw, strs, 1, NULL, NULL, NULL, err);
 }
 
 struct sp_linetab *sp_linetab_new_watched(Dwarf *dw, struct sp_strtab *strs,
 					  void (*unit_done)(void *ctx, uint32_t unit, int state),
 					  void *ctx, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, unit_done, ctx, err);
+	return linetab_build(dw, strs, 1, NULL, unit_done, ctx, err);
+}
+
+struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
+					const struct sp_unit_set *only, struct sp_error *err)
+{
+	return linetab_build(dw, strs, 1, only, NULL, NULL, err);
 }
 
 const char *sp_linetab_warning(const struct sp_linetab *t)
@@ -874,32 +897,17 @@ void sp_linetab_free(struct sp_linetab *t)
 	if (!t)
 		return;
 	free(t->rows);
-	free(t->index);
+	sp_addr_index_release(&t->rindex);
+	sp_addr_index_release(&t->uindex);
 	free(t->runs);
 	free(t->ustate);
 	free(t);
 }
 
-/* Index of the last row at or below addr, or nrows if there is none. */
+/* The last row at or below addr (nrows if none). */
 static size_t row_at(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nindex, i, end;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->index[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return t->nrows;
-	i = (lo - 1) * INDEX_STEP;
-	end = i + INDEX_STEP < t->nrows ? i + INDEX_STEP : t->nrows;
-	while (i + 1 < end && t->rows[i + 1].addr <= addr)
-		i++;
-	return i;
+	return sp_addr_index_find(&t->rindex, addr);
 }
 
 /* row_at() starting from *hint: a few steps forward when addr is at or
@@ -986,22 +994,11 @@ uint32_t sp_linetab_unit_at_from(const struct sp_linetab *t, uint64_t addr,
 			return addr < t->runs[i].end ? t->runs[i].unit : UINT32_MAX;
 		}
 	}
-	{
-		size_t lo = 0, hi = t->nruns;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (t->runs[mid].start <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (!lo)
-			return UINT32_MAX;
-		c->run = lo - 1;
-		return addr < t->runs[lo - 1].end ? t->runs[lo - 1].unit : UINT32_MAX;
-	}
+	i = sp_addr_index_find(&t->uindex, addr);
+	if (i == t->nruns)
+		return UINT32_MAX;
+	c->run = i;
+	return addr < t->runs[i].end ? t->runs[i].unit : UINT32_MAX;
 }
 
 enum sp_linetab_unit_state sp_linetab_unit_state(const struct sp_linetab *t, uint32_t unit)

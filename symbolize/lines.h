@@ -46,6 +46,21 @@ struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_e
  */
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err);
 
+/* A set of units, by the offset of their DIE in .debug_info (sorted). */
+struct sp_unit_set {
+	const uint64_t *die_off;
+	size_t n;
+};
+
+/*
+ * sp_linetab_new_lenient() restricted to some units: the others count as
+ * units without a line program (and so have no functions either, for
+ * dwarf-funcs.c). For an address that only those units' ranges hold the
+ * answers are the full table's; used to read a few units of a large file.
+ */
+struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
+					const struct sp_unit_set *only, struct sp_error *err);
+
 /*
  * sp_linetab_new_lenient() that tells, as it goes, what became of each
  * unit's line program: unit_done(ctx, unit, state) once per unit in unit

@@ -37,4 +37,24 @@ struct sp_annotate_opts {
 void sp_annotate_gprof(FILE *out, const struct sp_cg *cg, const struct sp_symspecs *specs,
 		       const struct sp_annotate_opts *o, int *first_output);
 
+/* ---- stack profiles (samples.c) ---- */
+
+struct sp_profile;
+struct sp_symbolizer;
+
+struct sp_annotate_samples_opts {
+	const char *const *dirs;  /* source search directories, in order */
+	size_t ndirs;
+};
+
+/*
+ * Annotated source of a stack profile: each source file samples point
+ * into, every line prefixed with its flat samples (executing there) and
+ * cum samples (on the stack there, once per sample); frames symbolized
+ * with s. A form feed comes first unless first_output. A file that cannot
+ * be found is named on stderr and its lines with samples listed alone.
+ */
+void sp_annotate_samples(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+			 const struct sp_annotate_samples_opts *o, int first_output);
+
 #endif

@@ -344,6 +344,32 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
  */
 uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name);
 
+/*
+ * The functions of a stack profile's frames (frames.c), laid out as
+ * sp_cg_stack_opts wants them: frame f expands to list[first[f] ..
+ * first[f + 1]), outermost first (inline chains). A function is its
+ * object plus its raw name (plus file and line with line granularity);
+ * funcs holds one symbol per function (name = raw name, or "0xADDR (in
+ * OBJECT)" for an address nothing names), object[] its object index.
+ */
+struct sp_symbolizer;
+
+struct sp_frame_funcs {
+	struct sp_symtab *funcs;
+	uint32_t *first;    /* nframes + 1 entries */
+	uint32_t *list;
+	size_t nlist;
+	uint32_t *object;   /* per function, SP_NONE-like UINT32_MAX if unknown */
+	const char **file;  /* per function: a source file its code is in (the
+			       first frame's), NULL if none; in funcs->strs */
+};
+
+/* Symbolizes every frame of p (once each) with s and fills ff; s may be
+ * NULL (every frame unknown). */
+void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
+			  struct sp_symbolizer *s, int line_granularity);
+void sp_frame_funcs_release(struct sp_frame_funcs *ff);
+
 /* Makes room for n arcs in the arc index. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */

@@ -120,6 +120,26 @@ int sp_fmt_aprof_read(struct sp_profile *p, const char *path, const struct sp_ap
 int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
 			  size_t size, const struct sp_aprof_read_opts *o, struct sp_error *err);
 
+/* ---- gperftools CPU profiles ---- */
+
+/* Returns 1 if `data` starts with a gperftools CPU profile header (any word
+ * size and byte order; see formats/gperf.c for the grammar). */
+int sp_fmt_gperf_probe(const uint8_t *data, size_t size);
+
+/*
+ * Reads one gperftools CPU profile into `p` (a SP_PROFILE_GPERF profile),
+ * adding its stacks to what earlier files put there: one counter "samples",
+ * the period in p->period_ns (the first file's: samples of files with
+ * another period add up as they are, and SP_DIAG_PERIOD_MIXED counts them), the
+ * file's executable mappings as maps and objects, frames with their runtime
+ * addresses (SP_FRAME_RETURN_ADDR on all but the leaf), stacks in the CCT.
+ * `path` "-" reads stdin. Returns 0 or a negative error whose message names
+ * the file and the offset.
+ */
+int sp_fmt_gperf_read(struct sp_profile *p, const char *path, struct sp_error *err);
+int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
+			  size_t size, struct sp_error *err);
+
 /* ---- IgProf dumps ---- */
 
 struct sp_igprof_read_opts {

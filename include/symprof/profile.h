@@ -102,6 +102,7 @@ struct sp_input {
 	const char *format;        /* "gmon", "bsd", "4.4bsd", "gperftools", ... */
 	int version;               /* GNU gmon version; 0 for BSD formats */
 	uint32_t nhist, narcs, nbbs;
+	int word_size;             /* gperftools: bytes per slot (4 or 8) */
 };
 
 /* ---- counters (what a value measures) ---- */
@@ -230,6 +231,7 @@ enum sp_diag_kind {
 	SP_DIAG_TRAILING_BYTES,    /* bytes after the last whole record */
 	SP_DIAG_TIME_IN_TICKS,     /* old BSD file and no system rate */
 	SP_DIAG_APROF_RULE,        /* an aprof tuple breaks one of merge.c's rules */
+	SP_DIAG_PERIOD_MIXED,      /* gperftools: files with different periods */
 	SP_DIAG_COUNT_
 };
 
@@ -267,6 +269,7 @@ struct sp_profile {
 	size_t nframes, frames_alloc;
 	struct sp_cct_node *nodes;
 	size_t nnodes, nodes_alloc;
+	void *cct_index;           /* private: children of nodes with many */
 	struct sp_cct_value *values;
 	size_t nvalues, values_alloc;
 	struct sp_leak *leaks;
@@ -320,6 +323,10 @@ void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
 
 /* stacks: adds a frame (no dedup; readers dedup with their own keys). */
 uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f);
+/* Makes room for `nodes` more CCT nodes and `values` more values, so that
+ * a reader knowing its sizes (an upper bound is fine: untouched room costs
+ * address space only) never grows the arrays by copying. */
+void sp_profile_reserve(struct sp_profile *p, size_t nodes, size_t values);
 /* The root node (0), created on first use. */
 uint32_t sp_profile_cct_root(struct sp_profile *p);
 /* The child of `parent` for `frame`, created if absent. */

@@ -104,6 +104,10 @@ struct sp_report_meta {
 	/* aprof: the input-size analysis; symbol i of the graph is routine i.
 	 * The functions then carry input_sizes, points, fit and fit_avg. */
 	struct sp_inputcost *inputcost;
+	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
+	const char *const *sym_files;   /* per symbol: a source file for a symbol
+					   without one (stack profiles), or NULL */
+	double sample_seconds;   /* stack profiles: seconds per sample, else 0 */
 };
 
 /* The JSON document of docs/formats.md. */
@@ -299,5 +303,26 @@ void sp_report_aprof_plots_release(struct sp_aprof_plots *pl);
  * travel as one JSON document read by assets/report.js.
  */
 void sp_report_html(struct sp_report *r, const struct sp_html_opts *o, FILE *out);
+
+/* ---- stack profiles (gperftools) ---- */
+
+struct sp_symbolizer;
+struct sp_frame_funcs;
+
+struct sp_stack_report_opts {
+	unsigned demangle : 1; /* C++ names demangled */
+	unsigned cum : 1;      /* pprof: rows sorted by cumulative samples */
+	unsigned lines : 1;    /* line granularity */
+};
+
+/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
+void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+		     const struct sp_stack_report_opts *o);
+/* One "root;...;leaf N" line per distinct stack (folded.c). */
+void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_frame_funcs *ff,
+		      const struct sp_stack_report_opts *o);
+/* callgrind format for KCachegrind (callgrind.c). */
+void sp_report_callgrind(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+			 const struct sp_stack_report_opts *o);
 
 #endif

@@ -287,6 +287,165 @@ int sp_image_in_code(struct sp_image *im, uint64_t vaddr);
  * (bfd_find_nearest_line): 0 on success, -1 if there is none. */
 int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
 
+/* ---- runtime addresses (symbolizer.c, maps.c) ---- */
+
+/*
+ * The symbolizer turns the runtime addresses of a stack profile into
+ * functions, source lines and inline chains. It finds the file of each
+ * mapped object, opens it once (with its separate debug file), computes
+ * the load bias of each mapping from the file's PT_LOAD segments, and
+ * answers each distinct address once, like `addr2line -f -i` (libbfd's
+ * rules, see dwarf-funcs.c and lines.c).
+ *
+ * Files are searched in this order: the executable given on the command
+ * line for the profile's main object (whatever path the profile recorded);
+ * the recorded path rewritten by the first matching --path-map; the
+ * recorded path; by build-id under the debug root (/usr/lib/debug, or
+ * SYMPROF_DEBUG_ROOT): .build-id/xx/yyyy, then .build-id/xx/yyyy.debug.
+ * Debug information comes from the file or from its separate debug file
+ * (build-id, .gnu_debuglink). A file whose build-id differs from the
+ * recorded one, or whose segments do not fit the mapping, is not used.
+ *
+ * Results are borrowed: valid until sp_symbolizer_free().
+ */
+
+struct sp_profile;
+struct sp_map;
+struct sp_symbolizer;
+struct sp_symfile;
+
+/* --path-map=FROM=TO: a recorded path starting with the directory (or
+ * file) FROM is looked up under TO instead. */
+struct sp_path_map {
+	const char *from, *to;
+};
+
+struct sp_symbolizer_opts {
+	const char *exe;              /* stands for the profile's main object, or NULL */
+	const struct sp_path_map *path_maps;
+	size_t npath_maps;
+	/* called once per problem (file missing, build-id mismatch ...) with a
+	 * message such as "cannot find 'x': ..."; NULL: silent */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+/* Why an address has no function. */
+enum sp_sym_reason {
+	SP_SYM_OK = 0,
+	SP_SYM_UNMAPPED,   /* in no executable mapping of the profile */
+	SP_SYM_NO_FILE,    /* the mapping's file was not found (or is [vdso] ...) */
+	SP_SYM_BAD_FILE,   /* found, but not an ELF file */
+	SP_SYM_BUILD_ID,   /* found, but with another build-id than recorded */
+	SP_SYM_MISMATCH,   /* found, but no segment of it fits the mapping */
+	SP_SYM_NO_SYMBOL,  /* no symbol and no debug information covers it */
+};
+
+/* One function of an inline chain, as `addr2line -f -i` prints it. */
+struct sp_sym_frame {
+	const char *name;       /* raw (mangled) name; NULL prints "??" */
+	const char *file;       /* NULL prints "??" */
+	uint32_t line;          /* 0 prints "?" */
+	uint32_t discriminator; /* printed after the line when not 0 */
+};
+
+struct sp_symloc {
+	enum sp_sym_reason reason;
+	struct sp_symfile *file;      /* the file that answered, NULL if none */
+	uint64_t vaddr;               /* the address looked up in it */
+	uint32_t nframes;             /* 0: addr2line prints "??" and "??:0" */
+	const struct sp_sym_frame *frames; /* innermost first */
+};
+
+struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o);
+void sp_symbolizer_free(struct sp_symbolizer *s);
+
+/*
+ * The file for object `obj` of profile p, found and opened once; NULL (and
+ * *why, if not NULL) when there is none. A symbolizer serves one profile:
+ * every call must pass the same p.
+ */
+struct sp_symfile *sp_symbolizer_object(struct sp_symbolizer *s, const struct sp_profile *p,
+					uint32_t obj, enum sp_sym_reason *why);
+
+/*
+ * Symbolizes frame `frame` of p: its mapping, the file, the bias, minus 1
+ * for a return address, then the lookup. The answer is computed once per
+ * frame and once per (file, address).
+ */
+const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
+					    uint32_t frame);
+
+/*
+ * Where frame `frame` of p is, without looking it up: its file and the
+ * vaddr to look up there (SP_SYM_OK), or why there is none. For callers
+ * that look the address up their own way (a session).
+ */
+enum sp_sym_reason sp_symbolizer_place(struct sp_symbolizer *s, const struct sp_profile *p,
+				       uint32_t frame, struct sp_symfile **file, uint64_t *vaddr);
+
+/*
+ * Reading ahead, so that the DWARF of every file loads in the background
+ * while the caller does other work: preload() opens the executable given
+ * in the options and starts reading it; prefetch() does the same for every
+ * file p's frames point into, each limited to the units holding those
+ * frames when that is a small part of a large file (libc's debug file for
+ * a few frames). Both are optional; lookups of other addresses still get
+ * complete answers (the file is then read whole).
+ */
+void sp_symbolizer_preload(struct sp_symbolizer *s);
+void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p);
+
+/* Opens a file by path (addr2line's -e); NULL + err on failure. */
+struct sp_symfile *sp_symbolizer_open(struct sp_symbolizer *s, const char *path,
+				      struct sp_error *err);
+
+/* addr2line -f -i for a virtual address of the file, as a fresh addr2line
+ * answers it (cached). */
+const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr);
+
+/*
+ * The same as one addr2line process answers vaddr after the addresses it
+ * was asked since the last sp_symfile_session_reset(): libbfd remembers
+ * names between lookups, so a function without a linkage name may be
+ * named by its ELF symbol the first time and by its DWARF name later (see
+ * symbolize/dwarf-funcs.c, rule 8). Not cached; valid until the next call.
+ */
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr);
+void sp_symfile_session_reset(struct sp_symfile *f);
+
+/* The address of the symbol `name` (raw, else demangled) of the file's
+ * symbol table: 0, or -1 if there is none. */
+int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *addr);
+
+/* The path of the file read. */
+const char *sp_symfile_path(const struct sp_symfile *f);
+
+/*
+ * google-pprof's view of the file through `nm -n --demangle` (or `nm -D`
+ * when the file has no .symtab): the routine whose range [start, next
+ * symbol's address) holds vaddr, as nm prints its name (demangled, with a
+ * version suffix for dynamic symbols); 0 if vaddr lies at or above the last
+ * symbol (below the first, the first routine answers, as in pprof).
+ */
+int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name,
+			  uint64_t *start);
+/* 1 if that view has any routine (pprof then names every address). */
+int sp_symfile_nm_has_routines(struct sp_symfile *f);
+/* 1 if a routine of that view starts with a symbol "_fini": google-pprof
+ * then asks addr2line for inline chains (it uses _fini as a separator). */
+int sp_symfile_nm_has_fini(struct sp_symfile *f);
+
+/* Demangles a raw name once (addr2line -C), or returns it as it is. */
+const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw);
+
+/* ---- mappings (maps.c): runtime address <-> ELF virtual address ---- */
+
+/* With `bias` the load bias of a mapping (what the symbolizer computes from
+ * the file's PT_LOAD segments): vaddr = abs - bias. */
+uint64_t sp_map_abs_to_vaddr(uint64_t abs, uint64_t bias);
+uint64_t sp_map_vaddr_to_abs(uint64_t vaddr, uint64_t bias);
+
 /* ---- demangling ---- */
 
 /* Selects the demangling style by name (gprof's --demangle=STYLE); -1 if

@@ -8,7 +8,13 @@
 # (CASE.env, if present, holds NAME=value lines exported for the run)
 # too. With SP_GOLDEN_UPDATE=1 the expected files are rewritten instead
 # (only for cases whose .out does not come from an anchor tool: see the
-# regen.sh of each fixture for those).
+# regen.sh of each fixture for those; a CASE.anchor file marks such a case
+# and is never overwritten).
+#
+# A `requires` file in the case's directory lists "PATH BUILD-ID" lines:
+# shared libraries whose code the profiles sampled. When an installed one
+# has another build-id (or is missing) the case is skipped (exit 77): its
+# names would come from a different file.
 set -u
 symprof=$1
 case_cmd=$2
@@ -19,6 +25,15 @@ err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
 cd "$dir" || exit 2
+if [ -f requires ]; then
+	while read -r lib id; do
+		have=$(readelf -n "$lib" 2>/dev/null | sed -n 's/.*Build ID: //p')
+		if [ "$have" != "$id" ]; then
+			echo "SKIP: $lib is not the one the profiles ran with (build-id $id)" >&2
+			exit 77
+		fi
+	done <requires
+fi
 # CASE.env: NAME=value lines exported for the run
 if [ -f "$base.env" ]; then
 	set -a
@@ -32,6 +47,7 @@ want_rc=0
 [ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
 
 if [ "${SP_GOLDEN_UPDATE:-0}" = 1 ]; then
+	[ -f "$base.anchor" ] && exit 0
 	cp "$out" "$base.out"
 	[ "$rc" != 0 ] && echo "$rc" >"$base.rc"
 	[ -f "$base.err" ] && cp "$err" "$base.err"

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * From the frames of a stack profile to the functions sp_cg_from_cct()
+ * and the stack renderers count: each frame expands to its inline chain,
+ * outermost first (the function the address is in, then the functions
+ * inlined into it down to the innermost), so that inlined calls become
+ * arcs like any other call.
+ *
+ * A function is identified by its object and its raw (mangled) name; with
+ * line granularity by its object, name, file and line (each frame of an
+ * inline chain then is the line of its call site, the innermost the line
+ * of the address). A frame the symbolizer cannot name is one function per
+ * address, "0xADDR (in OBJECT)". A frame the profiler named itself
+ * (SP_FRAME_NAMED, IgProf) keeps that name.
+ */
+#include "symprof/cg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/buf.h"
+#include "symprof/hashmap.h"
+#include "symprof/profile.h"
+#include "symprof/symbolize.h"
+
+struct ffbuild {
+	struct sp_frame_funcs *ff;
+	struct sp_pairmap index;    /* interned key -> function */
+	const char **keys;          /* per function */
+	size_t nfuncs, keys_alloc, objs_alloc, list_alloc;
+	struct sp_buf key;
+};
+
+static void fn_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct ffbuild *b = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)b->keys[i];
+	*k2 = 0;
+}
+
+/* The function for (object, name[, file, line]), created on first use. */
+static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, const char *file,
+			 uint32_t line, int with_line)
+{
+	struct sp_symtab *t = b->ff->funcs;
+	const char *key;
+	struct sp_symbol *s;
+	uint32_t i;
+
+	sp_buf_reset(&b->key);
+	sp_buf_addf(&b->key, "%u\x1f%s", obj, name);
+	if (with_line)
+		sp_buf_addf(&b->key, "\x1f%s\x1f%u", file ? file : "??", line);
+	key = sp_strtab_intern(&t->strs, b->key.buf);
+	i = sp_pairmap_get(&b->index, (uint64_t)(uintptr_t)key, 0);
+	if (i != UINT32_MAX) {
+		if (!b->ff->file[i] && file)
+			b->ff->file[i] = sp_strtab_intern(&t->strs, file);
+		return i;
+	}
+	s = sp_symtab_add(t);
+	s->name = sp_strtab_intern(&t->strs, name);
+	s->is_func = 1;
+	if (with_line && file) {
+		s->file = sp_symtab_file(t, file);
+		s->line = (int)line;
+	}
+	SP_ALLOC_GROW(b->keys, b->nfuncs + 1, b->keys_alloc);
+	SP_ALLOC_GROW(b->ff->object, b->nfuncs + 1, b->objs_alloc);
+	b->ff->file = sp_xreallocarray(b->ff->file, b->objs_alloc, sizeof(*b->ff->file));
+	b->keys[b->nfuncs] = key;
+	b->ff->object[b->nfuncs] = obj;
+	b->ff->file[b->nfuncs] = file ? sp_strtab_intern(&t->strs, file) : NULL;
+	sp_pairmap_put(&b->index, (uint64_t)(uintptr_t)key, 0, (uint32_t)b->nfuncs);
+	return (uint32_t)b->nfuncs++;
+}
+
+static void push(struct ffbuild *b, uint32_t fn)
+{
+	struct sp_frame_funcs *ff = b->ff;
+
+	SP_ALLOC_GROW(ff->list, ff->nlist + 1, b->list_alloc);
+	ff->list[ff->nlist++] = fn;
+}
+
+static void unknown_name(struct sp_buf *name, const struct sp_profile *p, const struct sp_frame *f)
+{
+	const char *obj = f->object < p->nobjects ? p->objects[f->object].path : NULL;
+
+	sp_buf_reset(name);
+	sp_buf_addf(name, "0x%llx (in %s)", (unsigned long long)f->addr,
+		    obj && obj[0] ? obj : "??");
+}
+
+static void expand(struct ffbuild *b, const struct sp_profile *p, struct sp_symbolizer *s,
+		   uint32_t frame, int with_line, struct sp_buf *name)
+{
+	const struct sp_frame *f = &p->frames[frame];
+	const struct sp_symloc *loc;
+	uint32_t k;
+
+	if (f->flags & SP_FRAME_NAMED) {
+		push(b, function(b, f->object, f->name, NULL, 0, 0));
+		return;
+	}
+	loc = s ? sp_symbolizer_frame(s, p, frame) : NULL;
+	if (!loc || !loc->nframes || !loc->frames[loc->nframes - 1].name) {
+		unknown_name(name, p, f);
+		push(b, function(b, f->object, name->buf, NULL, 0, 0));
+		return;
+	}
+	for (k = loc->nframes; k > 0; k--) {
+		const struct sp_sym_frame *sf = &loc->frames[k - 1];
+
+		if (!sf->name) {
+			unknown_name(name, p, f);
+			push(b, function(b, f->object, name->buf, NULL, 0, 0));
+			continue;
+		}
+		push(b, function(b, f->object, sf->name, sf->file, sf->line, with_line));
+	}
+}
+
+void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
+			  struct sp_symbolizer *s, int line_granularity)
+{
+	struct ffbuild b;
+	struct sp_buf name = SP_BUF_INIT;
+	size_t i;
+
+	memset(ff, 0, sizeof(*ff));
+	memset(&b, 0, sizeof(b));
+	b.ff = ff;
+	sp_buf_init(&b.key, 128);
+	sp_pairmap_init(&b.index, fn_key, &b);
+	ff->funcs = sp_symtab_new();
+	ff->first = sp_xmalloc((p->nframes + 1) * sizeof(*ff->first));
+	for (i = 0; i < p->nframes; i++) {
+		ff->first[i] = (uint32_t)ff->nlist;
+		expand(&b, p, s, (uint32_t)i, line_granularity, &name);
+	}
+	ff->first[p->nframes] = (uint32_t)ff->nlist;
+	sp_pairmap_release(&b.index);
+	sp_buf_release(&b.key);
+	sp_buf_release(&name);
+	free(b.keys);
+}
+
+void sp_frame_funcs_release(struct sp_frame_funcs *ff)
+{
+	sp_symtab_free(ff->funcs);
+	free(ff->first);
+	free(ff->list);
+	free(ff->object);
+	free(ff->file);
+	memset(ff, 0, sizeof(*ff));
+}

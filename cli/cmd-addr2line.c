@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * symprof --addr2line -e FILE [ADDR...]: what `addr2line -f -i -C -e FILE`
+ * prints, from symprof's own symbolizer (the same answers, see
+ * symbolize/dwarf-funcs.c), for addresses given on the command line or,
+ * without any, read from stdin one per line.
+ *
+ * With --addr2line, -e names the file (gprof's -e takes a symbol, which
+ * means nothing here). Each address prints its inline chain, innermost
+ * first, two lines per function:
+ *
+ *   name            ("??" when unknown; demangled unless --no-demangle)
+ *   file:line       ("??:0" when nothing is known, "file:?" without a
+ *                   line, " (discriminator N)" after the line when set)
+ *
+ * An input line that starts like a symbol ("main", "foo+0x10") is looked
+ * up in the file's symbol table, as addr2line does. Output is buffered
+ * (addr2line flushes after every address; the bytes are the same).
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/buf.h"
+#include "symprof/error.h"
+#include "symprof/symbolize.h"
+
+struct a2l {
+	struct sp_symbolizer *sym;
+	struct sp_symfile *file;
+	struct sp_buf out;
+	int demangle;
+};
+
+static void put_uint(struct sp_buf *b, unsigned v)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sp_buf_grow(b, (size_t)n);
+	while (n)
+		b->buf[b->len++] = tmp[--n];
+	b->buf[b->len] = '\0';
+}
+
+static void print_loc(struct a2l *a, const struct sp_symloc *loc)
+{
+	struct sp_buf *b = &a->out;
+	uint32_t i;
+
+	if (!loc->nframes) {
+		sp_buf_addstr(b, "??\n??:0\n");
+		return;
+	}
+	for (i = 0; i < loc->nframes; i++) {
+		const struct sp_sym_frame *f = &loc->frames[i];
+		const char *name = f->name && f->name[0] ? f->name : "??";
+
+		if (a->demangle && f->name)
+			name = sp_symbolizer_demangle(a->sym, name);
+		sp_buf_addstr(b, name);
+		sp_buf_addch(b, '\n');
+		sp_buf_addstr(b, f->file ? f->file : "??");
+		sp_buf_addch(b, ':');
+		if (!f->line) {
+			sp_buf_addstr(b, "?\n");
+			continue;
+		}
+		put_uint(b, f->line);
+		if (f->discriminator) {
+			sp_buf_addstr(b, " (discriminator ");
+			put_uint(b, f->discriminator);
+			sp_buf_addch(b, ')');
+		}
+		sp_buf_addch(b, '\n');
+	}
+}
+
+/* addr2line's is_symbol(): "name" or "name+offset" rather than a number. */
+static int symbol_input(struct a2l *a, char *s, uint64_t *pc)
+{
+	char *end;
+	uint64_t off = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (isdigit((unsigned char)*s) || !*s)
+		return 0;
+	if (toupper((unsigned char)*s) >= 'A' && toupper((unsigned char)*s) <= 'F' && !strchr(s, '+'))
+		return 0;
+	for (end = s; *end && !isspace((unsigned char)*end) && *end != '+'; end++)
+		;
+	{
+		char *p = end;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '+')
+			off = strtoull(p + 1, NULL, 0);
+	}
+	*end = '\0';
+	if (sp_symfile_find_symbol(a->file, s, pc) != 0)
+		*pc = 0;
+	*pc += off;
+	return 1;
+}
+
+static void one(struct a2l *a, char *line)
+{
+	uint64_t pc;
+
+	if (!symbol_input(a, line, &pc))
+		pc = strtoull(line, NULL, 16);
+	print_loc(a, sp_symfile_lookup_session(a->file, pc));
+	if (a->out.len >= 1 << 16) {
+		fwrite(a->out.buf, 1, a->out.len, stdout);
+		sp_buf_reset(&a->out);
+	}
+}
+
+/* Lines of at most 99 characters, like addr2line's fgets(buf, 100). */
+static void from_stdin(struct a2l *a)
+{
+	char buf[100];
+
+	while (fgets(buf, sizeof(buf), stdin))
+		one(a, buf);
+}
+
+int sp_cmd_addr2line(struct sp_opts *o)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	const char *path = o->last_e ? o->last_e : o->image_given ? o->image : "a.out";
+	struct a2l a;
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	a.demangle = o->demangle;
+	a.sym = sp_symbolizer_new(NULL);
+	a.file = sp_symbolizer_open(a.sym, path, &err);
+	if (!a.file) {
+		sp_cli_error("%s", err.msg);
+		sp_symbolizer_free(a.sym);
+		return 1;
+	}
+	sp_buf_init(&a.out, 1 << 17);
+	if (o->last_e && o->image_given) {
+		char *tmp = sp_xstrdup(o->image);
+
+		one(&a, tmp);
+		free(tmp);
+		for (i = 0; i < o->nprofiles && !o->profiles_defaulted; i++) {
+			tmp = sp_xstrdup(o->profiles[i]);
+			one(&a, tmp);
+			free(tmp);
+		}
+	} else {
+		from_stdin(&a);
+	}
+	fwrite(a.out.buf, 1, a.out.len, stdout);
+	sp_buf_release(&a.out);
+	sp_symbolizer_free(a.sym);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		sp_cli_error("cannot write the output: write error");
+		return 1;
+	}
+	return 0;
+}

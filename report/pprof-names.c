@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What google-pprof (the Perl script of gperftools 2.0, peers.md 1.4)
+ * knows about each address of a CPU profile, computed from symprof's own
+ * symbolizer instead of nm and addr2line processes:
+ *
+ *  - MapSymbolsWithNM: the `nm -n --demangle` routine around the address
+ *    (see sp_symfile_nm_routine), tagged "name<addr>";
+ *  - MapToSymbols: `addr2line -f -C` answers, with -i (inline chains) only
+ *    for files whose nm listing has `_fini` (pprof's separator trick),
+ *    each answer becoming (ShortFunctionName, "file:line", full name); nm
+ *    replaces the name when addr2line has none ("??"), and when nm's full
+ *    name starts with addr2line's short name (to get the <addr> tag);
+ *  - the list is kept outermost first (pprof unshifts addr2line's lines).
+ *
+ * Where pprof would fail, symprof does not: the executable is found
+ * whatever its path (pprof loses PIE executables that moved), and every
+ * library is symbolized with its own mapping. Addresses in no file print
+ * as pprof prints them: "0x" and 16 hex digits (8 for 32-bit profiles).
+ */
+#include "pprof.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/buf.h"
+#include "symprof/profile.h"
+#include "symprof/symbolize.h"
+
+/* ---- ShortFunctionName ---- */
+
+/* s/\([^()]*\)(\s*const)?//g once; returns 1 if anything was removed. */
+static int strip_parens(struct sp_buf *b)
+{
+	struct sp_buf out = SP_BUF_INIT;
+	const char *s = b->buf;
+	size_t i = 0, n = b->len;
+	int changed = 0;
+
+	while (i < n) {
+		size_t j = i + 1, k;
+
+		if (s[i] != '(') {
+			sp_buf_addch(&out, s[i++]);
+			continue;
+		}
+		while (j < n && s[j] != '(' && s[j] != ')')
+			j++;
+		if (j >= n || s[j] != ')') {
+			sp_buf_addch(&out, s[i++]);
+			continue;
+		}
+		k = j + 1;
+		while (k < n && isspace((unsigned char)s[k]))
+			k++;
+		i = (n - k >= 5 && !memcmp(s + k, "const", 5)) ? k + 5 : j + 1;
+		changed = 1;
+	}
+	if (changed) {
+		sp_buf_release(b);
+		*b = out;
+	} else {
+		sp_buf_release(&out);
+	}
+	return changed;
+}
+
+/* s/<[^<>]*>//g once. */
+static int strip_templates(struct sp_buf *b)
+{
+	struct sp_buf out = SP_BUF_INIT;
+	const char *s = b->buf;
+	size_t i = 0, n = b->len;
+	int changed = 0;
+
+	while (i < n) {
+		size_t j = i + 1;
+
+		if (s[i] != '<') {
+			sp_buf_addch(&out, s[i++]);
+			continue;
+		}
+		while (j < n && s[j] != '<' && s[j] != '>')
+			j++;
+		if (j >= n || s[j] != '>') {
+			sp_buf_addch(&out, s[i++]);
+			continue;
+		}
+		i = j + 1;
+		changed = 1;
+	}
+	if (changed) {
+		sp_buf_release(b);
+		*b = out;
+	} else {
+		sp_buf_release(&out);
+	}
+	return changed;
+}
+
+/* s/<[0-9a-f]*>$//: a trailing address tag. */
+static void strip_addr_tag(struct sp_buf *b)
+{
+	size_t i;
+
+	if (!b->len || b->buf[b->len - 1] != '>')
+		return;
+	for (i = b->len - 1; i > 0; i--) {
+		char c = b->buf[i - 1];
+
+		if (c == '<') {
+			sp_buf_setlen(b, i - 1);
+			return;
+		}
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return;
+	}
+}
+
+static int is_word(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* s/^.*\s+(\w+::)/$1/: drop a leading return type. */
+static void strip_return_type(struct sp_buf *b)
+{
+	const char *s = b->buf;
+	size_t i;
+
+	/* the last blank run followed by \w+:: wins (greedy .*) */
+	for (i = b->len; i > 1; i--) {
+		size_t k = i - 1, w = k;
+
+		if (!isspace((unsigned char)s[k - 1]) || isspace((unsigned char)s[k]))
+			continue;
+		while (w < b->len && is_word((unsigned char)s[w]))
+			w++;
+		if (w > k && w + 1 < b->len + 0 && s[w] == ':' && s[w + 1] == ':') {
+			struct sp_buf out = SP_BUF_INIT;
+
+			sp_buf_addstr(&out, s + k);
+			sp_buf_release(b);
+			*b = out;
+			return;
+		}
+	}
+}
+
+const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	const char *out;
+
+	sp_buf_addstr(&b, full);
+	while (strip_parens(&b))
+		;
+	strip_addr_tag(&b);
+	while (strip_templates(&b))
+		;
+	strip_return_type(&b);
+	out = sp_strtab_intern(strs, b.buf);
+	sp_buf_release(&b);
+	return out;
+}
+
+/* ---- memos ---- */
+
+static void short_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_pprof_names *n = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)n->shorts[i].k1;
+	*k2 = n->shorts[i].k2;
+}
+
+static void fl_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_pprof_names *n = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)n->fls[i].k1;
+	*k2 = n->fls[i].k2;
+}
+
+/* ShortFunctionName, once per name (by pointer). */
+static const char *short_of(struct sp_pprof_names *n, const char *full)
+{
+	uint32_t i = sp_pairmap_get(&n->short_index, (uint64_t)(uintptr_t)full, 0);
+
+	if (i != UINT32_MAX)
+		return n->shorts[i].v;
+	SP_ALLOC_GROW(n->shorts, n->nshorts + 1, n->shorts_alloc);
+	n->shorts[n->nshorts].k1 = full;
+	n->shorts[n->nshorts].k2 = 0;
+	n->shorts[n->nshorts].v = sp_pprof_short_name(&n->strs, full);
+	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, 0, (uint32_t)n->nshorts);
+	return n->shorts[n->nshorts++].v;
+}
+
+/* ---- MapToSymbols ---- */
+
+static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%s%0*llx", with_0x ? "0x" : "", n->addr_width,
+		 (unsigned long long)pc);
+	return sp_strtab_intern(&n->strs, buf);
+}
+
+static const char *fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f)
+{
+	const char *file = f && f->file ? f->file : "??";
+	uint32_t line = f ? f->line : 0, i;
+	struct sp_buf b = SP_BUF_INIT;
+	char buf[32];
+
+	i = sp_pairmap_get(&n->fl_index, (uint64_t)(uintptr_t)file, line);
+	if (i != UINT32_MAX)
+		return n->fls[i].v;
+	snprintf(buf, sizeof(buf), ":%u", line);
+	sp_buf_addstr(&b, file);
+	sp_buf_addstr(&b, buf);
+	SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
+	n->fls[n->nfls].k1 = file;
+	n->fls[n->nfls].k2 = line;
+	n->fls[n->nfls].v = sp_strtab_intern(&n->strs, b.buf);
+	sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line, (uint32_t)n->nfls);
+	sp_buf_release(&b);
+	return n->fls[n->nfls++].v;
+}
+
+static void add_sym(struct sp_pprof_addr *a, struct sp_arena *arena, const char *func,
+		    const char *fl, const char *full)
+{
+	struct sp_pprof_sym *v = sp_arena_array(arena, a->nsyms + 1, sizeof(*v));
+
+	/* unshift: the new (outer) entry goes first */
+	if (a->nsyms)
+		memcpy(v + 1, a->syms, a->nsyms * sizeof(*v));
+	v[0].func = func;
+	v[0].fileline = fl;
+	v[0].full = full;
+	a->syms = v;
+	a->nsyms++;
+}
+
+/* An address pprof maps to a file it could read. */
+static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+		      const struct sp_symloc *loc)
+{
+	const char *nm_full = NULL, *nm_short = NULL;
+	uint64_t start;
+	uint32_t k, count;
+	int inl = sp_symfile_nm_has_fini(loc->file);
+
+	if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
+		nm_short = short_of(n, nm_full);
+	} else if (sp_symfile_nm_has_routines(loc->file)) {
+		nm_full = nm_short = hex_pc(n, a->pc, 1);
+	}
+	count = loc->nframes ? (inl ? loc->nframes : 1) : 1;
+	for (k = 0; k < count; k++) {
+		const struct sp_sym_frame *f = loc->nframes ? &loc->frames[k] : NULL;
+		const char *full = f && f->name ? sp_symbolizer_demangle(n->sym, f->name) : "??";
+		const char *func = short_of(n, full);
+
+		if (nm_full && !strcmp(full, "??")) {
+			func = nm_short;
+			full = nm_full;
+		} else if (nm_full && !strncmp(nm_full, func, strlen(func))) {
+			func = nm_short;
+			full = nm_full;
+		}
+		add_sym(a, &n->arena, func, fileline(n, f), full);
+	}
+}
+
+void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+			    const struct sp_symloc *loc)
+{
+	const char *x;
+
+	a->nsyms = 0;
+	a->syms = NULL;
+	a->known = 1;
+	switch (loc->reason) {
+	case SP_SYM_NO_FILE:
+	case SP_SYM_BAD_FILE:
+		/* nm and addr2line fail on a file that is not there */
+		a->known = 0;
+		return;
+	case SP_SYM_UNMAPPED:
+	case SP_SYM_BUILD_ID:
+	case SP_SYM_MISMATCH:
+		x = hex_pc(n, a->pc, 1);
+		add_sym(a, &n->arena, x, sp_strtab_intern(&n->strs, "??:0"), x);
+		return;
+	default:
+		from_file(n, a, loc);
+	}
+}
+
+const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc)
+{
+	return hex_pc(n, pc, 0);
+}
+
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width)
+{
+	memset(n, 0, sizeof(*n));
+	n->sym = s;
+	n->addr_width = addr_width;
+	sp_strtab_init(&n->strs);
+	sp_arena_init(&n->arena);
+	sp_pairmap_init(&n->short_index, short_key, n);
+	sp_pairmap_init(&n->fl_index, fl_key, n);
+}
+
+void sp_pprof_names_release(struct sp_pprof_names *n)
+{
+	sp_pairmap_release(&n->short_index);
+	sp_pairmap_release(&n->fl_index);
+	free(n->shorts);
+	free(n->fls);
+	sp_strtab_release(&n->strs);
+	sp_arena_release(&n->arena);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to report/: google-pprof's names for the addresses of a CPU
+ * profile (pprof-names.c), used by its text report (pprof.c).
+ */
+#ifndef SYMPROF_REPORT_PPROF_H
+#define SYMPROF_REPORT_PPROF_H
+
+#include <stdint.h>
+
+#include "symprof/alloc.h"
+#include "symprof/hashmap.h"
+#include "symprof/strtab.h"
+
+struct sp_symbolizer;
+struct sp_symloc;
+
+/* One entry of pprof's symbol list: ShortFunctionName, "file:line", the
+ * full name (demangled, possibly with nm's "<addr>" tag). */
+struct sp_pprof_sym {
+	const char *func, *fileline, *full;
+};
+
+/* What pprof knows about one address ($symbols->{pc}). */
+struct sp_pprof_addr {
+	uint64_t pc;                     /* leaf as recorded, others minus 1 */
+	const struct sp_pprof_sym *syms; /* outermost first */
+	uint32_t nsyms;
+	unsigned known : 1;              /* 0: pprof has no entry for it */
+};
+
+struct sp_pprof_memo {
+	const void *k1;
+	uint64_t k2;
+	const char *v;
+};
+
+struct sp_pprof_names {
+	struct sp_symbolizer *sym;
+	int addr_width;                  /* hex digits: 16, or 8 for 32-bit */
+	struct sp_strtab strs;
+	struct sp_arena arena;
+	/* memos: full name -> short name, (file, line) -> "file:line" */
+	struct sp_pairmap short_index, fl_index;
+	struct sp_pprof_memo *shorts, *fls;
+	size_t nshorts, shorts_alloc, nfls, fls_alloc;
+};
+
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width);
+void sp_pprof_names_release(struct sp_pprof_names *n);
+/* Fills a->syms / a->known for a->pc from the symbolizer's answer. */
+void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+			    const struct sp_symloc *loc);
+/* pprof's key for an address: its hex digits, zero-padded, no 0x. */
+const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc);
+/* ShortFunctionName(): arguments, the address tag, template arguments and
+ * a leading return type removed; interned in strs. */
+const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to symbolize/: "the last entry at or below an address" in a
+ * sorted array, in about two memory accesses instead of a binary search's
+ * twenty (random lookups miss the cache at every level of a search).
+ *
+ * The address range is cut into buckets of 2^shift bytes, about one per
+ * entry; bucket b holds the last entry at or below its start, from where a
+ * short forward scan finds the answer. The array is only read; the index
+ * is built once and then safe to use from several threads.
+ */
+#ifndef SYMPROF_SYMBOLIZE_ADDRINDEX_H
+#define SYMPROF_SYMBOLIZE_ADDRINDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sp_addr_index {
+	const uint8_t *keys;  /* the array: n entries of `stride` bytes ... */
+	size_t n, stride;     /* ... each starting with its uint64_t address */
+	uint64_t base;        /* keys[0] */
+	unsigned shift;
+	uint32_t *bucket;     /* per bucket: the last entry at or below its start */
+	size_t nbuckets;
+};
+
+/* Indexes n entries of `stride` bytes whose first 8 bytes are an address
+ * (sorted ascending); the array must outlive the index. */
+void sp_addr_index_build(struct sp_addr_index *x, const void *array, size_t n, size_t stride);
+void sp_addr_index_release(struct sp_addr_index *x);
+
+static inline uint64_t sp_addr_index_key(const struct sp_addr_index *x, size_t i)
+{
+	return *(const uint64_t *)(const void *)(x->keys + i * x->stride);
+}
+
+/* The last entry whose address is <= addr, or n if none. */
+static inline size_t sp_addr_index_find(const struct sp_addr_index *x, uint64_t addr)
+{
+	size_t i, b;
+
+	if (!x->n || addr < x->base)
+		return x->n;
+	b = (size_t)((addr - x->base) >> x->shift);
+	i = b < x->nbuckets ? x->bucket[b] : x->n - 1;
+	while (i + 1 < x->n && sp_addr_index_key(x, i + 1) <= addr)
+		i++;
+	return i;
+}
+
+#endif

@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Reading a few units of a large DWARF file: when a profile samples a
+ * handful of addresses of a big library (libc's libc6-dbg file is 9 MB of
+ * DWARF, compressed), reading every unit costs a hundred times what the
+ * answers need.
+ *
+ * .debug_aranges says which unit covers which addresses. When every
+ * wanted address is covered and the units they need are few (at most a
+ * quarter of the file's), only those units are read:
+ *
+ *  - the line table and the functions are built from those units alone
+ *    (sp_linetab_new_units(); dwarf-funcs.c follows the line table's
+ *    units). Every unit covering a wanted address is among them, so each
+ *    wanted address gets the full table's answer;
+ *  - when the debug sections are compressed (SHF_COMPRESSED, zlib), an
+ *    in-memory copy of the file is made for libdw in which the sections it
+ *    reads are decompressed here, .debug_info only up to the end of the
+ *    last wanted unit, and the sections nothing reads (location lists,
+ *    call frames, macros) are emptied: libdw would otherwise decompress
+ *    every debug section when the file is opened.
+ *
+ * Anything unusual (no .debug_aranges, an uncovered address, legacy
+ * .zdebug sections, zstd, a DWZ alternate file, another byte order or
+ * class than the host's 64-bit one for the copy) means the whole file is
+ * read as before.
+ */
+#include "dwarf-partial.h"
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#ifdef SYMPROF_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+
+#include "symprof/alloc.h"
+#include "symprof/sort.h"
+
+#define MAX_SHARE 4 /* read partially when wanted units <= all units / MAX_SHARE */
+
+struct sect {
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	const char *name;
+	const uint8_t *raw; /* the section's bytes in the file */
+};
+
+/* ---- decompression ---- */
+
+/* The compressed stream of an SHF_COMPRESSED section, and its full size. */
+static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *zlen,
+		uint64_t *size)
+{
+	if (elfclass == ELFCLASS64) {
+		Elf64_Chdr h;
+
+		if (s->sh.sh_size < sizeof(h))
+			return -1;
+		memcpy(&h, s->raw, sizeof(h));
+		if (h.ch_type != ELFCOMPRESS_ZLIB)
+			return -1;
+		*size = h.ch_size;
+		*z = s->raw + sizeof(h);
+		*zlen = s->sh.sh_size - sizeof(h);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Inflates the section into out (size bytes), stopping once `want(ctx,
+ * produced)` says enough has been produced (NULL: everything). Returns the
+ * number of bytes produced, or (size_t)-1 on a corrupt stream.
+ */
+static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
+			      size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx)
+{
+	const uint8_t *z;
+	size_t zlen, target;
+	uint64_t size;
+	z_stream st;
+	int r = Z_OK;
+
+	if (chdr(s, elfclass, &z, &zlen, &size) < 0 || size > ((size_t)1 << 40))
+		return (size_t)-1;
+	*out = sp_xmalloc(size ? size : 1);
+#ifdef SYMPROF_HAVE_LIBDEFLATE
+	if (!want) {
+		/* a whole section: libdeflate is twice as fast as zlib */
+		struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+		size_t got = 0;
+		enum libdeflate_result lr = LIBDEFLATE_BAD_DATA;
+
+		if (d)
+			lr = libdeflate_zlib_decompress(d, z, zlen, *out, size, &got);
+		libdeflate_free_decompressor(d);
+		return lr == LIBDEFLATE_SUCCESS ? got : (size_t)-1;
+	}
+#endif
+	memset(&st, 0, sizeof(st));
+	if (inflateInit(&st) != Z_OK)
+		return (size_t)-1;
+	st.next_in = (Bytef *)z;
+	st.avail_in = (uInt)zlen;
+	st.next_out = *out;
+	target = want ? want(ctx, *out, 0) : size;
+	while (r == Z_OK && st.total_out < size && st.total_out < target) {
+		size_t chunk = target - st.total_out;
+
+		st.avail_out = (uInt)(chunk > (1u << 30) ? (1u << 30) : chunk);
+		r = inflate(&st, Z_SYNC_FLUSH);
+		if (want && st.total_out >= target)
+			target = want(ctx, *out, st.total_out);
+	}
+	inflateEnd(&st);
+	if (r != Z_OK && r != Z_STREAM_END)
+		return (size_t)-1;
+	return st.total_out < size ? (size_t)st.total_out : size;
+}
+
+/* ---- .debug_aranges ---- */
+
+struct sp_partial_arange {
+	uint64_t lo, hi, cu; /* cu: offset of the unit's header in .debug_info */
+};
+
+static uint64_t get(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Parses little-endian .debug_aranges; -1 if it is malformed. */
+static int parse_aranges(const uint8_t *d, size_t size, struct sp_partial_arange **out, size_t *n)
+{
+	size_t off = 0, alloc = 0;
+
+	*n = 0;
+	while (off + 4 <= size) {
+		uint64_t len = get(d + off, 4), cu;
+		size_t hdr = 4, end, p;
+		int offsz = 4, asz;
+
+		if (len == 0xffffffff) {
+			if (off + 12 > size)
+				return -1;
+			len = get(d + off + 4, 8);
+			hdr = 12;
+			offsz = 8;
+		}
+		if (len > size - off - hdr || len < 2 + (size_t)offsz + 2)
+			return -1;
+		end = off + hdr + (size_t)len;
+		p = off + hdr + 2;
+		cu = get(d + p, offsz);
+		p += (size_t)offsz;
+		asz = d[p];
+		if (d[p + 1] != 0 || (asz != 4 && asz != 8))
+			return -1;
+		p += 2;
+		p = off + (((p - off) + 2 * (size_t)asz - 1) / (2 * (size_t)asz)) * 2 * (size_t)asz;
+		for (; p + 2 * (size_t)asz <= end; p += 2 * (size_t)asz) {
+			uint64_t lo = get(d + p, asz), l = get(d + p + asz, asz);
+
+			if (!lo && !l)
+				break;
+			SP_ALLOC_GROW(*out, *n + 1, alloc);
+			(*out)[*n].lo = lo;
+			(*out)[(*n)++].hi = lo + l;
+			(*out)[*n - 1].cu = cu;
+		}
+		off = end;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b, void *ctx)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+static size_t uniq(uint64_t *v, size_t n)
+{
+	size_t i, k = 0;
+
+	sp_sort(v, n, sizeof(*v), cmp_u64, NULL);
+	for (i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+static int cmp_arange(const void *a, const void *b, void *ctx)
+{
+	const struct sp_partial_arange *x = a, *y = b;
+
+	(void)ctx;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The units covering addr (appended to cus); 0 if none covers it. */
+static int covering(const struct sp_partial_arange *ar, size_t nar, uint64_t addr, uint64_t **cus,
+		    size_t *ncus, size_t *alloc)
+{
+	size_t lo = 0, hi = nar, i;
+	int found = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ar[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges are short and rarely overlap: look back a little */
+	for (i = lo; i > 0 && lo - i < 64; i--) {
+		if (addr < ar[i - 1].hi) {
+			SP_ALLOC_GROW(*cus, *ncus + 1, *alloc);
+			(*cus)[(*ncus)++] = ar[i - 1].cu;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* The units covering the addresses (sorted, distinct); -1 if an address
+ * has none, or if more than `limit` units are needed. */
+static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint64_t *addrs, size_t n,
+		     size_t limit, uint64_t **cus, size_t *ncus)
+{
+	size_t i, alloc = 0;
+
+	*cus = NULL;
+	*ncus = 0;
+	for (i = 0; i < n; i++) {
+		if (!covering(ar, nar, addrs[i], cus, ncus, &alloc))
+			return -1;
+		if (*ncus > 4 * limit + 64) {
+			*ncus = uniq(*cus, *ncus);
+			if (*ncus > limit)
+				return -1;
+		}
+	}
+	*ncus = uniq(*cus, *ncus);
+	return *ncus > limit ? -1 : 0;
+}
+
+static size_t count_units(const struct sp_partial_arange *ar, size_t nar)
+{
+	uint64_t *v = sp_xmalloc((nar + 1) * sizeof(*v));
+	size_t i, n;
+
+	for (i = 0; i < nar; i++)
+		v[i] = ar[i].cu;
+	n = uniq(v, nar);
+	free(v);
+	return n;
+}
+
+/* ---- the units' DIE offsets, and how much of .debug_info they need ---- */
+
+/* Header size and total size of the unit at off; 0 if it does not fit. */
+static size_t unit_header(const uint8_t *d, size_t have, uint64_t off, size_t *total)
+{
+	uint64_t len;
+	size_t hdr, lenbytes = 4;
+	int offsz = 4, version;
+
+	if (off + 12 > have)
+		return 0;
+	len = get(d + off, 4);
+	if (len == 0xffffffff) {
+		if (off + 24 > have)
+			return 0;
+		len = get(d + off + 4, 8);
+		lenbytes = 12;
+		offsz = 8;
+	}
+	version = (int)get(d + off + lenbytes, 2);
+	if (version >= 5) {
+		int type = d[off + lenbytes + 2];
+
+		hdr = lenbytes + 2 + 1 + 1 + (size_t)offsz;
+		if (type == DW_UT_skeleton || type == DW_UT_split_compile)
+			hdr += 8;
+		else if (type == DW_UT_type || type == DW_UT_split_type)
+			hdr += 8 + (size_t)offsz;
+	} else {
+		hdr = lenbytes + 2 + (size_t)offsz + 1;
+	}
+	*total = lenbytes + (size_t)len;
+	return hdr;
+}
+
+struct info_want {
+	const uint64_t *cus;
+	size_t n;
+};
+
+/* How much of .debug_info to inflate: up to the end of the last unit. */
+static size_t info_target(void *ctx, const uint8_t *buf, size_t have)
+{
+	const struct info_want *w = ctx;
+	uint64_t last = w->cus[w->n - 1];
+	size_t total;
+
+	if (!unit_header(buf, have, last, &total))
+		return (size_t)last + 24;
+	return (size_t)last + total;
+}
+
+/* ---- the in-memory copy ---- */
+
+static int section_kept(const char *name)
+{
+	static const char *const kept[] = {
+		".debug_info",	     ".debug_abbrev", ".debug_line",     ".debug_str",
+		".debug_line_str",   ".debug_ranges", ".debug_rnglists", ".debug_addr",
+		".debug_str_offsets",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (!strcmp(name, kept[i]))
+			return 1;
+	return 0;
+}
+
+/* Appends n bytes (data, or zeros if NULL) aligned to `align`; returns
+ * their offset. */
+static size_t append(struct sp_partial *p, size_t *alloc, const void *data, size_t n,
+		     size_t align)
+{
+	size_t off;
+
+	if (align < 8)
+		align = 8;
+	off = (p->size + align - 1) & ~(align - 1);
+	if (off + n > *alloc) {
+		*alloc = (off + n) * 2;
+		p->image = sp_xrealloc(p->image, *alloc);
+	}
+	memset(p->image + p->size, 0, off - p->size);
+	if (data)
+		memcpy(p->image + off, data, n);
+	else
+		memset(p->image + off, 0, n);
+	p->size = off + n;
+	return off;
+}
+
+/* The end of the abbreviation table at off, or 0 if [0, have) cuts it. */
+static size_t abbrev_end(const uint8_t *d, size_t have, size_t off)
+{
+	size_t p = off;
+
+#define ULEB(v)                                                                                    \
+	do {                                                                                       \
+		int sh_ = 0;                                                                       \
+		(v) = 0;                                                                           \
+		do {                                                                               \
+			if (p >= have)                                                             \
+				return 0;                                                          \
+			(v) |= (uint64_t)(d[p] & 0x7f) << (sh_ < 63 ? sh_ : 63);                 \
+			sh_ += 7;                                                                  \
+		} while (d[p++] & 0x80);                                                           \
+	} while (0)
+	for (;;) {
+		uint64_t code, tag, name, form, skip;
+
+		ULEB(code);
+		if (!code)
+			return p;
+		ULEB(tag);
+		if (++p > have)
+			return 0;
+		for (;;) {
+			ULEB(name);
+			ULEB(form);
+			if (form == DW_FORM_implicit_const)
+				ULEB(skip);
+			if (!name && !form)
+				break;
+		}
+		(void)tag;
+		(void)skip;
+	}
+#undef ULEB
+}
+
+struct abbrev_want {
+	size_t last; /* the highest table offset wanted */
+};
+
+static size_t abbrev_target(void *ctx, const uint8_t *buf, size_t have)
+{
+	const struct abbrev_want *w = ctx;
+	size_t end = abbrev_end(buf, have, w->last);
+
+	return end ? end : (have > w->last ? have : w->last) + 65536;
+}
+
+/* The highest abbreviation table offset of the wanted units. */
+static size_t last_abbrev(const uint8_t *info, size_t size, const uint64_t *cus, size_t n)
+{
+	size_t i, last = 0, total;
+
+	for (i = 0; i < n; i++) {
+		uint64_t off = cus[i];
+		int big = unit_header(info, size, off, &total) && get(info + off, 4) == 0xffffffff;
+		size_t lenbytes = big ? 12 : 4, offsz = big ? 8 : 4, pos;
+		uint64_t a;
+
+		if (!unit_header(info, size, off, &total))
+			continue;
+		pos = off + lenbytes + 2 + (get(info + off + lenbytes, 2) >= 5 ? 2 : 0);
+		a = get(info + pos, (int)offsz);
+		if (a > last)
+			last = (size_t)a;
+	}
+	return last;
+}
+
+/* One section of the copy: its bytes (inflated, emptied or as they are). */
+static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, const char *name,
+			const uint8_t *raw, const uint8_t *info, size_t info_len, size_t abbrev_last)
+{
+	struct sect s;
+	uint8_t *data = NULL;
+	size_t n = 0;
+
+	if (sh->sh_type == SHT_NOBITS || !sh->sh_size) {
+		sh->sh_offset = p->size;
+		return 0;
+	}
+	if (!(sh->sh_flags & SHF_COMPRESSED)) {
+		sh->sh_offset = append(p, alloc, raw + sh->sh_offset, sh->sh_size, sh->sh_addralign);
+		return 0;
+	}
+	if (!strcmp(name, ".debug_info")) {
+		sh->sh_offset = append(p, alloc, info, info_len, 8);
+		n = info_len;
+	} else if (section_kept(name)) {
+		struct abbrev_want aw = {abbrev_last};
+
+		memset(&s, 0, sizeof(s));
+		s.sh.sh_size = sh->sh_size;
+		s.raw = raw + sh->sh_offset;
+		n = inflate_section(&s, ELFCLASS64, &data,
+				    strcmp(name, ".debug_abbrev") ? NULL : abbrev_target, &aw);
+		if (n == (size_t)-1) {
+			free(data);
+			return -1;
+		}
+		sh->sh_offset = append(p, alloc, data, n, 8);
+		free(data);
+	} else {
+		sh->sh_offset = p->size;
+	}
+	sh->sh_size = n;
+	sh->sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+	sh->sh_addralign = 1;
+	return 0;
+}
+
+/*
+ * A compact copy of the file for libdw: the ELF and program headers, every
+ * section in turn (the kept debug sections inflated, .debug_info and
+ * .debug_abbrev only as far as the wanted units need, the other compressed
+ * ones emptied), then the section headers.
+ */
+static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size_t info_len,
+		       size_t abbrev_last)
+{
+	size_t rawsize, alloc, k;
+	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &rawsize);
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh;
+	const char *shstr;
+
+	if (!raw || rawsize < sizeof(eh))
+		return -1;
+	memcpy(&eh, raw, sizeof(eh));
+	if (!eh.e_shnum || eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > rawsize ||
+	    (size_t)eh.e_shnum * sizeof(*sh) > rawsize - eh.e_shoff ||
+	    eh.e_phoff > rawsize || (size_t)eh.e_phnum * eh.e_phentsize > rawsize - eh.e_phoff)
+		return -1;
+	sh = sp_xmalloc(eh.e_shnum * sizeof(*sh));
+	memcpy(sh, raw + eh.e_shoff, eh.e_shnum * sizeof(*sh));
+	if (sh[eh.e_shstrndx].sh_offset > rawsize) {
+		free(sh);
+		return -1;
+	}
+	shstr = (const char *)raw + sh[eh.e_shstrndx].sh_offset;
+	alloc = rawsize / 4 + info_len + 4096;
+	p->image = sp_xmalloc(alloc);
+	p->size = 0;
+	append(p, &alloc, &eh, sizeof(eh), 8);
+	eh.e_phoff = eh.e_phnum ? append(p, &alloc, raw + eh.e_phoff,
+					 (size_t)eh.e_phnum * eh.e_phentsize, 8)
+				: 0;
+	for (k = 1; k < eh.e_shnum; k++) {
+		if (sh[k].sh_type != SHT_NOBITS && (sh[k].sh_offset > rawsize ||
+						    sh[k].sh_size > rawsize - sh[k].sh_offset)) {
+			free(sh);
+			return -1;
+		}
+		if (copy_section(p, &alloc, &sh[k], shstr + sh[k].sh_name, raw, info, info_len,
+				 abbrev_last) < 0) {
+			free(sh);
+			return -1;
+		}
+	}
+	eh.e_shoff = append(p, &alloc, sh, eh.e_shnum * sizeof(*sh), 8);
+	memcpy(p->image, &eh, sizeof(eh));
+	free(sh);
+	return 0;
+}
+
+/* ---- API ---- */
+
+static struct sect *sections(Elf *elf, size_t *n, int *unusual)
+{
+	size_t shstrndx, alloc = 0, rawsize;
+	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &rawsize);
+	struct sect *v = NULL;
+	Elf_Scn *scn = NULL;
+
+	*n = 0;
+	*unusual = !raw || elf_getshdrstrndx(elf, &shstrndx) < 0;
+	while (!*unusual && (scn = elf_nextscn(elf, scn))) {
+		struct sect s;
+
+		memset(&s, 0, sizeof(s));
+		s.scn = scn;
+		if (!gelf_getshdr(scn, &s.sh) || !(s.name = elf_strptr(elf, shstrndx, s.sh.sh_name)))
+			continue;
+		if (!strncmp(s.name, ".zdebug", 7) || !strcmp(s.name, ".gnu_debugaltlink"))
+			*unusual = 1;
+		if (s.sh.sh_type != SHT_NOBITS && s.sh.sh_offset <= rawsize &&
+		    s.sh.sh_size <= rawsize - s.sh.sh_offset)
+			s.raw = raw + s.sh.sh_offset;
+		else if (!strncmp(s.name, ".debug", 6))
+			continue;
+		SP_ALLOC_GROW(v, *n + 1, alloc);
+		v[(*n)++] = s;
+	}
+	return v;
+}
+
+static const struct sect *find(const struct sect *v, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+static int host_layout(Elf *elf)
+{
+	GElf_Ehdr eh;
+	const uint16_t one = 1;
+
+	return gelf_getehdr(elf, &eh) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	       eh.e_ident[EI_DATA] == (*(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB) &&
+	       eh.e_shentsize == sizeof(Elf64_Shdr);
+}
+
+/* Reads .debug_aranges into p (sorted); -1 if it is missing or bad. */
+static int load_aranges(struct sp_partial *p, Elf *elf, const struct sect *ar)
+{
+	uint8_t *buf = NULL;
+	const uint8_t *d;
+	size_t size;
+	GElf_Ehdr eh;
+
+	if (!ar || !ar->raw || !gelf_getehdr(elf, &eh))
+		return -1;
+	if (ar->sh.sh_flags & SHF_COMPRESSED) {
+		size = inflate_section(ar, eh.e_ident[EI_CLASS], &buf, NULL, NULL);
+		if (size == (size_t)-1) {
+			free(buf);
+			return -1;
+		}
+		d = buf;
+	} else {
+		d = ar->raw;
+		size = ar->sh.sh_size;
+	}
+	if (parse_aranges(d, size, &p->ar, &p->nar) < 0 || !p->nar) {
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	sp_sort(p->ar, p->nar, sizeof(*p->ar), cmp_arange, NULL);
+	return 0;
+}
+
+/* The DIE offsets of the wanted units, from .debug_info (as read). */
+static int die_offsets(struct sp_partial *p, const uint8_t *info, size_t size)
+{
+	size_t i, total;
+
+	p->die_off = sp_xmalloc((p->ncus + 1) * sizeof(*p->die_off));
+	for (i = 0; i < p->ncus; i++) {
+		size_t hdr = unit_header(info, size, p->cus[i], &total);
+
+		if (!hdr || p->cus[i] + total > size)
+			return -1;
+		p->die_off[i] = p->cus[i] + hdr;
+	}
+	return 0;
+}
+
+static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n)
+{
+	struct info_want w;
+	struct sect *secs;
+	const struct sect *info;
+	size_t nsecs, i, limit;
+	int unusual, compressed = 0, r = -1;
+
+	secs = sections(elf, &nsecs, &unusual);
+	info = find(secs, nsecs, ".debug_info");
+	if (unusual || !info || !info->raw || load_aranges(p, elf, find(secs, nsecs, ".debug_aranges")))
+		goto out;
+	limit = count_units(p->ar, p->nar) / MAX_SHARE;
+	if (!limit || units_for(p->ar, p->nar, addrs, n, limit, &p->cus, &p->ncus) < 0 || !p->ncus)
+		goto out;
+	for (i = 0; i < nsecs; i++)
+		compressed |= !strncmp(secs[i].name, ".debug", 6) &&
+			      (secs[i].sh.sh_flags & SHF_COMPRESSED);
+	w.cus = p->cus;
+	w.n = p->ncus;
+	if (!compressed) {
+		r = die_offsets(p, info->raw, info->sh.sh_size);
+	} else if (host_layout(elf) && (info->sh.sh_flags & SHF_COMPRESSED)) {
+		uint8_t *buf = NULL;
+		size_t len = inflate_section(info, ELFCLASS64, &buf, info_target, &w);
+
+		if (len != (size_t)-1 && die_offsets(p, buf, len) == 0 &&
+		    build_image(p, elf, buf, len, last_abbrev(buf, len, p->cus, p->ncus)) == 0)
+			r = 0;
+		free(buf);
+	}
+out:
+	free(secs);
+	return r;
+}
+
+int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n)
+{
+	memset(p, 0, sizeof(*p));
+	if (!n || prepare(p, elf, addrs, n) < 0) {
+		sp_partial_release(p);
+		return -1;
+	}
+	p->units.die_off = p->die_off;
+	p->units.n = p->ncus;
+	return 0;
+}
+
+int sp_partial_covers(const struct sp_partial *p, uint64_t addr)
+{
+	uint64_t *cus = NULL;
+	size_t n = 0, alloc = 0, i, lo;
+	int ok;
+
+	if (!covering(p->ar, p->nar, addr, &cus, &n, &alloc)) {
+		free(cus);
+		return 0;
+	}
+	for (ok = 1, i = 0; i < n && ok; i++) {
+		size_t hi = p->ncus;
+
+		for (lo = 0; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (p->cus[mid] < cus[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		ok = lo < p->ncus && p->cus[lo] == cus[i];
+	}
+	free(cus);
+	return ok;
+}
+
+void sp_partial_release(struct sp_partial *p)
+{
+	free(p->image);
+	free(p->ar);
+	free(p->cus);
+	free(p->die_off);
+	memset(p, 0, sizeof(*p));
+}

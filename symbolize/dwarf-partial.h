@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to symbolize/: reading only the DWARF units that hold a set of
+ * addresses (see dwarf-partial.c).
+ */
+#ifndef SYMPROF_SYMBOLIZE_DWARF_PARTIAL_H
+#define SYMPROF_SYMBOLIZE_DWARF_PARTIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libelf.h>
+
+#include "lines.h"
+
+struct sp_partial {
+	uint8_t *image;          /* an in-memory copy for libdw, or NULL: use the file */
+	size_t size;
+	struct sp_unit_set units; /* the units to read (for sp_linetab_new_units) */
+	/* private */
+	struct sp_partial_arange *ar; /* .debug_aranges, sorted by start */
+	size_t nar;
+	uint64_t *cus;           /* the units' header offsets, sorted */
+	uint64_t *die_off;
+	size_t ncus;
+};
+
+/*
+ * Decides whether reading some units of `elf` (the file holding the DWARF)
+ * is enough for the addresses, and prepares it: 0 and p filled, or -1
+ * (read the whole file) with p empty. The addresses need not be sorted.
+ */
+int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n);
+
+/* 1 if every unit holding addr was read (its answers are the full ones). */
+int sp_partial_covers(const struct sp_partial *p, uint64_t addr);
+
+void sp_partial_release(struct sp_partial *p);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Runtime mappings and ELF files: the only place where a runtime (abs)
+ * address becomes an ELF virtual address (vaddr) and back.
+ *
+ * The loader maps each PT_LOAD segment at page granularity: the mapping
+ * starts at bias + (p_vaddr rounded down to a page), from the file offset
+ * p_offset rounded down to a page. So for the segment a mapping shows,
+ * start - pgoff = bias + p_vaddr - p_offset, whatever the page size and
+ * whatever the kind of file (executable, PIE, shared library, an
+ * executable started through ld.so), and
+ *
+ *   bias = start - pgoff - (p_vaddr - p_offset).
+ *
+ * This is Go pprof's elfexec.GetBase for ET_EXEC and ET_DYN alike. The
+ * segment is the one whose page-rounded file offset is the mapping's;
+ * its page-rounded file size must equal the mapping's length, which is
+ * how a file that is not the one the profile ran is recognised when no
+ * build-id was recorded.
+ */
+#include "internal.h"
+
+#include <gelf.h>
+
+#include "symprof/profile.h"
+
+static const uint64_t page_sizes[] = {4096, 16384, 65536};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+/* Does segment l, mapped with page size psz, give mapping m? */
+static int fits(const struct sp_map *m, const struct sp_elf_load *l, uint64_t psz)
+{
+	uint64_t in_page = l->vaddr & (psz - 1), len;
+
+	if ((l->offset & ~(psz - 1)) != m->pgoff || (l->offset & (psz - 1)) != in_page)
+		return 0;
+	len = m->end - m->start;
+	return len == round_up(in_page + l->filesz, psz) || len == round_up(in_page + l->memsz, psz);
+}
+
+int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
+		uint64_t *bias)
+{
+	int pass;
+	size_t i, k;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nloads; i++) {
+			const struct sp_elf_load *l = &loads[i];
+
+			if ((pass == 0) != ((l->flags & PF_X) != 0))
+				continue;
+			for (k = 0; k < sizeof(page_sizes) / sizeof(page_sizes[0]); k++) {
+				if (fits(m, l, page_sizes[k])) {
+					*bias = m->start - m->pgoff - (l->vaddr - l->offset);
+					return 0;
+				}
+			}
+		}
+	}
+	return -1;
+}
+
+uint64_t sp_map_abs_to_vaddr(uint64_t abs, uint64_t bias)
+{
+	return abs - bias;
+}
+
+uint64_t sp_map_vaddr_to_abs(uint64_t vaddr, uint64_t bias)
+{
+	return vaddr + bias;
+}

@@ -1,0 +1,942 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The runtime-address symbolizer (symbolize.h): from a stack profile's
+ * frames (runtime addresses plus the process's mappings) to functions,
+ * source lines and inline chains.
+ *
+ *   frame --(mapping)--> object --(find the file)--> sp_symfile
+ *         --(bias from PT_LOAD, -1 for return addresses)--> vaddr
+ *         --(addr2line -f -i rules: DWARF, else ELF symbols)--> sp_symloc
+ *
+ * Every step is cached: an object's file is found once, a mapping's bias
+ * computed once, a frame symbolized once, and an address of a file looked
+ * up once (frames of several profiles, or return addresses equal to leaf
+ * addresses, share it). Files are opened once whatever the number of
+ * objects that resolve to them, and their DWARF is read on first use (the
+ * line table in the background, see elf-image.c).
+ *
+ * The answers are libbfd's (what addr2line prints), because google-pprof
+ * and users compare with addr2line: the function of the innermost frame is
+ * the DWARF function's linkage name (or the ELF symbol, see dwarf-funcs.c),
+ * callers come from DW_TAG_inlined_subroutine chains, and a file without
+ * DWARF answers with the nearest ELF symbol of its .symtab (or .dynsym).
+ */
+#include "internal.h"
+
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dwarf-funcs.h"
+#include "lines.h"
+#include "symprof/buf.h"
+#include "symprof/error.h"
+#include "symprof/hashmap.h"
+#include "symprof/profile.h"
+#include "symprof/sort.h"
+
+#define MAX_INLINE 256
+
+/* A routine as google-pprof's nm pass keeps it. */
+struct nm_routine {
+	uint64_t start, end;
+	const char *fullname;  /* "name<start>", or "name" (see nm_build) */
+};
+
+struct sp_symfile {
+	struct sp_symbolizer *s;
+	char *path;
+	struct sp_image *im;
+	struct sp_elf_info info;
+	struct sp_dwfuncs *funcs;    /* on first lookup */
+	const struct sp_linetab *lines;
+	int loaded;
+	struct sp_pairmap index;     /* vaddr -> locs[] */
+	struct sp_symloc **locs;
+	size_t nlocs, locs_alloc;
+	struct nm_routine *routines; /* sorted by start; on first use */
+	size_t nroutines;
+	const char *fini_name;       /* the "_fini" pprof found, or NULL */
+	int nm_loaded;
+	struct sp_dwfuncs_state session; /* one addr2line process's memory */
+	int session_ready;
+	struct sp_symloc scratch;    /* the last session answer */
+	struct sp_sym_frame scratch_frames[MAX_INLINE];
+};
+
+struct obj_slot {
+	struct sp_symfile *file;
+	enum sp_sym_reason why;
+	int done;
+};
+
+struct map_slot {
+	uint64_t bias;
+	int state; /* 0 not computed, 1 ok, 2 ok but said not to match, -1 no fit */
+};
+
+struct sp_symbolizer {
+	struct sp_symbolizer_opts o;
+	struct sp_symfile **files;
+	size_t nfiles, files_alloc;
+	struct obj_slot *objs;
+	size_t nobjs;
+	struct map_slot *maps;
+	size_t nmaps;
+	const struct sp_symloc **frames;
+	size_t nframes;
+	struct sp_symloc failed[SP_SYM_NO_SYMBOL + 1];
+	struct sp_symfile *exe;      /* for profiles without maps (see unmapped()) */
+	int exe_tried;
+	int preloaded;
+	struct sp_arena arena;
+	struct sp_strtab strs;
+	struct sp_pairmap dm_index;  /* raw name pointer -> dm[] */
+	const char **dm_raw, **dm_out;
+	size_t ndm, dm_alloc;
+};
+
+static void warn(struct sp_symbolizer *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct sp_symbolizer *s, const char *fmt, ...)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	va_list ap;
+
+	if (!s->o.warn)
+		return;
+	va_start(ap, fmt);
+	sp_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	s->o.warn(s->o.warn_ctx, b.buf);
+	sp_buf_release(&b);
+}
+
+/* ---- demangling cache ---- */
+
+static void dm_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_symbolizer *s = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)s->dm_raw[i];
+	*k2 = 0;
+}
+
+const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
+{
+	uint32_t i;
+	char *d;
+
+	if (!raw)
+		return NULL;
+	if (raw[0] != '_')
+		return raw;
+	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)raw, 0);
+	if (i != UINT32_MAX)
+		return s->dm_out[i];
+	SP_ALLOC_GROW(s->dm_raw, s->ndm + 1, s->dm_alloc);
+	s->dm_out = sp_xreallocarray(s->dm_out, s->dm_alloc, sizeof(*s->dm_out));
+	d = sp_demangle(raw, 0);
+	s->dm_raw[s->ndm] = raw;
+	s->dm_out[s->ndm] = d ? sp_strtab_intern(&s->strs, d) : raw;
+	free(d);
+	sp_pairmap_put(&s->dm_index, (uint64_t)(uintptr_t)raw, 0, (uint32_t)s->ndm);
+	return s->dm_out[s->ndm++];
+}
+
+/* ---- lifecycle ---- */
+
+struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o)
+{
+	struct sp_symbolizer *s = sp_xcalloc(1, sizeof(*s));
+	int i;
+
+	if (o)
+		s->o = *o;
+	sp_arena_init(&s->arena);
+	sp_strtab_init(&s->strs);
+	sp_pairmap_init(&s->dm_index, dm_key, s);
+	for (i = 0; i <= SP_SYM_NO_SYMBOL; i++)
+		s->failed[i].reason = (enum sp_sym_reason)i;
+	return s;
+}
+
+static void symfile_free(struct sp_symfile *f)
+{
+	sp_symfile_session_reset(f);
+	sp_pairmap_release(&f->index);
+	free(f->locs);
+	free(f->routines);
+	sp_image_free(f->im);
+	free(f->path);
+	free(f);
+}
+
+void sp_symbolizer_free(struct sp_symbolizer *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nfiles; i++)
+		symfile_free(s->files[i]);
+	free(s->files);
+	free(s->objs);
+	free(s->maps);
+	free(s->frames);
+	free(s->dm_raw);
+	free(s->dm_out);
+	sp_pairmap_release(&s->dm_index);
+	sp_strtab_release(&s->strs);
+	sp_arena_release(&s->arena);
+	free(s);
+}
+
+/* ---- files ---- */
+
+static void loc_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_symfile *f = ctx;
+
+	*k1 = f->locs[i]->vaddr;
+	*k2 = 0;
+}
+
+/* The opened file at `path`, shared by every object that resolves to it. */
+static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path,
+				    struct sp_error *err)
+{
+	struct sp_symfile *f;
+	struct sp_image *im;
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i]->path, path))
+			return s->files[i];
+	if (!(im = sp_image_open(path, err)))
+		return NULL;
+	if (!sp_image_is_elf(im)) {
+		sp_error_set(err, SP_E_FORMAT, "cannot read '%s': not an ELF file", path);
+		sp_image_free(im);
+		return NULL;
+	}
+	f = sp_xcalloc(1, sizeof(*f));
+	f->s = s;
+	f->path = sp_xstrdup(path);
+	f->im = im;
+	sp_elf_image_info(im, &f->info);
+	sp_pairmap_init(&f->index, loc_key, f);
+	SP_ALLOC_GROW(s->files, s->nfiles + 1, s->files_alloc);
+	s->files[s->nfiles++] = f;
+	return f;
+}
+
+struct sp_symfile *sp_symbolizer_open(struct sp_symbolizer *s, const char *path,
+				      struct sp_error *err)
+{
+	return file_open(s, path, err);
+}
+
+const char *sp_symfile_path(const struct sp_symfile *f)
+{
+	return f->path;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The recorded path rewritten by the first --path-map that applies. */
+static char *path_mapped(const struct sp_symbolizer *s, const char *recorded)
+{
+	size_t i;
+
+	for (i = 0; i < s->o.npath_maps; i++) {
+		const struct sp_path_map *m = &s->o.path_maps[i];
+		size_t n = strlen(m->from);
+		struct sp_buf b = SP_BUF_INIT;
+
+		if (!n || strncmp(recorded, m->from, n) ||
+		    !(m->from[n - 1] == '/' || recorded[n] == '/' || recorded[n] == '\0'))
+			continue;
+		sp_buf_addstr(&b, m->to);
+		sp_buf_addstr(&b, recorded + n);
+		return sp_buf_detach(&b, NULL);
+	}
+	return NULL;
+}
+
+static char *by_build_id(const struct sp_object *o, const char *suffix)
+{
+	const char *root = getenv("SYMPROF_DEBUG_ROOT");
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	if (!o->build_id || o->build_id_len < 2)
+		return NULL;
+	sp_buf_addf(&b, "%s/.build-id/%02x/", root && *root ? root : "/usr/lib/debug",
+		    o->build_id[0]);
+	for (i = 1; i < o->build_id_len; i++)
+		sp_buf_addf(&b, "%02x", o->build_id[i]);
+	sp_buf_addstr(&b, suffix);
+	if (is_file(b.buf))
+		return sp_buf_detach(&b, NULL);
+	sp_buf_release(&b);
+	return NULL;
+}
+
+/* Where to read object o from, in search order; NULL if nowhere. */
+static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
+{
+	char *p;
+
+	if (o->is_main && s->o.exe)
+		return sp_xstrdup(s->o.exe);
+	if ((p = path_mapped(s, o->path))) {
+		if (is_file(p))
+			return p;
+		free(p);
+	}
+	if (o->path[0] == '/' && is_file(o->path))
+		return sp_xstrdup(o->path);
+	if ((p = by_build_id(o, "")) || (p = by_build_id(o, ".debug")))
+		return p;
+	return NULL;
+}
+
+static void hex_id(struct sp_buf *b, const uint8_t *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sp_buf_addf(b, "%02x", id[i]);
+}
+
+static int build_id_differs(struct sp_symbolizer *s, const struct sp_object *o,
+			    const struct sp_symfile *f)
+{
+	struct sp_buf a = SP_BUF_INIT, b = SP_BUF_INIT;
+
+	if (!o->build_id)
+		return 0;
+	if (f->info.build_id && f->info.build_id_len == o->build_id_len &&
+	    !memcmp(f->info.build_id, o->build_id, o->build_id_len))
+		return 0;
+	hex_id(&a, o->build_id, o->build_id_len);
+	hex_id(&b, f->info.build_id, f->info.build_id_len);
+	warn(s, "'%s' has build-id %s, the profile recorded %s for '%s'; its frames are left "
+		"unnamed", f->path, b.len ? b.buf : "(none)", a.buf, o->path);
+	sp_buf_release(&a);
+	sp_buf_release(&b);
+	return 1;
+}
+
+static int is_pseudo(const char *path)
+{
+	return !path[0] || path[0] == '[' || !strncmp(path, "/anon_hugepage", 14) ||
+	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/dev/", 5);
+}
+
+static void resolve_object(struct sp_symbolizer *s, const struct sp_object *o,
+			   struct obj_slot *slot)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	char *path = locate(s, o);
+
+	slot->done = 1;
+	if (!path) {
+		slot->why = SP_SYM_NO_FILE;
+		if (!is_pseudo(o->path))
+			warn(s, "cannot find '%s' (named in the profile); its frames are left "
+				"unnamed", o->path);
+		return;
+	}
+	slot->file = file_open(s, path, &err);
+	if (!slot->file) {
+		slot->why = SP_SYM_BAD_FILE;
+		warn(s, "%s; its frames are left unnamed", err.msg);
+	} else if (build_id_differs(s, o, slot->file)) {
+		slot->file = NULL;
+		slot->why = SP_SYM_BUILD_ID;
+	}
+	free(path);
+}
+
+static void mismatch(struct sp_symbolizer *s, const struct sp_profile *p, const struct sp_map *map,
+		     const struct sp_symfile *f, const char *why)
+{
+	warn(s,
+	     "'%s' does not match the profile's mapping %#llx-%#llx (offset %#llx) of '%s': %s; "
+	     "its frames there are left unnamed",
+	     f->path, (unsigned long long)map->start, (unsigned long long)map->end,
+	     (unsigned long long)map->pgoff, p->objects[map->object].path, why);
+}
+
+/*
+ * A frame in no mapping. When the profile has no memory map at all and
+ * the executable given is not position-independent, its addresses are
+ * taken as the executable's (what google-pprof assumes); else unnamed.
+ */
+/* A frame in no mapping: the executable's own address when the profile
+ * has no map at all (then the executable cannot be position-independent). */
+static enum sp_sym_reason place_unmapped(struct sp_symbolizer *s, const struct sp_profile *p,
+					 const struct sp_frame *fr, struct sp_symfile **file,
+					 uint64_t *vaddr)
+{
+	struct sp_error err = SP_ERROR_INIT;
+
+	*vaddr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	if (p->nmaps || !s->o.exe)
+		return SP_SYM_UNMAPPED;
+	if (!s->exe_tried) {
+		s->exe_tried = 1;
+		s->exe = file_open(s, s->o.exe, &err);
+		if (s->exe && s->exe->info.e_type != ET_EXEC) {
+			warn(s, "the profile has no memory map and '%s' is position-independent: "
+				"its addresses cannot be symbolized", s->o.exe);
+			s->exe = NULL;
+		} else if (s->exe) {
+			warn(s, "the profile has no memory map: its addresses are taken as "
+				"addresses of '%s'", s->o.exe);
+		}
+	}
+	if (!s->exe || !sp_image_in_code(s->exe->im, *vaddr))
+		return SP_SYM_UNMAPPED;
+	*file = s->exe;
+	return SP_SYM_OK;
+}
+
+static void grow_slots(void **v, size_t *n, size_t want, size_t size)
+{
+	if (want <= *n)
+		return;
+	*v = sp_xreallocarray(*v, want, size);
+	memset((char *)*v + *n * size, 0, (want - *n) * size);
+	*n = want;
+}
+
+struct sp_symfile *sp_symbolizer_object(struct sp_symbolizer *s, const struct sp_profile *p,
+					uint32_t obj, enum sp_sym_reason *why)
+{
+	struct obj_slot *slot;
+
+	if (obj >= p->nobjects) {
+		if (why)
+			*why = SP_SYM_UNMAPPED;
+		return NULL;
+	}
+	grow_slots((void **)&s->objs, &s->nobjs, p->nobjects, sizeof(*s->objs));
+	slot = &s->objs[obj];
+	if (!slot->done)
+		resolve_object(s, &p->objects[obj], slot);
+	if (why)
+		*why = slot->file ? SP_SYM_OK : slot->why;
+	return slot->file;
+}
+
+/* ---- lookups ---- */
+
+static void load(struct sp_symfile *f)
+{
+	if (f->loaded)
+		return;
+	f->loaded = 1;
+	f->funcs = sp_elf_image_funcs(f->im, &f->lines);
+}
+
+/* A file read partially (for the profile's addresses) is read whole when
+ * an address outside those units is asked. */
+static void load_for(struct sp_symfile *f, uint64_t vaddr)
+{
+	load(f);
+	if (!sp_elf_image_covers(f->im, vaddr)) {
+		sp_elf_image_read_all(f->im);
+		f->loaded = 0;
+		load(f);
+	}
+}
+
+/* The discriminator addr2line prints: the line row's, for frame 0's line. */
+static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
+			      const struct sp_inline_frame *fr0)
+{
+	const struct sp_line *l;
+
+	if (!f->lines || !fr0->line || !(l = sp_linetab_find_any(f->lines, vaddr)))
+		return 0;
+	return l->line == fr0->line && l->file == fr0->file ? l->discriminator : 0;
+}
+
+/*
+ * addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info,
+ * into out[] (MAX_INLINE entries); st: one process's memory, or NULL for
+ * a fresh one. Returns the number of frames.
+ */
+static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_state *st,
+		      struct sp_sym_frame *out)
+{
+	struct sp_inline_frame fr[MAX_INLINE];
+	size_t n = 0, i;
+	uint32_t disc = 0;
+
+	load_for(f, vaddr);
+	if (!sp_elf_image_in_alloc(f->im, vaddr))
+		return 0;
+	if (f->lines)
+		n = st ? sp_dwfuncs_find_state(f->funcs, st, vaddr, fr, MAX_INLINE)
+		       : sp_dwfuncs_find(f->funcs, vaddr, fr, MAX_INLINE);
+	if (!n) {
+		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
+
+		const char *symfile;
+
+		fr[0].name = sp_dwfuncs_symbol_file(f->funcs, vaddr, &symfile);
+		fr[0].file = l && l->file ? l->file : symfile;
+		fr[0].line = l ? l->line : 0;
+		n = fr[0].name || l;
+	}
+	if (n)
+		disc = discriminator(f, vaddr, &fr[0]);
+	for (i = 0; i < n; i++) {
+		out[i].name = fr[i].name;
+		out[i].file = fr[i].file;
+		out[i].line = fr[i].line;
+		out[i].discriminator = disc;
+	}
+	return n;
+}
+
+static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, size_t n)
+{
+	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
+	loc->file = f;
+	loc->vaddr = vaddr;
+	loc->nframes = (uint32_t)n;
+}
+
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+{
+	load_for(f, vaddr);
+	if (!f->session_ready) {
+		sp_dwfuncs_state_init(&f->session, f->funcs);
+		f->session_ready = 1;
+	}
+	fill(&f->scratch, f, vaddr, compute(f, vaddr, &f->session, f->scratch_frames));
+	f->scratch.frames = f->scratch_frames;
+	return &f->scratch;
+}
+
+void sp_symfile_session_reset(struct sp_symfile *f)
+{
+	if (f->session_ready)
+		sp_dwfuncs_state_release(&f->session);
+	f->session_ready = 0;
+}
+
+const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
+{
+	uint32_t i = sp_pairmap_get(&f->index, vaddr, 0);
+	struct sp_symloc *loc;
+
+	if (i != UINT32_MAX)
+		return f->locs[i];
+	struct sp_sym_frame tmp[MAX_INLINE];
+	size_t n;
+
+	loc = sp_arena_zalloc(&f->s->arena, sizeof(*loc));
+	n = compute(f, vaddr, NULL, tmp);
+	fill(loc, f, vaddr, n);
+	if (n) {
+		struct sp_sym_frame *out = sp_arena_array(&f->s->arena, n, sizeof(*out));
+
+		memcpy(out, tmp, n * sizeof(*out));
+		loc->frames = out;
+	}
+	SP_ALLOC_GROW(f->locs, f->nlocs + 1, f->locs_alloc);
+	f->locs[f->nlocs] = loc;
+	sp_pairmap_put(&f->index, vaddr, 0, (uint32_t)f->nlocs++);
+	return loc;
+}
+
+/* Why a file cannot be the one a mapping showed; NULL if it fits. */
+static const char *misfit(const struct sp_map *map, const struct sp_symfile *f, uint64_t *bias)
+{
+	if (sp_map_bias(map, f->info.loads, f->info.nloads, bias) < 0)
+		return "none of its segments has the mapping's offset and length";
+	if (f->info.e_type == ET_EXEC && *bias != 0)
+		return "it is not position-independent, yet the mapping is not at its address";
+	return NULL;
+}
+
+/* The bias of map m (cached); -1 if the file does not fit it. */
+static int map_bias(struct sp_symbolizer *s, const struct sp_profile *p, uint32_t m,
+		    struct sp_symfile *f, uint64_t *bias)
+{
+	struct map_slot *slot;
+	const struct sp_map *map = &p->maps[m];
+
+	grow_slots((void **)&s->maps, &s->nmaps, p->nmaps, sizeof(*s->maps));
+	slot = &s->maps[m];
+	if (!slot->state) {
+		const char *why = misfit(map, f, &slot->bias);
+
+		slot->state = why ? -1 : 1;
+		if (why)
+			mismatch(s, p, map, f, why);
+	}
+	*bias = slot->bias;
+	return slot->state > 0 ? 0 : -1;
+}
+
+/* An address of a file that lands outside its code: the file is not the
+ * one the profile ran (same layout, other code); said once per mapping. */
+static int outside_code(struct sp_symbolizer *s, const struct sp_profile *p, uint32_t m,
+			struct sp_symfile *f, uint64_t vaddr)
+{
+	char why[96];
+
+	if (sp_image_in_code(f->im, vaddr))
+		return 0;
+	if (s->maps[m].state == 1) {
+		s->maps[m].state = 2;
+		snprintf(why, sizeof(why), "the sampled address %#llx is not in its code",
+			 (unsigned long long)vaddr);
+		mismatch(s, p, &p->maps[m], f, why);
+	}
+	return 1;
+}
+
+/* The file and vaddr of a mapped frame, or why there is none. */
+static enum sp_sym_reason place(struct sp_symbolizer *s, const struct sp_profile *p,
+				const struct sp_frame *fr, struct sp_symfile **file,
+				uint64_t *vaddr)
+{
+	enum sp_sym_reason why;
+	struct sp_symfile *f;
+	uint64_t bias, abs;
+
+	if (!(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, &why)))
+		return why;
+	if (map_bias(s, p, fr->map, f, &bias) < 0)
+		return SP_SYM_MISMATCH;
+	abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	*vaddr = sp_map_abs_to_vaddr(abs, bias);
+	if (outside_code(s, p, fr->map, f, *vaddr))
+		return SP_SYM_MISMATCH;
+	*file = f;
+	return SP_SYM_OK;
+}
+
+static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct sp_profile *p,
+					 const struct sp_frame *fr)
+{
+	enum sp_sym_reason why;
+	struct sp_symfile *f = NULL;
+	uint64_t vaddr = 0;
+
+	if (fr->map == SP_NONE || fr->map >= p->nmaps)
+		why = place_unmapped(s, p, fr, &f, &vaddr);
+	else
+		why = place(s, p, fr, &f, &vaddr);
+	if (why != SP_SYM_OK)
+		return &s->failed[why];
+	return sp_symfile_lookup(f, vaddr);
+}
+
+enum sp_sym_reason sp_symbolizer_place(struct sp_symbolizer *s, const struct sp_profile *p,
+				       uint32_t frame, struct sp_symfile **file, uint64_t *vaddr)
+{
+	const struct sp_frame *fr;
+
+	*file = NULL;
+	*vaddr = 0;
+	if (frame >= p->nframes)
+		return SP_SYM_UNMAPPED;
+	fr = &p->frames[frame];
+	if (fr->map == SP_NONE || fr->map >= p->nmaps)
+		return place_unmapped(s, p, fr, file, vaddr);
+	return place(s, p, fr, file, vaddr);
+}
+
+const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
+					    uint32_t frame)
+{
+	if (frame >= p->nframes)
+		return &s->failed[SP_SYM_UNMAPPED];
+	grow_slots((void **)&s->frames, &s->nframes, p->nframes, sizeof(*s->frames));
+	if (!s->frames[frame])
+		s->frames[frame] = frame_loc(s, p, &p->frames[frame]);
+	return s->frames[frame];
+}
+
+/* ---- symbols by name (addr2line's "name+offset" input) ---- */
+
+struct find_name {
+	struct sp_symbolizer *s;
+	const char *name;
+	int demangled;
+	uint64_t addr;
+	int found;
+};
+
+static int find_name_cb(void *ctx, const struct sp_nm_sym *sym)
+{
+	struct find_name *fn = ctx;
+	const char *n = fn->demangled ? sp_symbolizer_demangle(fn->s, sym->name) : sym->name;
+
+	if (fn->found || strcmp(n, fn->name))
+		return 0;
+	fn->addr = sym->addr;
+	fn->found = 1;
+	return 0;
+}
+
+int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *addr)
+{
+	struct find_name fn = {f->s, name, 0, 0, 0};
+
+	sp_elf_image_nm(f->im, find_name_cb, &fn);
+	if (!fn.found) {
+		fn.demangled = 1;
+		sp_elf_image_nm(f->im, find_name_cb, &fn);
+	}
+	*addr = fn.addr;
+	return fn.found ? 0 : -1;
+}
+
+/* ---- reading ahead ---- */
+
+void sp_symbolizer_preload(struct sp_symbolizer *s)
+{
+	struct sp_error err = SP_ERROR_INIT;
+
+	if (s->o.exe && !s->preloaded) {
+		struct sp_symfile *f = file_open(s, s->o.exe, &err);
+
+		s->preloaded = 1;
+		if (f)
+			sp_elf_image_start_for(f->im, NULL, 0);
+	}
+}
+
+/* The addresses of p's frames in each file, for sp_elf_image_start_for(). */
+void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
+{
+	uint64_t **want = NULL;
+	size_t *nwant, *walloc, i;
+	size_t nfiles;
+
+	for (i = 0; i < p->nframes; i++) {
+		const struct sp_frame *fr = &p->frames[i];
+		struct sp_symfile *f;
+		uint64_t bias;
+
+		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
+		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)))
+			continue;
+		if (map_bias(s, p, fr->map, f, &bias) < 0)
+			continue;
+		(void)bias;
+	}
+	nfiles = s->nfiles;
+	want = sp_xcalloc(nfiles + 1, sizeof(*want));
+	nwant = sp_xcalloc(nfiles + 1, sizeof(*nwant));
+	walloc = sp_xcalloc(nfiles + 1, sizeof(*walloc));
+	for (i = 0; i < p->nframes; i++) {
+		const struct sp_frame *fr = &p->frames[i];
+		struct sp_symfile *f;
+		uint64_t bias, abs;
+		size_t k;
+
+		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
+		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)) ||
+		    s->maps[fr->map].state <= 0)
+			continue;
+		bias = s->maps[fr->map].bias;
+		abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+		for (k = 0; k < nfiles && s->files[k] != f; k++)
+			;
+		SP_ALLOC_GROW(want[k], nwant[k] + 1, walloc[k]);
+		want[k][nwant[k]++] = sp_map_abs_to_vaddr(abs, bias);
+	}
+	for (i = 0; i < nfiles; i++) {
+		sp_elf_image_start_for(s->files[i]->im, want[i], nwant[i]);
+		free(want[i]);
+	}
+	free(want);
+	free(nwant);
+	free(walloc);
+}
+
+/* ---- google-pprof's nm view ---- */
+
+struct nm_collect {
+	struct sp_nm_sym *v;
+	size_t n, alloc;
+};
+
+static int nm_add(void *ctx, const struct sp_nm_sym *sym)
+{
+	struct nm_collect *c = ctx;
+
+	SP_ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	c->v[c->n++] = *sym;
+	return 0;
+}
+
+/* nm -n: by address, then by name (C locale), then table order. */
+static int cmp_nm(const void *a, const void *b, void *ctx)
+{
+	const struct sp_nm_sym *x = a, *y = b;
+	int c;
+
+	(void)ctx;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The name nm prints: demangled, then @VERSION or @@VERSION. */
+static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
+{
+	const char *d = sp_symbolizer_demangle(f->s, sym->name);
+	struct sp_buf b = SP_BUF_INIT;
+	const char *out;
+
+	if (!sym->version[0])
+		return d;
+	sp_buf_addf(&b, "%s%s%s", d, sym->hidden ? "@" : "@@", sym->version);
+	out = sp_strtab_intern(&f->s->strs, b.buf);
+	sp_buf_release(&b);
+	return out;
+}
+
+static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_symfile *f = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)f->routines[i].fullname;
+	*k2 = 0;
+}
+
+/* pprof keeps routines in a hash by name: a later one replaces the range */
+static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *alloc,
+		    const char *fullname, uint64_t start, uint64_t end)
+{
+	uint32_t i;
+
+	SP_ALLOC_GROW(f->routines, f->nroutines + 1, *alloc);
+	f->routines[f->nroutines].fullname = fullname;
+	i = sp_pairmap_put(index, (uint64_t)(uintptr_t)fullname, 0, (uint32_t)f->nroutines);
+	if (i == f->nroutines)
+		f->nroutines++;
+	f->routines[i].start = start;
+	f->routines[i].end = end;
+}
+
+/*
+ * GetProcedureBoundariesViaNm: the first symbol at each address opens a
+ * routine named "name<addr>" that ends at the next address; a later t/T
+ * symbol at the same address replaces its name (without the <addr> tag).
+ */
+static void nm_build(struct sp_symfile *f)
+{
+	struct nm_collect c = {NULL, 0, 0};
+	const char *routine = NULL;
+	struct sp_pairmap index;
+	uint64_t last = 0;
+	size_t i, alloc = 0;
+	int have_last = 0;
+
+	f->nm_loaded = 1;
+	sp_pairmap_init(&index, routine_key, f);
+	sp_elf_image_nm(f->im, nm_add, &c);
+	sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
+	for (i = 0; i < c.n; i++) {
+		const struct sp_nm_sym *sym = &c.v[i];
+		const char *name = nm_printed(f, sym);
+		struct sp_buf b = SP_BUF_INIT;
+
+		if (have_last && sym->addr == last) {
+			if (sym->type == 't' || sym->type == 'T')
+				routine = name;
+			continue;
+		}
+		if (!strcmp(name, "_fini"))
+			f->fini_name = name;
+		if (routine && routine[0])
+			nm_emit(f, &index, &alloc, routine, last, sym->addr);
+		last = sym->addr;
+		have_last = 1;
+		sp_buf_addf(&b, "%s<%016llx>", name, (unsigned long long)sym->addr);
+		routine = sp_strtab_intern(&f->s->strs, b.buf);
+		sp_buf_release(&b);
+	}
+	if (routine && routine[0])
+		nm_emit(f, &index, &alloc, routine, last, last);
+	sp_pairmap_release(&index);
+	free(c.v);
+}
+
+static int cmp_routine(const void *a, const void *b, void *ctx)
+{
+	const struct nm_routine *x = a, *y = b;
+
+	(void)ctx;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static void nm_load(struct sp_symfile *f)
+{
+	if (f->nm_loaded)
+		return;
+	nm_build(f);
+	sp_sort(f->routines, f->nroutines, sizeof(*f->routines), cmp_routine, NULL);
+}
+
+int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name,
+			  uint64_t *start)
+{
+	size_t lo = 0, hi, n;
+
+	nm_load(f);
+	n = f->nroutines;
+	if (!n)
+		return 0;
+	/* MapSymbolsWithNM: the first routine (up to the last) whose end is
+	 * above vaddr */
+	hi = n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vaddr >= f->routines[mid].end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (vaddr >= f->routines[lo].end)
+		return 0;
+	*name = f->routines[lo].fullname;
+	*start = f->routines[lo].start;
+	return 1;
+}
+
+int sp_symfile_nm_has_routines(struct sp_symfile *f)
+{
+	nm_load(f);
+	return f->nroutines != 0;
+}
+
+int sp_symfile_nm_has_fini(struct sp_symfile *f)
+{
+	nm_load(f);
+	return f->fini_name != NULL;
+}
