@@ -11,7 +11,12 @@
  * inline chain then is the line of its call site, the innermost the line
  * of the address). A frame the symbolizer cannot name is one function per
  * address, "0xADDR (in OBJECT)". A frame the profiler named itself
- * (SP_FRAME_NAMED, IgProf) keeps that name.
+ * (SP_FRAME_NAMED, IgProf) keeps that name, or with SP_FF_RESOLVE_NAMED is
+ * looked up like the others and keeps it only when nothing else names it.
+ * IgProf's pipeline also asks for the function the address is in without
+ * its inline chain (what igprof-analyse -g names), clones merged onto
+ * their origin (--merge-clones), and igprof-analyse's names for unknown
+ * frames.
  */
 #include "symprof/cg.h"
 
@@ -85,46 +90,95 @@ static void push(struct ffbuild *b, uint32_t fn)
 	ff->list[ff->nlist++] = fn;
 }
 
-static void unknown_name(struct sp_buf *name, const struct sp_profile *p, const struct sp_frame *f)
+/* A frame nothing names: "0xADDR (in OBJECT)", or with SP_FF_IGPROF_NAMES
+ * igprof-analyse's "@{BASENAME+DECIMAL OFFSET}". */
+static void unknown_name(struct sp_buf *name, const struct sp_profile *p, const struct sp_frame *f,
+			 unsigned flags)
 {
 	const char *obj = f->object < p->nobjects ? p->objects[f->object].path : NULL;
 
 	sp_buf_reset(name);
+	if (flags & SP_FF_IGPROF_NAMES) {
+		const char *base = obj ? strrchr(obj, '/') : NULL;
+
+		sp_buf_addf(name, "@{%s+%llu}", base ? base + 1 : obj ? obj : "",
+			    (unsigned long long)f->addr);
+		return;
+	}
 	sp_buf_addf(name, "0x%llx (in %s)", (unsigned long long)f->addr,
 		    obj && obj[0] ? obj : "??");
 }
 
+/* The length of `name` without a compiler clone suffix (.constprop.N,
+ * .isra.N, .part.N, .cold, and chains of them): the origin function. */
+size_t sp_clone_origin_len(const char *name)
+{
+	static const char *const sfx[] = {".constprop", ".isra", ".part", ".cold"};
+	const char *d;
+
+	for (d = strchr(name, '.'); d; d = strchr(d + 1, '.')) {
+		size_t i;
+
+		for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+			size_t n = strlen(sfx[i]);
+
+			if (!strncmp(d, sfx[i], n) && (d[n] == '.' || d[n] == '\0'))
+				return (size_t)(d - name);
+		}
+	}
+	return strlen(name);
+}
+
+/* The function named `raw` (its clone suffix dropped if asked). */
+static uint32_t named(struct ffbuild *b, uint32_t obj, const char *raw, const char *file,
+		      uint32_t line, unsigned flags, struct sp_buf *tmp)
+{
+	size_t n;
+
+	if (!(flags & SP_FF_MERGE_CLONES) || (n = sp_clone_origin_len(raw)) == strlen(raw) || !n)
+		return function(b, obj, raw, file, line, flags & SP_FF_LINES);
+	sp_buf_reset(tmp);
+	sp_buf_add(tmp, raw, n);
+	return function(b, obj, tmp->buf, file, line, flags & SP_FF_LINES);
+}
+
 static void expand(struct ffbuild *b, const struct sp_profile *p, struct sp_symbolizer *s,
-		   uint32_t frame, int with_line, struct sp_buf *name)
+		   uint32_t frame, unsigned flags, struct sp_buf *name)
 {
 	const struct sp_frame *f = &p->frames[frame];
-	const struct sp_symloc *loc;
-	uint32_t k;
+	const struct sp_symloc *loc = NULL;
+	uint32_t k, last;
 
-	if (f->flags & SP_FRAME_NAMED) {
-		push(b, function(b, f->object, f->name, NULL, 0, 0));
+	if ((f->flags & SP_FRAME_NAMED) && !(flags & SP_FF_RESOLVE_NAMED)) {
+		push(b, named(b, f->object, f->name, NULL, 0, flags & ~SP_FF_LINES, name));
 		return;
 	}
-	loc = s ? sp_symbolizer_frame(s, p, frame) : NULL;
+	if (s)
+		loc = sp_symbolizer_frame(s, p, frame);
 	if (!loc || !loc->nframes || !loc->frames[loc->nframes - 1].name) {
-		unknown_name(name, p, f);
+		if (f->flags & SP_FRAME_NAMED) {
+			push(b, named(b, f->object, f->name, NULL, 0, flags & ~SP_FF_LINES, name));
+			return;
+		}
+		unknown_name(name, p, f, flags);
 		push(b, function(b, f->object, name->buf, NULL, 0, 0));
 		return;
 	}
-	for (k = loc->nframes; k > 0; k--) {
+	last = (flags & SP_FF_OUTERMOST) ? loc->nframes - 1 : 0;
+	for (k = loc->nframes; k > last; k--) {
 		const struct sp_sym_frame *sf = &loc->frames[k - 1];
 
 		if (!sf->name) {
-			unknown_name(name, p, f);
+			unknown_name(name, p, f, flags);
 			push(b, function(b, f->object, name->buf, NULL, 0, 0));
 			continue;
 		}
-		push(b, function(b, f->object, sf->name, sf->file, sf->line, with_line));
+		push(b, named(b, f->object, sf->name, sf->file, sf->line, flags, name));
 	}
 }
 
-void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
-			  struct sp_symbolizer *s, int line_granularity)
+void sp_frame_funcs_build_flags(struct sp_frame_funcs *ff, const struct sp_profile *p,
+				struct sp_symbolizer *s, unsigned flags)
 {
 	struct ffbuild b;
 	struct sp_buf name = SP_BUF_INIT;
@@ -139,13 +193,19 @@ void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
 	ff->first = sp_xmalloc((p->nframes + 1) * sizeof(*ff->first));
 	for (i = 0; i < p->nframes; i++) {
 		ff->first[i] = (uint32_t)ff->nlist;
-		expand(&b, p, s, (uint32_t)i, line_granularity, &name);
+		expand(&b, p, s, (uint32_t)i, flags, &name);
 	}
 	ff->first[p->nframes] = (uint32_t)ff->nlist;
 	sp_pairmap_release(&b.index);
 	sp_buf_release(&b.key);
 	sp_buf_release(&name);
 	free(b.keys);
+}
+
+void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
+			  struct sp_symbolizer *s, int line_granularity)
+{
+	sp_frame_funcs_build_flags(ff, p, s, line_granularity ? SP_FF_LINES : 0);
 }
 
 void sp_frame_funcs_release(struct sp_frame_funcs *ff)

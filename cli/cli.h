@@ -38,6 +38,7 @@ enum sp_out_format {
 	SP_OUT_FOLDED,     /* "a;b;c N" lines */
 	SP_OUT_PPROF,      /* google-pprof --text (stack profiles) */
 	SP_OUT_CALLGRIND,  /* callgrind/KCachegrind (stack profiles) */
+	SP_OUT_IGPROF,     /* igprof-analyse's text report (IgProf dumps) */
 };
 
 struct spec_arg {
@@ -88,6 +89,13 @@ struct sp_opts {
 	int rank;                   /* --rank: enum sp_ic_rank */
 	unsigned long min_sizes;    /* --min-sizes */
 	unsigned rank_given : 1, check : 1;
+	/* IgProf */
+	const char *counter;        /* --counter=NAME */
+	unsigned value_peak : 1, value_given : 1; /* --value=peak|normal */
+	unsigned no_filter : 1;     /* --no-filter */
+	unsigned merge_clones : 1;  /* --merge-clones */
+	unsigned leaks : 1;         /* --leaks: the leak report */
+	unsigned leak_addresses : 1; /* --leak-addresses: with every leaked block */
 };
 
 /* Parses argv (after @FILE expansion) into o: 0 to go on, 1 when the
@@ -171,6 +179,10 @@ void sp_cli_progress_stop(void);
 
 /* The gperftools CPU profile pipeline; returns the exit status. */
 int sp_cmd_gperf(struct sp_opts *o);
+/* The IgProf dump pipeline (cmd-igprof.c); returns the exit status. */
+int sp_cmd_igprof(struct sp_opts *o);
+/* Loads BASE (--diff), IgProf dumps, into m; exit status. */
+int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 /* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
 int sp_cmd_addr2line(struct sp_opts *o);
 

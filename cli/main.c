@@ -4,6 +4,7 @@
  * at the first profile to pick the pipeline for its format, and runs it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "symprof/error.h"
@@ -26,7 +27,8 @@ static enum sp_input_format detect(const char *path)
  * The format of the first profile; gmon.out when it cannot be read (the
  * gmon pipeline then reports the error as gprof would). A lone argument
  * that is a gperftools profile or an aprof report is the profile (a
- * gperftools profile's maps name the files; aprof reports have no image).
+ * gperftools profile's maps name the files; aprof reports have no image);
+ * IgProf dumps name their binaries, so every argument is a dump.
  */
 static enum sp_input_format input_format(struct sp_opts *o)
 {
@@ -43,6 +45,18 @@ static enum sp_input_format input_format(struct sp_opts *o)
 			o->image = NULL;
 			o->image_given = 0;
 			return SP_INPUT_GPERF;
+		}
+		if (fmt == SP_INPUT_IGPROF) {
+			/* IgProf dumps name their binaries: every argument is a dump */
+			if (o->profiles_defaulted)
+				o->nprofiles = 0;
+			memmove(o->profiles + 1, o->profiles, o->nprofiles * sizeof(*o->profiles));
+			o->profiles[0] = o->image;
+			o->nprofiles++;
+			o->profiles_defaulted = 0;
+			o->image = NULL;
+			o->image_given = 0;
+			return SP_INPUT_IGPROF;
 		}
 	}
 	if (!o->nprofiles)
@@ -66,9 +80,29 @@ static const char *aprof_only_option(const struct sp_opts *o)
 }
 
 /* The stack-profile outputs need exact stacks. */
-static int stack_only_format(const struct sp_opts *o)
+static const char *stack_only_format(const struct sp_opts *o, enum sp_input_format fmt)
 {
-	return o->out_format == SP_OUT_PPROF || o->out_format == SP_OUT_CALLGRIND;
+	if (o->out_format == SP_OUT_PPROF && fmt != SP_INPUT_GPERF)
+		return "--format=pprof needs a gperftools profile";
+	if (o->out_format == SP_OUT_CALLGRIND && fmt != SP_INPUT_GPERF && fmt != SP_INPUT_IGPROF)
+		return "--format=callgrind needs a stack profile (gperftools, IgProf)";
+	if (o->out_format == SP_OUT_IGPROF && fmt != SP_INPUT_IGPROF)
+		return "--format=igprof needs IgProf dumps";
+	return NULL;
+}
+
+/* The IgProf options make no sense for other formats. */
+static const char *igprof_only_option(const struct sp_opts *o)
+{
+	if (o->counter)
+		return "--counter";
+	if (o->value_given)
+		return "--value";
+	if (o->no_filter)
+		return "--no-filter";
+	if (o->leaks)
+		return o->leak_addresses ? "--leak-addresses" : "--leaks";
+	return NULL;
 }
 
 static int run(struct sp_opts *o)
@@ -84,10 +118,15 @@ static int run(struct sp_opts *o)
 			     sp_fmt_name(fmt));
 		return 2;
 	}
-	if (fmt != SP_INPUT_GPERF && stack_only_format(o)) {
-		sp_cli_error("--format=%s needs a stack profile (gperftools), and '%s' is a %s "
-			     "profile", o->out_format == SP_OUT_PPROF ? "pprof" : "callgrind",
+	if (stack_only_format(o, fmt)) {
+		sp_cli_error("%s, and '%s' is a %s profile", stack_only_format(o, fmt),
 			     o->image_given ? o->image : o->profiles[0], sp_fmt_name(fmt));
+		return 2;
+	}
+	if (fmt != SP_INPUT_IGPROF && igprof_only_option(o)) {
+		sp_cli_error("%s is an option for IgProf dumps, and '%s' is a %s profile",
+			     igprof_only_option(o), o->image_given ? o->image : o->profiles[0],
+			     sp_fmt_name(fmt));
 		return 2;
 	}
 	switch (fmt) {
@@ -97,6 +136,8 @@ static int run(struct sp_opts *o)
 		return sp_cmd_aprof(o);
 	case SP_INPUT_GPERF:
 		return sp_cmd_gperf(o);
+	case SP_INPUT_IGPROF:
+		return sp_cmd_igprof(o);
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
 			     sp_fmt_name(fmt));

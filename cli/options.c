@@ -43,6 +43,12 @@ enum {
 	OPT_CUM,
 	OPT_PATH_MAP,
 	OPT_ADDR2LINE,
+	OPT_COUNTER,
+	OPT_VALUE,
+	OPT_NO_FILTER,
+	OPT_MERGE_CLONES,
+	OPT_LEAKS,
+	OPT_LEAK_ADDRESSES,
 };
 
 static const struct option long_options[] = {
@@ -102,6 +108,12 @@ static const struct option long_options[] = {
 	{"cum", no_argument, 0, OPT_CUM},
 	{"path-map", required_argument, 0, OPT_PATH_MAP},
 	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
+	{"counter", required_argument, 0, OPT_COUNTER},
+	{"value", required_argument, 0, OPT_VALUE},
+	{"no-filter", no_argument, 0, OPT_NO_FILTER},
+	{"merge-clones", no_argument, 0, OPT_MERGE_CLONES},
+	{"leaks", no_argument, 0, OPT_LEAKS},
+	{"leak-addresses", no_argument, 0, OPT_LEAK_ADDRESSES},
 	{0, 0, 0, 0},
 };
 
@@ -128,12 +140,17 @@ static const char usage_text[] =
 	"\t[--plot=NAME [--output=FILE.svg] [--plot-axes=linear|log|logx|logy]]\n"
 	"\t[--check] [-p] [-q] [--format=json|dot|flamegraph|folded] [--html=FILE]\n"
 	"\t[--diff=BASE.aprof] [--quiet]\n"
+	"   or: symprof [options] igprof.DUMP.gz... (IgProf dumps)\n"
+	"\t[--counter=NAME] [--value=normal|peak] [--no-filter] [--merge-clones]\n"
+	"\t[--leaks [--leak-addresses]] [--path-map=OLD=NEW] [-l] [-A]\n"
+	"\t[--format=text|igprof|json|dot|flamegraph|folded|callgrind] [--html=FILE]\n"
 	"   or: symprof --addr2line -e FILE   (addresses on stdin, like addr2line -f -i -C)\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
 	"reports byte for byte; reads gperftools CPU profiles and prints gprof-style\n"
-	"reports computed from the exact stacks, or google-pprof's --text; reads aprof\n"
-	"reports and prints cost-vs-input reports.\n"
+	"reports computed from the exact stacks, or google-pprof's --text; reads IgProf\n"
+	"dumps and prints the same, igprof-analyse's reports or leak reports; reads\n"
+	"aprof reports and prints cost-vs-input reports.\n"
 	"See symprof(1) and docs/manual.md.\n";
 
 void sp_cli_error(const char *fmt, ...)
@@ -250,7 +267,7 @@ static int parse_format(struct sp_opts *o, const char *arg)
 	} names[] = {
 		{"text", SP_OUT_TEXT}, {"gprof", SP_OUT_TEXT},           {"json", SP_OUT_JSON},
 		{"dot", SP_OUT_DOT},   {"flamegraph", SP_OUT_FLAMEGRAPH}, {"folded", SP_OUT_FOLDED},
-		{"pprof", SP_OUT_PPROF}, {"callgrind", SP_OUT_CALLGRIND},
+		{"pprof", SP_OUT_PPROF}, {"callgrind", SP_OUT_CALLGRIND}, {"igprof", SP_OUT_IGPROF},
 	};
 	size_t i;
 
@@ -261,7 +278,7 @@ static int parse_format(struct sp_opts *o, const char *arg)
 			return 0;
 		}
 	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph, folded, "
-		     "pprof or callgrind)", arg);
+		     "pprof, callgrind or igprof)", arg);
 	return -1;
 }
 
@@ -431,6 +448,19 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_CUM: o->cum = 1; break;
 	case OPT_PATH_MAP: return add_path_map(o, arg);
 	case OPT_ADDR2LINE: o->addr2line = 1; break;
+	case OPT_COUNTER: o->counter = arg; break;
+	case OPT_VALUE:
+		if (strcmp(arg, "normal") && strcmp(arg, "peak")) {
+			sp_cli_error("--value wants normal or peak, not '%s'", arg);
+			return -1;
+		}
+		o->value_peak = !strcmp(arg, "peak");
+		o->value_given = 1;
+		break;
+	case OPT_NO_FILTER: o->no_filter = 1; break;
+	case OPT_MERGE_CLONES: o->merge_clones = 1; break;
+	case OPT_LEAKS: o->leaks = 1; break;
+	case OPT_LEAK_ADDRESSES: o->leaks = o->leak_addresses = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -464,6 +494,7 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 			     : o->out_format == SP_OUT_FOLDED	? "folded"
 			     : o->out_format == SP_OUT_PPROF	? "pprof"
 			     : o->out_format == SP_OUT_CALLGRIND ? "callgrind"
+			     : o->out_format == SP_OUT_IGPROF	? "igprof"
 								: "flamegraph");
 		usage_error();
 	}

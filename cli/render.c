@@ -109,6 +109,9 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 	case SP_INPUT_APROF:
 		rc = sp_cmd_aprof_model(o, o->diff, base);
 		break;
+	case SP_INPUT_IGPROF:
+		rc = sp_cmd_igprof_model(o, o->diff, base);
+		break;
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->diff,
 			     sp_fmt_name(fmt));

@@ -426,8 +426,7 @@ static uint32_t findnew_frame(struct reader *r, const struct sym *sy, uint64_t s
 	f.object = sy->obj;
 	f.symoff = symoff;
 	f.name = sy->name;
-	if (sy->name)
-		f.flags |= SP_FRAME_NAMED;
+	f.flags = SP_FRAME_BASE_OFFSET | (sy->name ? SP_FRAME_NAMED : 0);
 	i = sp_profile_add_frame(p, &f);
 	sp_pairmap_put(&r->frame_index, off, sy->obj, i);
 	return i;

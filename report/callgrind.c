@@ -190,15 +190,11 @@ static void frame_positions(struct cgw *w)
 static void count_stacks(struct cgw *w, int64_t *total)
 {
 	const struct sp_profile *p = w->p;
-	uint32_t counter = sp_profile_find_counter(p, "samples");
-	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
+	int64_t *node_count = sp_stack_node_values(p, w->o);
 	uint32_t *stamp = sp_xcalloc(w->nfns + 1, sizeof(*stamp)), *fr = NULL;
 	struct pos *path = NULL;
 	size_t i, path_alloc = 0, fr_alloc = 0;
 
-	for (i = 0; i < p->nvalues; i++)
-		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
-			node_count[p->values[i].node] += p->values[i].count;
 	for (i = 1; i < p->nnodes; i++) {
 		size_t nfr = 0, m = 0, k;
 		uint32_t n, j;
@@ -335,7 +331,8 @@ void sp_report_callgrind(FILE *out, const struct sp_profile *p, struct sp_symbol
 	fputs("# callgrind format\nversion: 1\ncreator: symprof\n", out);
 	for (i = 0; i < p->ninputs; i++)
 		fprintf(out, "# profile: %s\n", p->inputs[i].path);
-	fprintf(out, "positions: line\nevents: Samples\nsummary: %lld\n", (long long)total);
+	fprintf(out, "positions: line\nevents: %s\nsummary: %lld\n",
+		w.o->counter ? w.o->counter : "Samples", (long long)total);
 	print_costs(&w);
 	free(w.str_id);
 	free(w.str);

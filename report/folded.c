@@ -109,11 +109,37 @@ static int cmp_text(const void *a, const void *b, void *ctx)
 	return strcmp(f->text[*(const uint32_t *)a], f->text[*(const uint32_t *)b]);
 }
 
+int64_t *sp_stack_node_values(const struct sp_profile *p, const struct sp_stack_report_opts *o)
+{
+	uint32_t counter = sp_profile_find_counter(p, o->counter ? o->counter : "samples");
+	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
+	size_t i;
+
+	for (i = 0; i < p->nvalues; i++) {
+		const struct sp_cct_value *v = &p->values[i];
+
+		if (v->counter != counter || v->node >= p->nnodes)
+			continue;
+		switch (o->field) {
+		case 1 + SP_VALUE_VALUE:
+			node_count[v->node] += v->value;
+			break;
+		case 1 + SP_VALUE_PEAK:
+			node_count[v->node] += v->peak;
+			break;
+		default:
+			node_count[v->node] += v->count;
+			break;
+		}
+	}
+	return node_count;
+}
+
 void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_frame_funcs *ff,
 		      const struct sp_stack_report_opts *o)
 {
-	uint32_t counter = sp_profile_find_counter(p, "samples"), *path = NULL, *order;
-	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
+	uint32_t *path = NULL, *order;
+	int64_t *node_count = sp_stack_node_values(p, o);
 	struct sp_buf b = SP_BUF_INIT;
 	struct folded f;
 	size_t i, alloc = 0;
@@ -122,9 +148,6 @@ void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_fra
 	sp_strtab_init(&f.strs);
 	sp_pairmap_init(&f.index, key_of, &f);
 	f.name = sp_xcalloc(ff->funcs->len + 1, sizeof(*f.name));
-	for (i = 0; i < p->nvalues; i++)
-		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
-			node_count[p->values[i].node] += p->values[i].count;
 	for (i = 1; i < p->nnodes; i++) {
 		if (!node_count[i])
 			continue;

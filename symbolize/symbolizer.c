@@ -70,6 +70,7 @@ struct obj_slot {
 	struct sp_symfile *file;
 	enum sp_sym_reason why;
 	int done;
+	int misfit;      /* a base-offset frame fell outside its code (said once) */
 };
 
 struct map_slot {
@@ -633,6 +634,52 @@ static enum sp_sym_reason place(struct sp_symbolizer *s, const struct sp_profile
 	return SP_SYM_OK;
 }
 
+/*
+ * A frame given as an offset from its object's load base (IgProf: dladdr's
+ * dli_fbase, where the file's first byte is mapped): vaddr = offset + the
+ * first PT_LOAD's p_vaddr - p_offset, igprof-analyse's `objdump -p` rule
+ * (0 for PIE and shared objects, 0x400000 for a classic x86-64
+ * executable). An address outside the file's code means another file.
+ */
+static enum sp_sym_reason place_base_offset(struct sp_symbolizer *s, const struct sp_profile *p,
+					    const struct sp_frame *fr, struct sp_symfile **file,
+					    uint64_t *vaddr)
+{
+	enum sp_sym_reason why;
+	struct sp_symfile *f = sp_symbolizer_object(s, p, fr->object, &why);
+	const struct sp_elf_load *l;
+
+	if (!f)
+		return why;
+	if (!f->info.nloads)
+		return SP_SYM_MISMATCH;
+	l = &f->info.loads[0];
+	*vaddr = fr->addr + (l->vaddr - l->offset) -
+		 ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	if (!sp_image_in_code(f->im, *vaddr)) {
+		struct obj_slot *slot = &s->objs[fr->object];
+
+		if (!slot->misfit++)
+			warn(s, "'%s' does not match the profile's '%s': offset %#llx is not in "
+				"its code; its frames there are left unnamed",
+			     f->path, p->objects[fr->object].path, (unsigned long long)fr->addr);
+		return SP_SYM_MISMATCH;
+	}
+	*file = f;
+	return SP_SYM_OK;
+}
+
+static enum sp_sym_reason place_any(struct sp_symbolizer *s, const struct sp_profile *p,
+				    const struct sp_frame *fr, struct sp_symfile **file,
+				    uint64_t *vaddr)
+{
+	if (fr->flags & SP_FRAME_BASE_OFFSET)
+		return place_base_offset(s, p, fr, file, vaddr);
+	if (fr->map == SP_NONE || fr->map >= p->nmaps)
+		return place_unmapped(s, p, fr, file, vaddr);
+	return place(s, p, fr, file, vaddr);
+}
+
 static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct sp_profile *p,
 					 const struct sp_frame *fr)
 {
@@ -640,10 +687,7 @@ static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct s
 	struct sp_symfile *f = NULL;
 	uint64_t vaddr = 0;
 
-	if (fr->map == SP_NONE || fr->map >= p->nmaps)
-		why = place_unmapped(s, p, fr, &f, &vaddr);
-	else
-		why = place(s, p, fr, &f, &vaddr);
+	why = place_any(s, p, fr, &f, &vaddr);
 	if (why != SP_SYM_OK)
 		return &s->failed[why];
 	return sp_symfile_lookup(f, vaddr);
@@ -659,9 +703,7 @@ enum sp_sym_reason sp_symbolizer_place(struct sp_symbolizer *s, const struct sp_
 	if (frame >= p->nframes)
 		return SP_SYM_UNMAPPED;
 	fr = &p->frames[frame];
-	if (fr->map == SP_NONE || fr->map >= p->nmaps)
-		return place_unmapped(s, p, fr, file, vaddr);
-	return place(s, p, fr, file, vaddr);
+	return place_any(s, p, fr, file, vaddr);
 }
 
 const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
@@ -737,6 +779,10 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 		struct sp_symfile *f;
 		uint64_t bias;
 
+		if (fr->flags & SP_FRAME_BASE_OFFSET) {
+			sp_symbolizer_object(s, p, fr->object, NULL);
+			continue;
+		}
 		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
 		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)))
 			continue;
@@ -751,19 +797,28 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 	for (i = 0; i < p->nframes; i++) {
 		const struct sp_frame *fr = &p->frames[i];
 		struct sp_symfile *f;
-		uint64_t bias, abs;
+		uint64_t bias, abs, vaddr = 0;
 		size_t k;
 
-		if (fr->map == SP_NONE || fr->map >= p->nmaps ||
-		    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)) ||
-		    s->maps[fr->map].state <= 0)
-			continue;
-		bias = s->maps[fr->map].bias;
-		abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+		if (fr->flags & SP_FRAME_BASE_OFFSET) {
+			f = NULL;
+			if (place_base_offset(s, p, fr, &f, &vaddr) != SP_SYM_OK)
+				continue;
+		} else {
+			if (fr->map == SP_NONE || fr->map >= p->nmaps ||
+			    !(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, NULL)) ||
+			    s->maps[fr->map].state <= 0)
+				continue;
+			bias = s->maps[fr->map].bias;
+			abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+			vaddr = sp_map_abs_to_vaddr(abs, bias);
+		}
 		for (k = 0; k < nfiles && s->files[k] != f; k++)
 			;
+		if (k == nfiles)
+			continue;
 		SP_ALLOC_GROW(want[k], nwant[k] + 1, walloc[k]);
-		want[k][nwant[k]++] = sp_map_abs_to_vaddr(abs, bias);
+		want[k][nwant[k]++] = vaddr;
 	}
 	for (i = 0; i < nfiles; i++) {
 		sp_elf_image_start_for(s->files[i]->im, want[i], nwant[i]);

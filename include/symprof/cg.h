@@ -370,6 +370,49 @@ void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
 			  struct sp_symbolizer *s, int line_granularity);
 void sp_frame_funcs_release(struct sp_frame_funcs *ff);
 
+enum sp_frame_funcs_flags {
+	SP_FF_LINES = 1 << 0,          /* line granularity */
+	SP_FF_OUTERMOST = 1 << 1,      /* only the function the address is in (no inline chain) */
+	SP_FF_RESOLVE_NAMED = 1 << 2,  /* look up profiler-named frames too; their name is the
+					  fallback */
+	SP_FF_MERGE_CLONES = 1 << 3,   /* f.constprop.0, f.isra.0, f.part.0, f.cold: f */
+	SP_FF_IGPROF_NAMES = 1 << 4,   /* unknown frames as "@{FILE+OFFSET}" (igprof-analyse) */
+};
+
+/* sp_frame_funcs_build() with enum sp_frame_funcs_flags. */
+void sp_frame_funcs_build_flags(struct sp_frame_funcs *ff, const struct sp_profile *p,
+				struct sp_symbolizer *s, unsigned flags);
+/* The length of `name` without a compiler clone suffix (.constprop.N,
+ * .isra.N, .part.N, .cold and chains of them); strlen(name) if none. */
+size_t sp_clone_origin_len(const char *name);
+
+/* ---- igprof-analyse's call tree (igtree.c) ---- */
+
+enum sp_igtree_filters {
+	SP_IGF_IGPROF = 1 << 0,  /* drop IgProf's own frames (libigprof.so ...) */
+	SP_IGF_MALLOC = 1 << 1,  /* fold malloc, operator new ... into their callers */
+	SP_IGF_POOL = 1 << 2,    /* drop gcc 2's pool allocator (MEM_LIVE) */
+};
+
+struct sp_igtree_opts {
+	uint32_t counter;            /* which of the profile's counters */
+	enum sp_value_field field;   /* SP_VALUE_VALUE or SP_VALUE_PEAK */
+	unsigned filters;            /* enum sp_igtree_filters */
+};
+
+/*
+ * The tree of functions igprof-analyse reports on: p's CCT with frames
+ * replaced by their function (the last of each frame's list in ff), equal
+ * paths merged, one counter's values (count, and value or peak; a MAX
+ * counter keeps the largest value) and the default filters applied (see
+ * cg/igtree.c). A new profile: frame i is function i of ff, counter 0 the
+ * counter, leaks moved along; free with sp_profile_free().
+ */
+struct sp_profile *sp_igtree_build(const struct sp_profile *p, const struct sp_frame_funcs *ff,
+				   const struct sp_igtree_opts *o);
+/* 1 if the object's path is one of IgProf's own libraries. */
+int sp_igtree_is_igprof_object(const char *path);
+
 /* Makes room for n arcs in the arc index. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */

@@ -124,6 +124,10 @@ struct sp_counter {
 enum sp_frame_flags {
 	SP_FRAME_RETURN_ADDR = 1 << 0, /* a return address: look up addr - 1 */
 	SP_FRAME_NAMED = 1 << 1,       /* the profiler named it (name != NULL) */
+	/* addr is the offset from where `object`'s first byte is loaded
+	 * (dladdr's dli_fbase; IgProf), not a runtime address: the
+	 * symbolizer adds the first PT_LOAD's p_vaddr - p_offset */
+	SP_FRAME_BASE_OFFSET = 1 << 2,
 };
 
 /* One distinct code location. */

@@ -313,7 +313,35 @@ struct sp_stack_report_opts {
 	unsigned demangle : 1; /* C++ names demangled */
 	unsigned cum : 1;      /* pprof: rows sorted by cumulative samples */
 	unsigned lines : 1;    /* line granularity */
+	/* folded, callgrind: the counter counted (NULL: "samples") and which
+	 * field of its values (0: the count of events, else enum
+	 * sp_value_field + 1: value, count or peak) */
+	const char *counter;
+	int field;
 };
+
+/* ---- IgProf (igprof.c, leaks.c) ---- */
+
+struct sp_igprof_report_opts {
+	const char *counter;       /* "Counter: NAME" */
+	double seconds_per_tick;   /* > 0: values are ticks, printed as seconds */
+	unsigned is_max : 1;       /* a MAX counter: maxima instead of sums */
+	unsigned with_calls : 1;   /* the Calls columns (MEM_* counters) */
+	unsigned demangle : 1;
+	unsigned addresses : 1;    /* leak report: every leaked block */
+};
+
+/* igprof-analyse's text report of the tree sp_igtree_build() made. */
+void sp_report_igprof(FILE *out, const struct sp_profile *tree,
+		      const struct sp_igprof_report_opts *o);
+/* The leak report of such a tree (a MEM_LIVE or FD_LIVE counter): the
+ * allocation sites with what they still hold, largest first. */
+void sp_report_leaks(FILE *out, const struct sp_profile *tree,
+		     const struct sp_igprof_report_opts *o);
+
+/* Per CCT node, what folded and callgrind count there: the values of the
+ * counter o names, in o's field (a malloc'ed array of p->nnodes + 1). */
+int64_t *sp_stack_node_values(const struct sp_profile *p, const struct sp_stack_report_opts *o);
 
 /* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
 void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,

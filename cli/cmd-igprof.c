@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The IgProf dump pipeline:
+ *
+ *   read and merge every dump (formats/igprof.c; decompressed on a thread)
+ *   -> the counter: --counter, else PERF_TICKS, else the first one defined
+ *   -> symbolizer: each F entry's file (--path-map), its first PT_LOAD for
+ *      the offsets, debug files by build-id or .gnu_debuglink (libc6-dbg)
+ *   -> frames -> functions: the function each address is in, as
+ *      igprof-analyse -g names it (IgProf's own name only when nothing
+ *      else does; "@{file+offset}" when nothing does), clones merged with
+ *      --merge-clones
+ *   -> igprof-analyse's call tree (cg/igtree.c): one counter's value or
+ *      peak, the default filters unless --no-filter
+ *   -> by --format:
+ *        text       gprof's flat profile, call graph and index, exact from
+ *                   the tree (calls = the counter's count of events);
+ *                   --leaks: the leak report instead
+ *        igprof     igprof-analyse's report (report/igprof.c)
+ *        json       the document of docs/formats.md
+ *        folded     one "a;b;c N" line per stack of the tree
+ *        callgrind  from the dumps' frames, with source lines
+ *        dot, flamegraph, --html, --diff: render.c
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symprof/alloc.h"
+#include "symprof/error.h"
+#include "symprof/flame.h"
+#include "symprof/profile.h"
+#include "symprof/report.h"
+#include "symprof/symbolize.h"
+
+struct igprof_run {
+	struct sp_opts *o;
+	struct sp_profile *prof;     /* the dumps */
+	struct sp_profile *tree;     /* igprof-analyse's tree of functions */
+	struct sp_symbolizer *sym;
+	struct sp_frame_funcs ff;    /* frames of prof -> functions */
+	struct sp_frame_funcs tff;   /* frames of tree -> functions (identity) */
+	struct sp_cg *cg;
+	struct sp_flame *flame;
+	const char **objs;
+	uint32_t counter;
+	FILE *out;
+};
+
+static void warn_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	sp_cli_error("warning: %s", msg);
+}
+
+static int read_dumps(struct igprof_run *g)
+{
+	struct sp_igprof_read_opts ro;
+	size_t i;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.keep_leaks = g->o->leak_addresses;
+	ro.progress = sp_cli_progress_hook();
+	g->prof = sp_profile_new(SP_PROFILE_IGPROF);
+	for (i = 0; i < g->o->nprofiles; i++) {
+		struct sp_error err = SP_ERROR_INIT;
+
+		sp_cli_progress_reading(g->o->profiles[i], i, g->o->nprofiles);
+		if (sp_fmt_igprof_read(g->prof, g->o->profiles[i], &ro, &err) < 0) {
+			sp_cli_error("%s", err.msg);
+			return 1;
+		}
+	}
+	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
+		sp_cli_error("warning: the dumps have different tick periods: ticks are added as "
+			     "they are, and count as %g seconds each",
+			     g->prof->igprof.tick);
+	sp_cli_mark("read dumps");
+	return 0;
+}
+
+/* --counter, else PERF_TICKS, else the first counter of the first dump
+ * (igprof-analyse's default). */
+static int pick_counter(struct igprof_run *g)
+{
+	const struct sp_profile *p = g->prof;
+	size_t i;
+
+	if (!p->ncounters) {
+		sp_cli_error("'%s': no counter values in the dump%s", g->o->profiles[0],
+			     g->o->nprofiles > 1 ? "s" : "");
+		return 1;
+	}
+	if (g->o->counter) {
+		g->counter = sp_profile_find_counter(p, g->o->counter);
+		if (g->counter == SP_NONE) {
+			sp_cli_error("no counter '%s' in '%s'; it has:", g->o->counter,
+				     g->o->profiles[0]);
+			for (i = 0; i < p->ncounters; i++)
+				sp_cli_error("  %s", p->counters[i].name);
+			return 1;
+		}
+		return 0;
+	}
+	g->counter = sp_profile_find_counter(p, "PERF_TICKS");
+	if (g->counter == SP_NONE)
+		g->counter = 0;
+	return 0;
+}
+
+static void make_symbolizer(struct igprof_run *g)
+{
+	struct sp_symbolizer_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.path_maps = g->o->path_maps;
+	so.npath_maps = g->o->npath_maps;
+	so.warn = warn_cb;
+	g->sym = sp_symbolizer_new(&so);
+}
+
+static const struct sp_counter *counter_of(const struct igprof_run *g)
+{
+	return &g->prof->counters[g->counter];
+}
+
+static int is_ticks(const struct sp_counter *c)
+{
+	return !strcmp(c->name, "PERF_TICKS") || !strncmp(c->name, "NRG_", 4);
+}
+
+static unsigned filters_for(const struct igprof_run *g)
+{
+	const char *name = counter_of(g)->name;
+	unsigned f = SP_IGF_IGPROF;
+
+	if (g->o->no_filter)
+		return 0;
+	if (!strncmp(name, "MEM_", 4))
+		f |= SP_IGF_MALLOC;
+	if (!strcmp(name, "MEM_LIVE"))
+		f |= SP_IGF_POOL;
+	return f;
+}
+
+/* Frames -> functions -> the tree -> the call graph. */
+static int analyse(struct igprof_run *g)
+{
+	unsigned flags = SP_FF_OUTERMOST | SP_FF_RESOLVE_NAMED | SP_FF_IGPROF_NAMES;
+	struct sp_igtree_opts to;
+	struct sp_cg_stack_opts co;
+	struct sp_error err = SP_ERROR_INIT;
+	const struct sp_counter *c = counter_of(g);
+
+	if (g->o->merge_clones)
+		flags |= SP_FF_MERGE_CLONES;
+	sp_frame_funcs_build_flags(&g->ff, g->prof, g->sym, flags);
+	sp_cli_mark("symbolize");
+	memset(&to, 0, sizeof(to));
+	to.counter = g->counter;
+	to.field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
+	to.filters = filters_for(g);
+	g->tree = sp_igtree_build(g->prof, &g->ff, &to);
+	sp_frame_funcs_build(&g->tff, g->tree, NULL, 0);
+	memset(&co, 0, sizeof(co));
+	co.counter = 0;
+	co.field = SP_VALUE_VALUE;
+	co.frame_first = g->tff.first;
+	co.frame_funcs = g->tff.list;
+	co.funcs = g->tff.funcs;
+	co.counts_known = 1;
+	if (is_ticks(c)) {
+		double hz = g->prof->igprof.tick > 0 ? 1 / g->prof->igprof.tick : 100;
+
+		co.hz = hz < 1 ? 1 : lround(hz);
+		co.dimen = "seconds";
+		co.dimen_abbrev = 's';
+	} else {
+		co.hz = 1;
+		co.dimen = c->unit ? c->unit : "units";
+		co.dimen_abbrev = co.dimen[0];
+	}
+	g->cg = sp_cg_from_cct(g->tree, &co, &err);
+	if (!g->cg) {
+		sp_cli_error("%s", err.msg);
+		return 1;
+	}
+	if (g->o->html || g->o->out_format == SP_OUT_FLAMEGRAPH || g->o->out_format == SP_OUT_FOLDED)
+		g->flame = sp_flame_from_cct(g->tree, &co, NULL, g->prof->igprof.program);
+	sp_cli_mark("call graph");
+	return 0;
+}
+
+/* ---- outputs ---- */
+
+static void report_opts(const struct igprof_run *g, struct sp_report_opts *ro)
+{
+	memset(ro, 0, sizeof(*ro));
+	ro->brief = g->o->brief;
+	ro->demangle = g->o->demangle;
+	ro->print_path = g->o->print_path;
+	ro->ignore_zeros = g->o->ignore_zeros;
+	ro->width = g->o->width;
+}
+
+static void fill_meta(struct igprof_run *g, struct sp_report_meta *m)
+{
+	const struct sp_counter *c = counter_of(g);
+	size_t i, n = g->tff.funcs->len;
+
+	if (!g->objs) {
+		g->objs = sp_xcalloc(n + 1, sizeof(*g->objs));
+		for (i = 0; i < n; i++) {
+			uint32_t f = g->tff.object[i];
+
+			g->objs[i] = f < g->tree->nobjects ? g->tree->objects[f].path : NULL;
+		}
+	}
+	memset(m, 0, sizeof(*m));
+	m->format = "igprof";
+	m->executable = g->prof->igprof.program;
+	m->files = g->o->profiles;
+	m->nfiles = g->o->nprofiles;
+	m->metric = c->name;
+	m->unit = is_ticks(c) ? "seconds" : c->unit;
+	m->sym_objects = g->objs;
+	m->sample_seconds = is_ticks(c) ? g->prof->igprof.tick : 0;
+}
+
+static void print_text(struct igprof_run *g)
+{
+	struct sp_opts *o = g->o;
+	struct sp_report_opts ro;
+	struct sp_report r;
+	int style = o->output_style;
+
+	if (!style)
+		style = (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH) & ~o->user_specified;
+	report_opts(g, &ro);
+	sp_report_init(&r, g->out, g->cg, &ro);
+	if (style & STYLE_FLAT_PROFILE)
+		sp_report_flat(&r);
+	if (style & STYLE_CALL_GRAPH) {
+		sp_report_graph(&r);
+		sp_report_index(&r);
+	}
+	sp_report_release(&r);
+}
+
+static void stack_opts(const struct igprof_run *g, struct sp_stack_report_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->demangle = g->o->demangle;
+	so->counter = counter_of(g)->name;
+	so->field = 1 + (g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE);
+}
+
+static void igprof_opts(const struct igprof_run *g, struct sp_igprof_report_opts *io)
+{
+	const struct sp_counter *c = counter_of(g);
+
+	memset(io, 0, sizeof(*io));
+	io->demangle = g->o->demangle;
+	io->seconds_per_tick = is_ticks(c) ? g->prof->igprof.tick : 0;
+	io->is_max = c->kind == SP_COUNTER_MAX;
+	io->with_calls = !is_ticks(c);
+	io->counter = c->name;
+}
+
+static void fill_model(struct igprof_run *g, struct sp_cli_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->cg = g->cg;
+	report_opts(g, &m->ro);
+	fill_meta(g, &m->meta);
+	m->flame = g->flame;
+}
+
+static int print_output(struct igprof_run *g)
+{
+	struct sp_opts *o = g->o;
+	struct sp_stack_report_opts so;
+	struct sp_igprof_report_opts io;
+	struct sp_cli_model m;
+
+	stack_opts(g, &so);
+	switch (o->out_format) {
+	case SP_OUT_FOLDED:
+		if (!o->html && !o->diff) {
+			so.field = 1 + SP_VALUE_VALUE;
+			sp_report_folded(g->out, g->tree, &g->tff, &so);
+			return 0;
+		}
+		break;
+	case SP_OUT_CALLGRIND:
+		sp_report_callgrind(g->out, g->prof, g->sym, &so);
+		return 0;
+	case SP_OUT_IGPROF:
+		igprof_opts(g, &io);
+		sp_report_igprof(g->out, g->tree, &io);
+		return 0;
+	default:
+		break;
+	}
+	if (o->leaks && o->out_format == SP_OUT_TEXT) {
+		igprof_opts(g, &io);
+		io.addresses = o->leak_addresses;
+		sp_report_leaks(g->out, g->tree, &io);
+		return 0;
+	}
+	if (o->out_format == SP_OUT_TEXT && !o->diff && (!o->html || o->format_given))
+		print_text(g);
+	if (!sp_cli_renders(o))
+		return 0;
+	fill_model(g, &m);
+	return sp_cli_render(o, &m, g->out);
+}
+
+static void run_release(struct igprof_run *g)
+{
+	sp_flame_free(g->flame);
+	sp_cg_free(g->cg);
+	sp_frame_funcs_release(&g->ff);
+	sp_frame_funcs_release(&g->tff);
+	sp_symbolizer_free(g->sym);
+	sp_profile_free(g->tree);
+	sp_profile_free(g->prof);
+	free(g->objs);
+}
+
+static int load(struct igprof_run *g)
+{
+	int rc;
+
+	make_symbolizer(g);
+	rc = read_dumps(g);
+	if (!rc)
+		rc = pick_counter(g);
+	if (!rc) {
+		sp_symbolizer_prefetch(g->sym, g->prof);
+		sp_cli_mark("prefetch");
+		rc = analyse(g);
+	}
+	return rc;
+}
+
+int sp_cmd_igprof(struct sp_opts *o)
+{
+	struct igprof_run g;
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	sp_cli_mark(NULL);
+	g.o = o;
+	g.out = stdout;
+	sp_cli_progress_start(o, (int)o->nprofiles + 2);
+	rc = load(&g);
+	sp_cli_progress_stop();
+	if (!rc)
+		rc = print_output(&g);
+	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+		sp_cli_error("cannot write the report: write error");
+		rc = 1;
+	}
+	run_release(&g);
+	sp_cli_mark("release");
+	return rc;
+}
+
+/* ---- --diff=BASE: the base's dumps through the same steps ---- */
+
+static void base_release(void *owner)
+{
+	struct igprof_run *g = owner;
+
+	run_release(g);
+	free((void *)g->o->profiles);
+	free(g->o);
+	free(g);
+}
+
+int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+{
+	struct igprof_run *g = sp_xcalloc(1, sizeof(*g));
+	struct sp_opts *bo = sp_xmalloc(sizeof(*bo));
+	int rc;
+
+	*bo = *o;
+	bo->profiles = sp_xmalloc(sizeof(*bo->profiles));
+	bo->profiles[0] = path;
+	bo->nprofiles = 1;
+	bo->html = NULL;
+	g->o = bo;
+	g->out = stdout;
+	rc = load(g);
+	memset(m, 0, sizeof(*m));
+	if (!rc)
+		fill_model(g, m);
+	m->owner = g;
+	m->release = base_release;
+	return rc;
+}
