@@ -89,15 +89,13 @@ static void frame_spots(struct ann *a, const struct sp_profile *p, struct sp_sym
 	a->first[p->nframes] = (uint32_t)a->npos;
 }
 
-static void count(struct ann *a, const struct sp_profile *p)
+static void count(struct ann *a, const struct sp_profile *p,
+		  const struct sp_annotate_samples_opts *o)
 {
-	uint32_t counter = sp_profile_find_counter(p, "samples");
-	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
+	uint32_t counter = sp_profile_find_counter(p, o->counter ? o->counter : "samples");
+	int64_t *node_count = sp_profile_node_values(p, counter, (enum sp_value_pick)o->pick);
 	size_t i;
 
-	for (i = 0; i < p->nvalues; i++)
-		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
-			node_count[p->values[i].node] += p->values[i].count;
 	for (i = 1; i < p->nnodes; i++) {
 		uint32_t n = (uint32_t)i, leaf = p->nodes[i].frame, k;
 
@@ -236,7 +234,7 @@ void sp_annotate_samples(FILE *out, const struct sp_profile *p, struct sp_symbol
 	sp_strtab_init(&a.strs);
 	sp_pairmap_init(&a.index, spot_key, &a);
 	frame_spots(&a, p, s);
-	count(&a, p);
+	count(&a, p, o);
 	sp_pairmap_release(&a.index);
 	sp_sort(a.spots, a.nspots, sizeof(*a.spots), cmp_spot, NULL);
 	for (i = 0; i < a.nspots; i++) {

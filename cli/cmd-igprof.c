@@ -14,8 +14,10 @@
  *      peak, the default filters unless --no-filter
  *   -> by --format:
  *        text       gprof's flat profile, call graph and index, exact from
- *                   the tree (calls = the counter's count of events);
- *                   --leaks: the leak report instead
+ *                   the tree (calls = the counter's count of events); with
+ *                   -l from the dumps' frames at line granularity (no
+ *                   filters); -A annotated source with the counter's
+ *                   values per line; --leaks: the leak report instead
  *        igprof     igprof-analyse's report (report/igprof.c)
  *        json       the document of docs/formats.md
  *        folded     one "a;b;c N" line per stack of the tree
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "symprof/alloc.h"
+#include "symprof/annotate.h"
 #include "symprof/error.h"
 #include "symprof/flame.h"
 #include "symprof/profile.h"
@@ -47,11 +50,18 @@ struct igprof_run {
 	const char **objs;
 	uint32_t counter;
 	FILE *out;
+	char note[160];
 };
 
+/* Symbolization problems are warnings, except about IgProf's own library
+ * (its frames are dropped by the default filters, and it is rarely kept
+ * beside a dump). */
 static void warn_cb(void *ctx, const char *msg)
 {
-	(void)ctx;
+	const struct igprof_run *g = ctx;
+
+	if (!g->o->no_filter && strstr(msg, "libigprof."))
+		return;
 	sp_cli_error("warning: %s", msg);
 }
 
@@ -118,7 +128,41 @@ static void make_symbolizer(struct igprof_run *g)
 	so.path_maps = g->o->path_maps;
 	so.npath_maps = g->o->npath_maps;
 	so.warn = warn_cb;
+	so.warn_ctx = g;
 	g->sym = sp_symbolizer_new(&so);
+}
+
+/*
+ * IgProf records no build-ids, so a binary found at a recorded path (or
+ * through --path-map) might be another build. Where IgProf named a frame
+ * itself (dladdr: shared libraries, -rdynamic executables), the symbol
+ * must start where the file says: checked once per object.
+ */
+static void check_binaries(struct igprof_run *g)
+{
+	const struct sp_profile *p = g->prof;
+	uint8_t *done = sp_xcalloc(p->nobjects + 1, 1);
+	size_t i;
+
+	for (i = 0; i < p->nframes; i++) {
+		const struct sp_frame *f = &p->frames[i];
+		struct sp_symfile *file;
+		uint64_t vaddr, at;
+
+		if (!(f->flags & SP_FRAME_NAMED) || f->object >= p->nobjects || done[f->object])
+			continue;
+		if (sp_symbolizer_place(g->sym, p, (uint32_t)i, &file, &vaddr) != SP_SYM_OK)
+			continue;
+		done[f->object] = 1;
+		if (sp_symfile_find_symbol(file, f->name, &at) == 0 && at != vaddr - f->symoff)
+			sp_cli_error("warning: '%s' is not the '%s' the dump was made with: IgProf "
+				     "found '%s' at %#llx, the file has it at %#llx; its frames may be "
+				     "misnamed",
+				     sp_symfile_path(file), p->objects[f->object].path, f->name,
+				     (unsigned long long)(vaddr - f->symoff),
+				     (unsigned long long)at);
+	}
+	free(done);
 }
 
 static const struct sp_counter *counter_of(const struct igprof_run *g)
@@ -156,6 +200,8 @@ static int analyse(struct igprof_run *g)
 
 	if (g->o->merge_clones)
 		flags |= SP_FF_MERGE_CLONES;
+	if (g->o->line)
+		flags |= SP_FF_LINES;
 	sp_frame_funcs_build_flags(&g->ff, g->prof, g->sym, flags);
 	sp_cli_mark("symbolize");
 	memset(&to, 0, sizeof(to));
@@ -170,7 +216,15 @@ static int analyse(struct igprof_run *g)
 	co.frame_first = g->tff.first;
 	co.frame_funcs = g->tff.list;
 	co.funcs = g->tff.funcs;
-	co.counts_known = 1;
+	if (g->o->line) {
+		/* lines: the dumps' own tree, each frame its line (no filters) */
+		co.counter = g->counter;
+		co.field = to.field;
+		co.frame_first = g->ff.first;
+		co.frame_funcs = g->ff.list;
+		co.funcs = g->ff.funcs;
+	}
+	co.counts_known = !is_ticks(c); /* ticks are no calls; allocations are */
 	if (is_ticks(c)) {
 		double hz = g->prof->igprof.tick > 0 ? 1 / g->prof->igprof.tick : 100;
 
@@ -182,10 +236,16 @@ static int analyse(struct igprof_run *g)
 		co.dimen = c->unit ? c->unit : "units";
 		co.dimen_abbrev = co.dimen[0];
 	}
-	g->cg = sp_cg_from_cct(g->tree, &co, &err);
+	g->cg = sp_cg_from_cct(g->o->line ? g->prof : g->tree, &co, &err);
 	if (!g->cg) {
 		sp_cli_error("%s", err.msg);
 		return 1;
+	}
+	if (!is_ticks(c)) {
+		snprintf(g->note, sizeof(g->note),
+			 "Costs are in %s: IgProf's %s%s (calls: how many times it counted).",
+			 co.dimen, c->name, g->o->value_peak ? " peaks" : "");
+		g->cg->cost_note = g->note;
 	}
 	if (g->o->html || g->o->out_format == SP_OUT_FLAMEGRAPH || g->o->out_format == SP_OUT_FOLDED)
 		g->flame = sp_flame_from_cct(g->tree, &co, NULL, g->prof->igprof.program);
@@ -200,6 +260,7 @@ static void report_opts(const struct igprof_run *g, struct sp_report_opts *ro)
 	memset(ro, 0, sizeof(*ro));
 	ro->brief = g->o->brief;
 	ro->demangle = g->o->demangle;
+	ro->inline_file_names = g->o->line || g->o->inline_file_names;
 	ro->print_path = g->o->print_path;
 	ro->ignore_zeros = g->o->ignore_zeros;
 	ro->width = g->o->width;
@@ -229,6 +290,25 @@ static void fill_meta(struct igprof_run *g, struct sp_report_meta *m)
 	m->sample_seconds = is_ticks(c) ? g->prof->igprof.tick : 0;
 }
 
+/* -A: source lines with the counter's self and cumulative values. */
+static void annotate(struct igprof_run *g, int first_output)
+{
+	struct sp_annotate_samples_opts ao;
+	char **dirs;
+	size_t i;
+
+	memset(&ao, 0, sizeof(ao));
+	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
+	ao.dirs = (const char *const *)dirs;
+	ao.counter = counter_of(g)->name;
+	ao.pick = g->o->value_peak ? SP_PICK_PEAK : SP_PICK_VALUE;
+	fflush(g->out);
+	sp_annotate_samples(g->out, g->prof, g->sym, &ao, first_output);
+	for (i = 0; i < ao.ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
 static void print_text(struct igprof_run *g)
 {
 	struct sp_opts *o = g->o;
@@ -247,6 +327,8 @@ static void print_text(struct igprof_run *g)
 		sp_report_index(&r);
 	}
 	sp_report_release(&r);
+	if (style & STYLE_ANNOTATED_SOURCE)
+		annotate(g, !(style & ~STYLE_ANNOTATED_SOURCE));
 }
 
 static void stack_opts(const struct igprof_run *g, struct sp_stack_report_opts *so)
@@ -254,7 +336,7 @@ static void stack_opts(const struct igprof_run *g, struct sp_stack_report_opts *
 	memset(so, 0, sizeof(*so));
 	so->demangle = g->o->demangle;
 	so->counter = counter_of(g)->name;
-	so->field = 1 + (g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE);
+	so->pick = g->o->value_peak ? SP_PICK_PEAK : SP_PICK_VALUE;
 }
 
 static void igprof_opts(const struct igprof_run *g, struct sp_igprof_report_opts *io)
@@ -289,7 +371,7 @@ static int print_output(struct igprof_run *g)
 	switch (o->out_format) {
 	case SP_OUT_FOLDED:
 		if (!o->html && !o->diff) {
-			so.field = 1 + SP_VALUE_VALUE;
+			so.pick = SP_PICK_VALUE; /* the tree's values are already picked */
 			sp_report_folded(g->out, g->tree, &g->tff, &so);
 			return 0;
 		}
@@ -340,6 +422,7 @@ static int load(struct igprof_run *g)
 		rc = pick_counter(g);
 	if (!rc) {
 		sp_symbolizer_prefetch(g->sym, g->prof);
+		check_binaries(g);
 		sp_cli_mark("prefetch");
 		rc = analyse(g);
 	}

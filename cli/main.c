@@ -30,10 +30,28 @@ static enum sp_input_format detect(const char *path)
  * gperftools profile's maps name the files; aprof reports have no image);
  * IgProf dumps name their binaries, so every argument is a dump.
  */
+/* IgProf dumps name their binaries: every argument is a dump. */
+static enum sp_input_format all_dumps(struct sp_opts *o)
+{
+	if (o->image_given) {
+		if (o->profiles_defaulted)
+			o->nprofiles = 0;
+		memmove(o->profiles + 1, o->profiles, o->nprofiles * sizeof(*o->profiles));
+		o->profiles[0] = o->image;
+		o->nprofiles++;
+		o->profiles_defaulted = 0;
+		o->image = NULL;
+		o->image_given = 0;
+	}
+	return SP_INPUT_IGPROF;
+}
+
 static enum sp_input_format input_format(struct sp_opts *o)
 {
 	enum sp_input_format fmt;
 
+	if (o->input_format == SP_INPUT_IGPROF)
+		return all_dumps(o);
 	if (o->input_format != SP_INPUT_UNKNOWN)
 		return o->input_format;
 	if (o->image_given) {
@@ -46,18 +64,8 @@ static enum sp_input_format input_format(struct sp_opts *o)
 			o->image_given = 0;
 			return SP_INPUT_GPERF;
 		}
-		if (fmt == SP_INPUT_IGPROF) {
-			/* IgProf dumps name their binaries: every argument is a dump */
-			if (o->profiles_defaulted)
-				o->nprofiles = 0;
-			memmove(o->profiles + 1, o->profiles, o->nprofiles * sizeof(*o->profiles));
-			o->profiles[0] = o->image;
-			o->nprofiles++;
-			o->profiles_defaulted = 0;
-			o->image = NULL;
-			o->image_given = 0;
-			return SP_INPUT_IGPROF;
-		}
+		if (fmt == SP_INPUT_IGPROF)
+			return all_dumps(o);
 	}
 	if (!o->nprofiles)
 		return SP_INPUT_GMON;

@@ -425,3 +425,21 @@ struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t f
 	p->npoints++;
 	return pt;
 }
+
+int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
+				enum sp_value_pick pick)
+{
+	int64_t *v = sp_xcalloc(p->nnodes + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < p->nvalues; i++) {
+		const struct sp_cct_value *x = &p->values[i];
+
+		if (x->counter != counter || x->node >= p->nnodes)
+			continue;
+		v[x->node] += pick == SP_PICK_VALUE ? x->value
+			      : pick == SP_PICK_PEAK ? x->peak
+						     : x->count;
+	}
+	return v;
+}

@@ -588,6 +588,25 @@ static int more_line(struct reader *r, struct cur *c, int *whole)
 
 /* ---- node lines ---- */
 
+/* "unexpected text": up to 40 bytes of it, other than printable ASCII as
+ * \xNN. */
+static int unexpected(struct reader *r, const struct cur *c)
+{
+	char shown[40 * 4 + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < 40 && c->p + i < c->end; i++) {
+		unsigned char ch = (unsigned char)c->p[i];
+
+		if (ch >= 0x20 && ch < 0x7f)
+			shown[n++] = (char)ch;
+		else
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n, "\\x%02x", ch);
+	}
+	shown[n] = '\0';
+	return bad(r, "unexpected text after the node: '%s'", shown);
+}
+
 static int node_line(struct reader *r, struct cur *c, int whole)
 {
 	struct sp_profile *p = r->p;
@@ -616,8 +635,7 @@ static int node_line(struct reader *r, struct cur *c, int whole)
 		if (c->p == c->end && whole)
 			break;
 		if (*c->p != ';')
-			return bad(r, "unexpected text after the node: '%.*s'",
-				   (int)(c->end - c->p < 40 ? c->end - c->p : 40), c->p);
+			return unexpected(r, c);
 		if ((rc = leak(r, c, node)) < 0)
 			return rc;
 	}

@@ -112,27 +112,8 @@ static int cmp_text(const void *a, const void *b, void *ctx)
 int64_t *sp_stack_node_values(const struct sp_profile *p, const struct sp_stack_report_opts *o)
 {
 	uint32_t counter = sp_profile_find_counter(p, o->counter ? o->counter : "samples");
-	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
-	size_t i;
 
-	for (i = 0; i < p->nvalues; i++) {
-		const struct sp_cct_value *v = &p->values[i];
-
-		if (v->counter != counter || v->node >= p->nnodes)
-			continue;
-		switch (o->field) {
-		case 1 + SP_VALUE_VALUE:
-			node_count[v->node] += v->value;
-			break;
-		case 1 + SP_VALUE_PEAK:
-			node_count[v->node] += v->peak;
-			break;
-		default:
-			node_count[v->node] += v->count;
-			break;
-		}
-	}
-	return node_count;
+	return sp_profile_node_values(p, counter, (enum sp_value_pick)o->pick);
 }
 
 void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_frame_funcs *ff,

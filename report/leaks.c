@@ -85,7 +85,7 @@ static void from_line(FILE *out, struct lr *l, uint32_t node)
 	uint32_t n = l->t->nodes[node].parent;
 	int k = 0;
 
-	fputs("                                 from ", out);
+	fputs("                                    from ", out);
 	for (; n && n != SP_NONE && k < MAX_FROM; n = l->t->nodes[n].parent, k++)
 		fprintf(out, "%s%s", k ? " <- " : "", name_of(l, l->t->nodes[n].frame));
 	if (!k)
@@ -124,7 +124,7 @@ static void addresses(FILE *out, struct lr *l, uint32_t frame)
 	for (i = l->first[frame]; i < l->first[frame + 1]; i++) {
 		const struct sp_leak *k = &l->t->leaks[l->by_site[i]];
 
-		fprintf(out, "                                 0x%llx %llu\n",
+		fprintf(out, "                                    0x%llx %llu\n",
 			(unsigned long long)k->addr, (unsigned long long)k->size);
 	}
 }

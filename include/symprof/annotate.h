@@ -45,6 +45,8 @@ struct sp_symbolizer;
 struct sp_annotate_samples_opts {
 	const char *const *dirs;  /* source search directories, in order */
 	size_t ndirs;
+	const char *counter;      /* the counter counted; NULL: "samples" */
+	int pick;                 /* enum sp_value_pick of its values (0: counts) */
 };
 
 /*

@@ -342,6 +342,17 @@ void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter,
 			  int64_t value, int64_t peak);
 void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size);
 
+/* Which field of a value a per-node sum takes. */
+enum sp_value_pick {
+	SP_PICK_COUNT = 0,  /* the number of events (samples, allocations) */
+	SP_PICK_VALUE,      /* the amount */
+	SP_PICK_PEAK,
+};
+/* Per CCT node, the sum of the values of `counter` (a malloc'ed array of
+ * nnodes + 1 entries; all zero if the counter is SP_NONE). */
+int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
+				enum sp_value_pick pick);
+
 /* aprof: the function named `name` in object `object` (interned strings),
  * added with a frame of the same index if absent; returns its index. */
 uint32_t sp_profile_findnew_func(struct sp_profile *p, const char *name, uint32_t object);

@@ -314,10 +314,9 @@ struct sp_stack_report_opts {
 	unsigned cum : 1;      /* pprof: rows sorted by cumulative samples */
 	unsigned lines : 1;    /* line granularity */
 	/* folded, callgrind: the counter counted (NULL: "samples") and which
-	 * field of its values (0: the count of events, else enum
-	 * sp_value_field + 1: value, count or peak) */
+	 * field of its values (enum sp_value_pick; 0: the count of events) */
 	const char *counter;
-	int field;
+	int pick;
 };
 
 /* ---- IgProf (igprof.c, leaks.c) ---- */
@@ -340,7 +339,7 @@ void sp_report_leaks(FILE *out, const struct sp_profile *tree,
 		     const struct sp_igprof_report_opts *o);
 
 /* Per CCT node, what folded and callgrind count there: the values of the
- * counter o names, in o's field (a malloc'ed array of p->nnodes + 1). */
+ * counter o names, in o's field (sp_profile_node_values()). */
 int64_t *sp_stack_node_values(const struct sp_profile *p, const struct sp_stack_report_opts *o);
 
 /* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
