@@ -224,7 +224,8 @@ static int analyse(struct igprof_run *g)
 		co.frame_funcs = g->ff.list;
 		co.funcs = g->ff.funcs;
 	}
-	co.counts_known = !is_ticks(c); /* ticks are no calls; allocations are */
+	/* ticks are no calls in gprof's text; the JSON has the counts */
+	co.counts_known = !is_ticks(c) || g->o->out_format == SP_OUT_JSON;
 	if (is_ticks(c)) {
 		double hz = g->prof->igprof.tick > 0 ? 1 / g->prof->igprof.tick : 100;
 

@@ -162,7 +162,7 @@ static int line_end(struct reader *r, size_t *end, int *whole)
 	size_t from = r->pos;
 
 	for (;;) {
-		const char *nl = memchr(r->win + from, '\n', r->len - from);
+		const char *nl = r->len > from ? memchr(r->win + from, '\n', r->len - from) : NULL;
 		int rc;
 
 		if (nl) {
@@ -576,7 +576,7 @@ static int more_line(struct reader *r, struct cur *c, int *whole)
 	if ((rc = refill(r)) < 0)
 		return rc;
 	c->p = r->win + r->pos;
-	nl = memchr(c->p, '\n', r->len - r->pos);
+	nl = r->len > r->pos ? memchr(c->p, '\n', r->len - r->pos) : NULL;
 	c->end = nl ? nl : r->win + r->len;
 	*whole = nl != NULL;
 	if (!nl && r->eof)
