@@ -102,6 +102,13 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 	}
 	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF) && !comparable(m, fmt, NULL, o->diff))
 		return 1;
+	if ((m->meta.format && !strcmp(m->meta.format, "igprof")) != (fmt == SP_INPUT_IGPROF)) {
+		/* an IgProf counter is compared with the same counter only */
+		sp_cli_error("cannot compare with '%s': it is a %s profile and the profile %s",
+			     o->diff, sp_fmt_name(fmt),
+			     fmt == SP_INPUT_IGPROF ? "is not an IgProf dump" : "an IgProf dump");
+		return 1;
+	}
 	switch (fmt) {
 	case SP_INPUT_GMON:
 		rc = sp_cmd_gmon_model(o, o->diff, base);

@@ -14,6 +14,7 @@
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
+#include "symprof/cg.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
 #include "symprof/profile.h"
@@ -319,6 +320,84 @@ static void test_errors(void)
 	}
 }
 
+/* --merge-clones: the origin of GCC's clone names. */
+static void test_clone_names(void)
+{
+	static const struct {
+		const char *name;
+		size_t len;
+	} cases[] = {
+		{"fib", 3},
+		{"fib.constprop.0", 3},
+		{"fib.isra.0", 3},
+		{"fib.part.1", 3},
+		{"fib.cold", 3},
+		{"fib.constprop.0.isra.0", 3},
+		{"_ZN6corpus10build_listEi.part.0", 24},
+		{"fib.lto_priv.0", 14},      /* not a clone */
+		{"fib.coldness", 12},        /* not the .cold suffix */
+		{".part", 0},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CU_ASSERT_EQUAL(sp_clone_origin_len(cases[i].name), cases[i].len);
+	CU_ASSERT(sp_igtree_is_igprof_object("/tmp/igprof-inst/lib/libigprof.so"));
+	CU_ASSERT(sp_igtree_is_igprof_object("libIgProf.so"));
+	CU_ASSERT(!sp_igtree_is_igprof_object("/lib/x86_64-linux-gnu/libc.so.6"));
+	CU_ASSERT(!sp_igtree_is_igprof_object("/very/long/path/to/libigprof.so/inside/something/else"));
+}
+
+/*
+ * igprof-analyse's tree on a hand-made dump: an IgProf frame dropped with
+ * its own value and its callee moved up, malloc folded into its caller
+ * (for MEM_*) with what it calls dropped, equal paths added up and MAX
+ * folds maxed.
+ */
+static void test_igtree_filters(void)
+{
+	static const char text[] =
+		"P=(HEX ID=1 N=(/bin/p) T=0.0)\n"
+		"C1 FN0=(F0=(/bin/p)+10 N=(main))+0\n"
+		"C2 FN1=(F1=(/lib/libc.so.6)+20 N=(malloc))+0 V0=(MEM_MAX):(1,5,0)\n"
+		"C3 FN2=(F2=(/x/libigprof.so)+30 N=(hook))+0 V0:(1,100,0)\n"
+		"C2 FN3=(F1+24 N=(malloc))+0 V0:(1,7,0)\n"
+		"C2 FN4=(F2+40 N=(inner))+0 V0:(1,1000,0)\n"
+		"C3 FN5=(F0+50 N=(work))+0 V0:(2,3,0)\n";
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_frame_funcs ff;
+	struct sp_igtree_opts o = {0, SP_VALUE_VALUE, SP_IGF_IGPROF | SP_IGF_MALLOC};
+	struct sp_profile *t;
+	int64_t main_v = -1, work_v = -1;
+	size_t i;
+
+	CU_ASSERT_EQUAL(read_text(p, text, sizeof(text) - 1, &err), 0);
+	sp_frame_funcs_build(&ff, p, NULL, 0);
+	t = sp_igtree_build(p, &ff, &o);
+	/* root, main, work: malloc folded, the IgProf frame gone */
+	CU_ASSERT_EQUAL(t->nnodes, 3);
+	for (i = 0; i < t->nvalues; i++) {
+		const char *n = t->frames[t->nodes[t->values[i].node].frame].name;
+
+		if (!strcmp(n, "main"))
+			main_v = t->values[i].value;
+		if (!strcmp(n, "work"))
+			work_v = t->values[i].value;
+	}
+	/* the two malloc call sites are one node of 5 + 7 = 12, folded with
+	 * max (MEM_MAX) into main; hook's own 100 and inner's 1000 are gone */
+	CU_ASSERT_EQUAL(main_v, 12);
+	CU_ASSERT_EQUAL(work_v, 3);
+	sp_profile_free(t);
+	o.filters = 0;
+	t = sp_igtree_build(p, &ff, &o);
+	CU_ASSERT_EQUAL(t->nnodes, 6); /* root main malloc hook inner work */
+	sp_profile_free(t);
+	sp_frame_funcs_release(&ff);
+	sp_profile_free(p);
+}
+
 int sp_test_register_igprof(void)
 {
 	CU_pSuite s = CU_add_suite("igprof", NULL, NULL);
@@ -331,7 +410,9 @@ int sp_test_register_igprof(void)
 	    !CU_add_test(s, "read: plain, gzip, bzip2", test_plain_gzip_bzip2) ||
 	    !CU_add_test(s, "read: decimal dumps", test_decimal) ||
 	    !CU_add_test(s, "read: a line longer than the window", test_long_line) ||
-	    !CU_add_test(s, "read: errors", test_errors))
+	    !CU_add_test(s, "read: errors", test_errors) ||
+	    !CU_add_test(s, "clone names, IgProf objects", test_clone_names) ||
+	    !CU_add_test(s, "igprof-analyse's tree and filters", test_igtree_filters))
 		return -1;
 	return 0;
 }
