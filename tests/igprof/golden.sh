@@ -25,7 +25,7 @@ if ! cmp -s "$want" "$out"; then
 	diff -u "$want" "$out" | head -40 >&2
 	fail=1
 fi
-exe=$(gzip -dcf "$dump" | head -1 | sed -n 's/^P=(.*N=(\(.*\)) T=.*/\1/p')
+exe=$( (bzip2 -dc "$dump" 2>/dev/null || gzip -dcf "$dump") | head -1 | sed -n 's/^P=(.*N=(\(.*\)) T=.*/\1/p')
 exe=$(basename "$exe")
 "$symprof" $map --no-filter --format=folded --counter="$counter" "$dump" >"$out" 2>/dev/null
 if [ ! -s "$out" ] || grep -E "@\{$exe\+|0x[0-9a-f]+ \(in " "$out" >&2; then
