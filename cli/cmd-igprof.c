@@ -224,8 +224,9 @@ static int analyse(struct igprof_run *g)
 		co.frame_funcs = g->ff.list;
 		co.funcs = g->ff.funcs;
 	}
-	/* ticks are no calls in gprof's text; the JSON has the counts */
-	co.counts_known = !is_ticks(c) || g->o->out_format == SP_OUT_JSON;
+	/* the JSON's calls are the counter's counts; gprof's "called" column
+	 * would mix counts of stacks and of functions: left blank */
+	co.counts_known = g->o->out_format == SP_OUT_JSON;
 	if (is_ticks(c)) {
 		double hz = g->prof->igprof.tick > 0 ? 1 / g->prof->igprof.tick : 100;
 
@@ -244,7 +245,7 @@ static int analyse(struct igprof_run *g)
 	}
 	if (!is_ticks(c)) {
 		snprintf(g->note, sizeof(g->note),
-			 "Costs are in %s: IgProf's %s%s (calls: how many times it counted).",
+			 "Costs are in %s: IgProf's %s%s.",
 			 co.dimen, c->name, g->o->value_peak ? " peaks" : "");
 		g->cg->cost_note = g->note;
 	}
@@ -288,6 +289,8 @@ static void fill_meta(struct igprof_run *g, struct sp_report_meta *m)
 	m->metric = c->name;
 	m->unit = is_ticks(c) ? "seconds" : c->unit;
 	m->sym_objects = g->objs;
+	/* function i of the tree is function i of ff (frames.c keeps order) */
+	m->sym_files = g->o->line ? NULL : (const char *const *)g->ff.file;
 	m->sample_seconds = is_ticks(c) ? g->prof->igprof.tick : 0;
 }
 
