@@ -64,14 +64,15 @@ struct igr {
 	const char **names;     /* name id -> raw name */
 	uint32_t *name_of;      /* tree frame -> name id */
 	size_t nnames;
-	uint8_t **active;       /* per name id: suffixes on the path */
-	size_t *active_n;
+	uint32_t *on_path;      /* per name id: how many times on the path */
 	struct entry *e;
 	size_t ne, e_alloc;
 	struct sp_pairmap e_index;
 	struct edge *g;
 	size_t ng, g_alloc;
 	struct sp_pairmap g_index;
+	uint32_t *by_from, *by_to;      /* edges grouped by caller, by callee */
+	size_t *from_first, *to_first;  /* entry e's: [first[e], first[e + 1]) */
 	int64_t totals, totfreq;
 	int maxval, maxcnt;
 	struct sp_strtab labels;
@@ -167,27 +168,16 @@ static void name_ids(struct igr *r)
 		r->name_of[i] = k;
 	}
 	sp_pairmap_release(&m);
-	r->active = sp_xcalloc(r->nnames + 1, sizeof(*r->active));
-	r->active_n = sp_xcalloc(r->nnames + 1, sizeof(*r->active_n));
+	r->on_path = sp_xcalloc(r->nnames + 1, sizeof(*r->on_path));
 }
 
 /* The suffix of name id on entering a node: 1 if the name is not on the
- * path, else the first k >= 2 that is not; marked active. */
+ * path, else the first k >= 2 that is not. Names enter and leave the path
+ * in stack order, so the suffixes in use are always 1..n: the next is
+ * n + 1. */
 static uint32_t enter_name(struct igr *r, uint32_t id)
 {
-	size_t k;
-
-	for (k = 1; k < r->active_n[id] && r->active[id][k]; k++)
-		;
-	if (k >= r->active_n[id]) {
-		size_t m = r->active_n[id] ? r->active_n[id] * 2 : 4;
-
-		r->active[id] = sp_xrealloc(r->active[id], m);
-		memset(r->active[id] + r->active_n[id], 0, m - r->active_n[id]);
-		r->active_n[id] = m;
-	}
-	r->active[id][k] = 1;
-	return (uint32_t)k;
+	return ++r->on_path[id];
 }
 
 static uint32_t entry_for(struct igr *r, uint32_t name, uint32_t suffix)
@@ -265,7 +255,7 @@ static void build_entries(struct igr *r)
 			const struct entry *x = &r->e[stack_entry[--depth]];
 			uint32_t left = stack_node[depth];
 
-			r->active[x->name][x->suffix] = 0;
+			r->on_path[x->name]--;
 			if (!depth || t->nodes[left].next_sibling != SP_NONE) {
 				n = depth ? t->nodes[left].next_sibling : SP_NONE;
 				break;
@@ -474,18 +464,37 @@ static int cmp_side(const void *a, const void *b, void *ctx)
 	return strcmp(ox->label, oy->label);
 }
 
+/* Edges grouped by one end (a counting sort): entry e's are
+ * v[first[e] .. first[e + 1]). */
+static void group_edges(const struct igr *r, int by_to, uint32_t **v, size_t **first)
+{
+	size_t i;
+
+	*first = sp_xcalloc(r->ne + 2, sizeof(**first));
+	*v = sp_xmalloc((r->ng + 1) * sizeof(**v));
+	for (i = 0; i < r->ng; i++)
+		(*first)[(by_to ? r->g[i].to : r->g[i].from) + 1]++;
+	for (i = 0; i < r->ne; i++)
+		(*first)[i + 1] += (*first)[i];
+	for (i = 0; i < r->ng; i++)
+		(*v)[(*first)[by_to ? r->g[i].to : r->g[i].from]++] = (uint32_t)i;
+	for (i = r->ne; i > 0; i--)
+		(*first)[i] = (*first)[i - 1];
+	(*first)[0] = 0;
+}
+
 static size_t side_of(struct igr *r, uint32_t x, int callees, uint32_t **v, size_t *alloc)
 {
 	struct side s = {r, callees};
+	const uint32_t *all = callees ? r->by_from : r->by_to;
+	const size_t *first = callees ? r->from_first : r->to_first;
 	size_t i, n = 0;
 
-	for (i = 0; i < r->ng; i++) {
-		const struct edge *g = &r->g[i];
-
-		if ((callees ? g->from : g->to) != x || !g->v[0])
+	for (i = first[x]; i < first[x + 1]; i++) {
+		if (!r->g[all[i]].v[0])
 			continue;
 		SP_ALLOC_GROW(*v, n + 1, *alloc);
-		(*v)[n++] = (uint32_t)i;
+		(*v)[n++] = all[i];
 	}
 	sp_sort(*v, n, sizeof(**v), cmp_side, &s);
 	return n;
@@ -539,6 +548,8 @@ static void print_tree(struct igr *r, const uint32_t *order, size_t n)
 	fputs("\n", r->out);
 	repeat(r->out, "-", 70);
 	fputs("\nCall tree profile (cumulative)\n", r->out);
+	group_edges(r, 0, &r->by_from, &r->from_first);
+	group_edges(r, 1, &r->by_to, &r->to_first);
 	for (i = 0; i < n; i++) {
 		const struct entry *e = &r->e[order[i]];
 		size_t ncr = side_of(r, order[i], 0, &callers, &a1);
@@ -578,12 +589,11 @@ static void widths(struct igr *r)
 
 static void igr_release(struct igr *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nnames; i++)
-		free(r->active[i]);
-	free(r->active);
-	free(r->active_n);
+	free(r->on_path);
+	free(r->by_from);
+	free(r->by_to);
+	free(r->from_first);
+	free(r->to_first);
 	free(r->names);
 	free(r->name_of);
 	free(r->cnt);
