@@ -100,7 +100,8 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		fmt = sp_fmt_detect(f.data, f.size);
 		sp_mfile_close(&f);
 	}
-	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF) && !comparable(m, fmt, NULL, o->diff))
+	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF || fmt == SP_INPUT_GPERF) &&
+	    !comparable(m, fmt, NULL, o->diff))
 		return 1;
 	switch (fmt) {
 	case SP_INPUT_GMON:
@@ -108,6 +109,9 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		break;
 	case SP_INPUT_APROF:
 		rc = sp_cmd_aprof_model(o, o->diff, base);
+		break;
+	case SP_INPUT_GPERF:
+		rc = sp_cmd_gperf_model(o, o->diff, base);
 		break;
 	default:
 		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->diff,
