@@ -146,6 +146,14 @@ struct sp_image;
 void sp_cli_sources_build(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
 			  const struct sp_profile *p, const char *const *dirs, size_t ndirs,
 			  size_t max_funcs);
+/* The same for a stack profile: per line the samples whose innermost
+ * frame is there (frames symbolized with sym, functions as co expands
+ * them), in seconds; the lines around the sampled ones. */
+struct sp_symbolizer;
+void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg *cg,
+				 const struct sp_profile *p, struct sp_symbolizer *sym,
+				 const struct sp_cg_stack_opts *co, const char *const *dirs,
+				 size_t ndirs, size_t max_funcs);
 void sp_cli_sources_release(struct sp_cli_sources *s);
 
 /* Whether the pipeline hands its result to sp_cli_render() instead of
@@ -160,6 +168,8 @@ int sp_cli_renders(const struct sp_opts *o);
 int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
 /* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
 int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
+/* Loads BASE (--diff), a gperftools profile, into m; exit status. */
+int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 /* Loads BASE (--diff), an aprof report, into m; exit status. */
 int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 

@@ -13,7 +13,8 @@
  *        pprof      google-pprof --text (its naming and counting rules)
  *        callgrind  KCachegrind's format, inclusive cost once per sample
  *        folded     one "a;b;c N" line per distinct stack
- *        json       the document of docs/formats.md
+ *        json, dot, flamegraph, --html, --diff: the exact call graph and
+ *                   flame graph of the stacks, handed to cli/render.c
  *
  * Symbolization problems (a missing file, another build-id, a file that
  * does not fit its mapping) are warnings: the frames concerned print as
@@ -21,24 +22,33 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "symprof/alloc.h"
 #include "symprof/annotate.h"
 #include "symprof/error.h"
+#include "symprof/flame.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
 
 struct gperf_run {
 	struct sp_opts *o;
+	const char *const *files;  /* the profiles read */
+	size_t nfiles;
 	struct sp_profile *prof;
 	struct sp_symbolizer *sym;
 	struct sp_frame_funcs ff;
+	struct sp_cg_stack_opts co;
 	struct sp_cg *cg;
+	const char **objs;         /* per function: its object (JSON) */
+	struct sp_flame *flame;
+	struct sp_cli_sources src;
 	FILE *out;
 	const char *exe;
 };
@@ -54,18 +64,19 @@ static int read_profiles(struct gperf_run *g)
 	size_t i;
 
 	g->prof = sp_profile_new(SP_PROFILE_GPERF);
-	for (i = 0; i < g->o->nprofiles; i++) {
+	for (i = 0; i < g->nfiles; i++) {
 		struct sp_error err = SP_ERROR_INIT;
 		size_t maps = g->prof->nmaps;
 
-		if (sp_fmt_gperf_read(g->prof, g->o->profiles[i], &err) < 0) {
+		sp_cli_progress_reading(g->files[i], i, g->nfiles);
+		if (sp_fmt_gperf_read(g->prof, g->files[i], &err) < 0) {
 			sp_cli_error("%s", err.msg);
 			return 1;
 		}
 		if (g->prof->nmaps == maps && !(g->o->image && g->o->image_given))
 			sp_cli_error("warning: '%s' has no memory map: its addresses cannot be "
 				     "symbolized",
-				     g->o->profiles[i]);
+				     g->files[i]);
 	}
 	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
 		sp_cli_error("warning: the profiles have different sampling periods: samples are "
@@ -132,8 +143,10 @@ static int build_graph(struct gperf_run *g)
 	struct sp_cg_stack_opts co;
 	struct sp_error err = SP_ERROR_INIT;
 
+	sp_cli_progress("symbolizing %zu addresses", g->prof->nframes);
 	sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
 	sp_cli_mark("symbolize");
+	sp_cli_progress("building the call graph");
 	memset(&co, 0, sizeof(co));
 	co.counter = sp_profile_find_counter(g->prof, "samples");
 	co.field = SP_VALUE_COUNT;
@@ -146,6 +159,7 @@ static int build_graph(struct gperf_run *g)
 	co.counts_known = 0;
 	if (co.counter == SP_NONE)
 		co.counter = 0;
+	g->co = co;
 	g->cg = sp_cg_from_cct(g->prof, &co, &err);
 	if (!g->cg) {
 		sp_cli_error("%s", err.msg);
@@ -215,28 +229,72 @@ static void print_text(struct gperf_run *g)
 	}
 }
 
-static void print_json(struct gperf_run *g)
+/* The model cli/render.c reads: the exact graph, the names of the
+ * objects and files for the JSON, the exact flame graph. */
+static void gperf_model(struct gperf_run *g, struct sp_cli_model *m)
 {
-	struct sp_report_opts ro;
-	struct sp_report r;
-	const char **objs = function_objects(g);
-	struct sp_report_meta m;
+	memset(m, 0, sizeof(*m));
+	if (!g->objs)
+		g->objs = function_objects(g);
+	m->cg = g->cg;
+	report_opts(g, &m->ro);
+	m->meta.format = "gperftools";
+	m->meta.executable = g->exe;
+	m->meta.files = g->files;
+	m->meta.nfiles = g->nfiles;
+	m->meta.metric = "time";
+	m->meta.unit = "seconds";
+	m->meta.sym_objects = g->objs;
+	m->meta.sym_files = (const char *const *)g->ff.file;
+	m->meta.sample_seconds = (double)g->prof->period_ns / 1e9;
+}
 
-	memset(&m, 0, sizeof(m));
-	m.format = "gperftools";
-	m.executable = g->exe;
-	m.files = g->o->profiles;
-	m.nfiles = g->o->nprofiles;
-	m.metric = "time";
-	m.unit = "seconds";
-	m.sym_objects = objs;
-	m.sym_files = (const char *const *)g->ff.file;
-	m.sample_seconds = (double)g->prof->period_ns / 1e9;
-	report_opts(g, &ro);
-	sp_report_init(&r, g->out, g->cg, &ro);
-	sp_report_json(&r, &m);
-	sp_report_release(&r);
-	free(objs);
+/* The flame graph of the stacks, names as the reports print them. */
+static struct sp_flame *make_flame(struct gperf_run *g)
+{
+	size_t i, n = g->ff.funcs->len;
+	char **names = sp_xmalloc((n + 1) * sizeof(*names));
+	struct sp_flame *fl;
+
+	for (i = 0; i < n; i++) {
+		const char *raw = g->ff.funcs->syms[i].name;
+		char *d = g->o->demangle ? sp_demangle(raw, 0) : NULL;
+
+		names[i] = d ? d : sp_xstrdup(raw);
+	}
+	fl = sp_flame_from_cct(g->prof, &g->co, (const char *const *)names,
+			       g->exe ? g->exe : g->files[0]);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	/* values are samples, each worth the period */
+	fl->unit = sp_strtab_intern(&fl->names, "samples");
+	fl->dimen = sp_strtab_intern(&fl->names, "seconds");
+	fl->unit_scale = (double)g->prof->period_ns / 1e9;
+	return fl;
+}
+
+static int render(struct gperf_run *g)
+{
+	struct sp_opts *o = g->o;
+	struct sp_cli_model m;
+
+	gperf_model(g, &m);
+	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH)
+		m.flame = g->flame = make_flame(g);
+	if (o->html) {
+		char **dirs;
+		size_t i, ndirs = sp_cli_source_dirs(o, &dirs);
+
+		sp_cli_sources_build_stacks(&g->src, g->cg, g->prof, g->sym, &g->co,
+					    (const char *const *)dirs, ndirs, 10);
+		m.sources = g->src.v;
+		m.nsources = g->src.n;
+		for (i = 0; i < ndirs; i++)
+			free(dirs[i]);
+		free(dirs);
+	}
+	return sp_cli_render(o, &m, g->out);
 }
 
 static int print_report(struct gperf_run *g)
@@ -247,27 +305,57 @@ static int print_report(struct gperf_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
-	switch (g->o->out_format) {
-	case SP_OUT_PPROF:
-		sp_report_pprof(g->out, g->prof, g->sym, &so);
-		return 0;
-	case SP_OUT_FOLDED:
-		sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
-		sp_report_folded(g->out, g->prof, &g->ff, &so);
-		return 0;
-	case SP_OUT_CALLGRIND:
-		sp_report_callgrind(g->out, g->prof, g->sym, &so);
-		return 0;
-	default:
-		break;
-	}
+	if (!g->o->diff && !g->o->html)
+		switch (g->o->out_format) {
+		case SP_OUT_PPROF:
+			sp_report_pprof(g->out, g->prof, g->sym, &so);
+			return 0;
+		case SP_OUT_FOLDED:
+			sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
+			sp_report_folded(g->out, g->prof, &g->ff, &so);
+			return 0;
+		case SP_OUT_CALLGRIND:
+			sp_report_callgrind(g->out, g->prof, g->sym, &so);
+			return 0;
+		default:
+			break;
+		}
 	if (build_graph(g))
 		return 1;
-	if (g->o->out_format == SP_OUT_JSON)
-		print_json(g);
-	else
+	if (g->out == stdout && isatty(STDOUT_FILENO))
+		sp_cli_progress_stop(); /* the report goes to the same screen */
+	/* gprof's text, unless --html alone or --diff (or --format) replaces it */
+	if (g->o->out_format == SP_OUT_TEXT && !g->o->diff && (!g->o->html || g->o->format_given))
 		print_text(g);
-	return 0;
+	return sp_cli_renders(g->o) ? render(g) : 0;
+}
+
+static void gperf_run_release(struct gperf_run *g)
+{
+	sp_cli_sources_release(&g->src);
+	sp_flame_free(g->flame);
+	free(g->objs);
+	sp_cg_free(g->cg);
+	sp_frame_funcs_release(&g->ff);
+	sp_symbolizer_free(g->sym);
+	sp_profile_free(g->prof);
+}
+
+/* Reads the profiles and starts symbolizing them in the background. */
+static int load(struct gperf_run *g)
+{
+	int rc = make_symbolizer(g);
+
+	if (!rc) {
+		sp_symbolizer_preload(g->sym);
+		rc = read_profiles(g);
+	}
+	if (!rc) {
+		check_main(g);
+		sp_symbolizer_prefetch(g->sym, g->prof);
+		sp_cli_mark("prefetch");
+	}
+	return rc;
 }
 
 int sp_cmd_gperf(struct sp_opts *o)
@@ -278,27 +366,62 @@ int sp_cmd_gperf(struct sp_opts *o)
 	memset(&g, 0, sizeof(g));
 	sp_cli_mark(NULL);
 	g.o = o;
+	g.files = o->profiles;
+	g.nfiles = o->nprofiles;
 	g.out = stdout;
-	rc = make_symbolizer(&g);
-	if (!rc) {
-		sp_symbolizer_preload(g.sym);
-		rc = read_profiles(&g);
+	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		return 1;
 	}
+	sp_cli_progress_start(o, 3 + (int)o->nprofiles + (o->diff ? 3 : 0));
+	rc = load(&g);
 	if (!rc) {
-		check_main(&g);
-		sp_symbolizer_prefetch(g.sym, g.prof);
-		sp_cli_mark("prefetch");
 		rc = print_report(&g);
 		sp_cli_mark("report");
 	}
-	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
 		sp_cli_error("cannot write the report: write error");
 		rc = 1;
 	}
-	sp_cg_free(g.cg);
-	sp_frame_funcs_release(&g.ff);
-	sp_symbolizer_free(g.sym);
-	sp_profile_free(g.prof);
+	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		rc = 1;
+	}
+	gperf_run_release(&g);
+	sp_cli_progress_stop();
 	sp_cli_mark("release");
+	return rc;
+}
+
+static void base_release(void *owner)
+{
+	struct gperf_run *g = owner;
+
+	gperf_run_release(g);
+	free((void *)g->files);
+	free(g);
+}
+
+/*
+ * --diff: the base profile through the same pipeline (the executable on
+ * the command line stands for its main object too), none of its outputs.
+ */
+int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+{
+	struct gperf_run *g = sp_xcalloc(1, sizeof(*g));
+	int rc;
+
+	g->o = o;
+	g->files = sp_xmalloc(sizeof(*g->files));
+	((const char **)g->files)[0] = path;
+	g->nfiles = 1;
+	memset(m, 0, sizeof(*m));
+	rc = load(g);
+	if (!rc)
+		rc = build_graph(g);
+	if (!rc)
+		gperf_model(g, m);
+	m->owner = g;
+	m->release = base_release;
 	return rc;
 }

@@ -51,6 +51,7 @@ struct igprof_run {
 	uint32_t counter;
 	FILE *out;
 	char note[160];
+	struct sp_cli_sources src;  /* --html: annotated source */
 };
 
 /* Symbolization problems are warnings, except about IgProf's own library
@@ -364,6 +365,30 @@ static void fill_model(struct igprof_run *g, struct sp_cli_model *m)
 	m->flame = g->flame;
 }
 
+/* --html: the source of the functions with the most self value, with
+ * the dumps' values per line (function i of the tree is function i of
+ * the dumps' frames, see fill_meta()). */
+static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
+{
+	struct sp_cg_stack_opts co;
+	char **dirs;
+	size_t i, ndirs = sp_cli_source_dirs(g->o, &dirs);
+
+	memset(&co, 0, sizeof(co));
+	co.counter = g->counter;
+	co.field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
+	co.frame_first = g->ff.first;
+	co.frame_funcs = g->ff.list;
+	co.funcs = g->ff.funcs;
+	sp_cli_sources_build_stacks(&g->src, g->cg, g->prof, g->sym, &co,
+				    (const char *const *)dirs, ndirs, 10);
+	m->sources = g->src.v;
+	m->nsources = g->src.n;
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
 static int print_output(struct igprof_run *g)
 {
 	struct sp_opts *o = g->o;
@@ -401,11 +426,14 @@ static int print_output(struct igprof_run *g)
 	if (!sp_cli_renders(o))
 		return 0;
 	fill_model(g, &m);
+	if (o->html && !o->line)
+		html_sources(g, &m);
 	return sp_cli_render(o, &m, g->out);
 }
 
 static void run_release(struct igprof_run *g)
 {
+	sp_cli_sources_release(&g->src);
 	sp_flame_free(g->flame);
 	sp_cg_free(g->cg);
 	sp_frame_funcs_release(&g->ff);

@@ -100,7 +100,8 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		fmt = sp_fmt_detect(f.data, f.size);
 		sp_mfile_close(&f);
 	}
-	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF) && !comparable(m, fmt, NULL, o->diff))
+	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF || fmt == SP_INPUT_GPERF) &&
+	    !comparable(m, fmt, NULL, o->diff))
 		return 1;
 	if ((m->meta.format && !strcmp(m->meta.format, "igprof")) != (fmt == SP_INPUT_IGPROF)) {
 		/* an IgProf counter is compared with the same counter only */
@@ -115,6 +116,9 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		break;
 	case SP_INPUT_APROF:
 		rc = sp_cmd_aprof_model(o, o->diff, base);
+		break;
+	case SP_INPUT_GPERF:
+		rc = sp_cmd_gperf_model(o, o->diff, base);
 		break;
 	case SP_INPUT_IGPROF:
 		rc = sp_cmd_igprof_model(o, o->diff, base);

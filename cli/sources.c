@@ -148,27 +148,21 @@ static int cmp_self(const void *a, const void *b, void *ctx)
 	return x > y ? -1 : x < y ? 1 : 0;
 }
 
-static void add_function(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
-			 const struct sp_profile *p, uint32_t node, const char *const *dirs,
-			 size_t ndirs)
+/* One function's lines first..last of `file` with their values v. */
+static void add_lines(struct sp_cli_sources *out, uint32_t node, const char *file, int first,
+		      int last, const double *v, const char *const *dirs, size_t ndirs)
 {
-	const struct sp_symbol *s = cg->nodes[node].sym;
 	struct sp_buf path = SP_BUF_INIT;
-	FILE *f = open_source(s->file->name, dirs, ndirs, &path);
-	/* the line table's line is the one after the function's name */
-	int first = s->line > 1 ? s->line - 1 : 1, last = last_line(cg->symtab, s), n;
-	double *v;
+	FILE *f = open_source(file, dirs, ndirs, &path);
 	size_t start = out->nlines;
+	int n;
 
 	if (!f) {
 		sp_buf_release(&path);
 		return;
 	}
-	v = sp_xcalloc((size_t)(last - first + 1), sizeof(double));
-	line_values(im, p, cg, s, first, v, last - first + 1);
 	n = read_lines(out, f, first, last, v);
 	fclose(f);
-	free(v);
 	if (n > 0) {
 		struct sp_html_source *src;
 
@@ -180,6 +174,29 @@ static void add_function(struct sp_cli_sources *out, const struct sp_cg *cg, str
 		src->nlines = (size_t)n;
 	}
 	sp_buf_release(&path);
+}
+
+/* The lines array has moved while growing: point into it now. */
+static void fix_lines(struct sp_cli_sources *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++)
+		out->v[i].lines = out->lines + (size_t)(uintptr_t)out->v[i].lines;
+}
+
+static void add_function(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
+			 const struct sp_profile *p, uint32_t node, const char *const *dirs,
+			 size_t ndirs)
+{
+	const struct sp_symbol *s = cg->nodes[node].sym;
+	/* the line table's line is the one after the function's name */
+	int first = s->line > 1 ? s->line - 1 : 1, last = last_line(cg->symtab, s);
+	double *v = sp_xcalloc((size_t)(last - first + 1), sizeof(double));
+
+	line_values(im, p, cg, s, first, v, last - first + 1);
+	add_lines(out, node, s->file->name, first, last, v, dirs, ndirs);
+	free(v);
 }
 
 void sp_cli_sources_build(struct sp_cli_sources *out, const struct sp_cg *cg, struct sp_image *im,
@@ -196,10 +213,127 @@ void sp_cli_sources_build(struct sp_cli_sources *out, const struct sp_cg *cg, st
 	sp_sort(order, m, sizeof(*order), cmp_self, (void *)cg);
 	for (i = 0; i < m && out->n < max_funcs; i++)
 		add_function(out, cg, im, p, order[i], dirs, ndirs);
-	/* the lines array has moved while growing: point into it now */
-	for (i = 0; i < out->n; i++)
-		out->v[i].lines = out->lines + (size_t)(uintptr_t)out->v[i].lines;
+	fix_lines(out);
 	free(order);
+}
+
+/* ---- stack profiles ---- */
+
+struct spot {
+	uint32_t func;
+	const char *file;
+	uint32_t line;
+	double value;
+};
+
+static int cmp_spot(const void *a, const void *b, void *ctx)
+{
+	const struct spot *x = a, *y = b;
+	int c;
+
+	(void)ctx;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if ((c = strcmp(x->file, y->file)))
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * One function of a stack profile: the source file most of its samples
+ * point into, from two lines before its first sampled line to two after
+ * its last (at most MAX_LINES, centred on the hottest line).
+ */
+static void add_stack_function(struct sp_cli_sources *out, uint32_t node, const struct spot *v,
+			       size_t n, const char *const *dirs, size_t ndirs)
+{
+	size_t i, j, best = 0, best_end = 0;
+	double best_sum = -1, top = -1;
+	int first, last, hot = 0;
+	double *vals;
+
+	for (i = 0; i < n; i = j) {
+		double sum = 0;
+
+		for (j = i; j < n && !strcmp(v[j].file, v[i].file); j++)
+			sum += v[j].value;
+		if (sum > best_sum) {
+			best_sum = sum;
+			best = i;
+			best_end = j;
+		}
+	}
+	first = (int)v[best].line;
+	last = (int)v[best_end - 1].line;
+	for (i = best; i < best_end; i++)
+		if (v[i].value > top) {
+			top = v[i].value;
+			hot = (int)v[i].line;
+		}
+	first = first > 2 ? first - 2 : 1;
+	last += 2;
+	if (last - first + 1 > MAX_LINES) {
+		first = hot > MAX_LINES / 2 ? hot - MAX_LINES / 2 : 1;
+		last = first + MAX_LINES - 1;
+	}
+	vals = sp_xcalloc((size_t)(last - first + 1), sizeof(double));
+	for (i = best; i < best_end; i++)
+		if ((int)v[i].line >= first && (int)v[i].line <= last)
+			vals[v[i].line - (uint32_t)first] += v[i].value;
+	add_lines(out, node, v[best].file, first, last, vals, dirs, ndirs);
+	free(vals);
+}
+
+void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg *cg,
+				 const struct sp_profile *p, struct sp_symbolizer *sym,
+				 const struct sp_cg_stack_opts *co, const char *const *dirs,
+				 size_t ndirs, size_t max_funcs)
+{
+	struct spot *spots = NULL;
+	size_t nspots = 0, alloc = 0, i, m = 0, k;
+	uint32_t *order = sp_xmalloc((cg->nsyms + 1) * sizeof(*order));
+	size_t *start = sp_xcalloc(cg->nsyms + 2, sizeof(*start));
+
+	memset(out, 0, sizeof(*out));
+	/* the innermost function and line of every sampled leaf */
+	for (i = 0; i < p->nvalues; i++) {
+		const struct sp_cct_value *cv = &p->values[i];
+		const struct sp_symloc *loc;
+		uint32_t frame;
+
+		if (cv->counter != co->counter || cv->node >= p->nnodes || !cv->count)
+			continue;
+		frame = p->nodes[cv->node].frame;
+		if (frame == SP_NONE || co->frame_first[frame] == co->frame_first[frame + 1])
+			continue;
+		loc = sp_symbolizer_frame(sym, p, frame);
+		if (!loc || !loc->nframes || !loc->frames[0].file || !loc->frames[0].line)
+			continue;
+		SP_ALLOC_GROW(spots, nspots + 1, alloc);
+		spots[nspots].func = co->frame_funcs[co->frame_first[frame + 1] - 1];
+		spots[nspots].file = loc->frames[0].file;
+		spots[nspots].line = loc->frames[0].line;
+		spots[nspots].value = (double)(co->field == SP_VALUE_COUNT ? cv->count : cv->value) /
+				      (double)(cg->hz > 0 ? cg->hz : 1);
+		nspots++;
+	}
+	sp_sort(spots, nspots, sizeof(*spots), cmp_spot, NULL);
+	/* spots of function f: spots[start[f] .. start[f + 1]) */
+	for (i = 0; i < nspots; i++)
+		start[spots[i].func + 1]++;
+	for (i = 1; i <= cg->nsyms; i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < cg->nsyms; i++)
+		if (cg->nodes[i].time > 0 && start[i + 1] > start[i])
+			order[m++] = (uint32_t)i;
+	sp_sort(order, m, sizeof(*order), cmp_self, (void *)cg);
+	for (k = 0; k < m && out->n < max_funcs; k++)
+		add_stack_function(out, order[k], spots + start[order[k]],
+				   start[order[k] + 1] - start[order[k]], dirs, ndirs);
+	fix_lines(out);
+	free(order);
+	free(start);
+	free(spots);
 }
 
 void sp_cli_sources_release(struct sp_cli_sources *s)

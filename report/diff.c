@@ -240,6 +240,9 @@ struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta 
 	d->base_total = graph_total(base, base_meta);
 	d->sampled = !strcmp(cg->dimen, "seconds") && cg->hz > 0 && base->hz > 0;
 	d->sample = d->sampled ? 1.0 / (double)cg->hz : 0;
+	/* stack samples record no calls: their count columns mean nothing */
+	d->counts = (cg->counts_known || !cg->stack_based) &&
+		    (base->counts_known || !base->stack_based);
 	d->decimals = strcmp(cg->dimen, "seconds") ? 0 : 2;
 	d->width = d->decimals ? 9 : 11;
 	rows = add_functions(&b, cg, m, 0);
@@ -308,11 +311,13 @@ static void put_row(const struct sp_diff *d, const struct sp_diff_row *r, FILE *
 		fprintf(out, " %7.2f", r->noise_self);
 	fprintf(out, " %*.*f", w, dec, r->total);
 	put_change(out, r->total - r->base_total, w, dec);
-	fprintf(out, " %10llu", (unsigned long long)r->calls);
-	if (r->calls == r->base_calls)
-		fprintf(out, " %10d", 0);
+	if (!d->counts)
+		fprintf(out, " %10s %10s", "-", "-");
+	else if (r->calls == r->base_calls)
+		fprintf(out, " %10llu %10d", (unsigned long long)r->calls, 0);
 	else
-		fprintf(out, " %+10lld", (long long)(r->calls - r->base_calls));
+		fprintf(out, " %10llu %+10lld", (unsigned long long)r->calls,
+			(long long)(r->calls - r->base_calls));
 	fprintf(out, "  %s\n", r->name);
 }
 
@@ -390,25 +395,37 @@ static void json_row(const struct sp_diff *d, size_t i, FILE *out)
 	json_field(out, "self", r->self - r->base_self);
 	json_field(out, "children", r->children - r->base_children);
 	json_field(out, "total", r->total - r->base_total);
-	fprintf(out, ", \"calls\": %lld, \"recursive_calls\": %lld, \"cycle\": null",
-		(long long)(r->calls - r->base_calls),
-		(long long)(r->recursive_calls - r->base_recursive_calls));
+	if (d->counts)
+		fprintf(out, ", \"calls\": %lld, \"recursive_calls\": %lld, \"cycle\": null",
+			(long long)(r->calls - r->base_calls),
+			(long long)(r->recursive_calls - r->base_recursive_calls));
+	else
+		fputs(", \"calls\": null, \"recursive_calls\": null, \"cycle\": null", out);
 	json_field(out, "base_self", r->base_self);
 	json_field(out, "base_children", r->base_children);
 	json_field(out, "base_total", r->base_total);
-	fprintf(out, ", \"base_calls\": %llu", (unsigned long long)r->base_calls);
+	if (d->counts)
+		fprintf(out, ", \"base_calls\": %llu", (unsigned long long)r->base_calls);
+	else
+		fputs(", \"base_calls\": null", out);
 	json_field(out, "noise_self", r->noise_self);
 	json_field(out, "noise_total", r->noise_total);
 	fputc('}', out);
 }
 
-static void json_arc(const struct sp_diff_arc *a, FILE *out)
+static void json_arc(const struct sp_diff *d, const struct sp_diff_arc *a, FILE *out)
 {
-	fprintf(out, "    {\"caller\": %u, \"callee\": %u, \"count\": %lld", a->caller, a->callee,
-		(long long)(a->count - a->base_count));
+	fprintf(out, "    {\"caller\": %u, \"callee\": %u, \"count\": ", a->caller, a->callee);
+	if (d->counts)
+		fprintf(out, "%lld", (long long)(a->count - a->base_count));
+	else
+		fputs("null", out);
 	json_field(out, "self", a->self - a->base_self);
 	json_field(out, "children", a->children - a->base_children);
-	fprintf(out, ", \"base_count\": %llu", (unsigned long long)a->base_count);
+	if (d->counts)
+		fprintf(out, ", \"base_count\": %llu", (unsigned long long)a->base_count);
+	else
+		fputs(", \"base_count\": null", out);
 	json_field(out, "base_self", a->base_self);
 	json_field(out, "base_children", a->base_children);
 	fputc('}', out);
@@ -446,7 +463,7 @@ void sp_diff_write_json(const struct sp_diff *d, FILE *out)
 	fputs(d->len ? "\n  ],\n  \"arcs\": [" : "],\n  \"arcs\": [", out);
 	for (i = 0; i < d->narcs; i++) {
 		fputs(i ? ",\n" : "\n", out);
-		json_arc(&d->arcs[i], out);
+		json_arc(d, &d->arcs[i], out);
 	}
 	fputs(d->narcs ? "\n  ]\n}\n" : "]\n}\n", out);
 }

@@ -192,6 +192,7 @@ struct sp_diff {
 	size_t narcs;
 	double total, base_total, noise_total;
 	int sampled;                 /* time from samples: noise estimates apply */
+	int counts;                  /* both graphs count calls (not stack samples) */
 	double sample;               /* one sample in the unit (0 if not sampled) */
 	char dimen[16];
 	int decimals, width;         /* of amounts in the text: 2 and 9 for seconds,

@@ -81,7 +81,8 @@ const names = expected.functions.map((f) => f.name);
 // the flat profile's calls are gprof's, from other functions; aprof's JSON
 // counts the recursive activations too
 const aprof = expected.format === 'aprof';
-const outsideCalls = (f) => (aprof ? f.calls - f.recursive_calls : f.calls);
+// stack profiles (gperftools) record no calls: null, shown as 0
+const outsideCalls = (f) => (aprof ? f.calls - f.recursive_calls : f.calls ?? 0);
 const callers = names.map(() => new Set());
 const callees = names.map(() => new Set());
 for (const a of expected.arcs) {

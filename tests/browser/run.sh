@@ -3,8 +3,9 @@
 # The HTML report and the flame graphs in headless Chromium.
 #
 #   tests/browser/run.sh SYMPROF OUTDIR [fixtures]
-#                                                 the gmon fixtures and aprof
-#                                                 reports (cost plots)
+#                                                 the gmon fixtures, aprof
+#                                                 reports (cost plots) and a
+#                                                 gperftools profile
 #   tests/browser/run.sh SYMPROF OUTDIR large     the 6,000-function program
 #                                                 of bench/ (built on first use)
 #
@@ -75,5 +76,7 @@ else
 	A=$src/fixtures/aprof/corpus
 	case_ aprof "$A" --diff=profiles/sortsz_10000_0_4.aprof --plots profiles/sortsz_10506_0_4.aprof
 	case_ aprof-cct "$A" --plots profiles/sortsz_10038_0_4.aprof
+	# gperftools: exact stacks, two runs of one program with their difference
+	case_ gperf "$src/fixtures/gperf/inline" --diff=inline.run1.prof inline inline.run2.prof
 fi
 exit $status

@@ -5,6 +5,8 @@
     check-pictures.py SYMPROF DIR IMAGE PROFILE... [--base BASE]
     check-pictures.py SYMPROF DIR REPORT.aprof... [--base BASE.aprof]
 
+(IMAGE and PROFILE may be a gperftools executable and CPU profiles.)
+
 Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s) (or
 the aprof reports, which need no image):
 
@@ -54,6 +56,24 @@ def run(args, **kw):
     if p.returncode != 0:
         sys.exit('symprof %s failed (%d): %s' % (' '.join(args), p.returncode, p.stderr))
     return p.stdout
+
+
+def counts_as_zero(doc):
+    """Stack profiles record no calls: their JSON has null counts, which
+    the page and the text show as 0 and '-'."""
+    for f in doc['functions']:
+        for k in ('calls', 'recursive_calls', 'base_calls'):
+            if k in f and f[k] is None:
+                f[k] = 0
+    for a in doc['arcs']:
+        for k in ('count', 'base_count'):
+            if k in a and a[k] is None:
+                a[k] = 0
+    return doc
+
+
+def load_json(text):
+    return counts_as_zero(json.loads(text))
 
 
 def close(a, b, rel=1e-9, abs_=1e-9):
@@ -257,7 +277,7 @@ def check_diff_self(files):
     zero = '0' if aprof else '0.00'
     for p in prof:
         out = run(['--format=json', '--diff=' + p] + one_profile(files, p))
-        d = json.loads(out)
+        d = load_json(out)
         nonzero = [f['name'] for f in d['functions']
                    if any(f[k] != 0 for k in ('self', 'children', 'total', 'calls', 'recursive_calls'))]
         nonzero += ['arc %d' % i for i, a in enumerate(d['arcs']) if a['count'] or a['self'] or a['children']]
@@ -265,14 +285,16 @@ def check_diff_self(files):
               'diff: %s minus itself is all zeros in JSON (%d functions) %s' % (p, len(d['functions']), nonzero[:3]))
         text = run(['--diff=' + p] + one_profile(files, p))
         rows = [l for l in text.splitlines() if re.match(r'^ +[0-9]', l)]
-        same = all(l.split()[2] == zero and l.split()[3] == '0.0%' for l in rows)
+        calls = 7 if aprof else 8  # the change in calls (after the noise column)
+        same = all(l.split()[2] == zero and l.split()[3] == '0.0%' and l.split()[calls] in ('0', '-')
+                   for l in rows)
         check(rows and same, 'diff: %s minus itself shows no change in the text (%d rows)' % (p, len(rows)))
 
 
 def check_diff_base(files, base):
-    cur = json.loads(run(['--format=json'] + files))
-    old = json.loads(run(['--format=json'] + one_profile(files, base)))
-    d = json.loads(run(['--format=json', '--diff=' + base] + files))
+    cur = load_json(run(['--format=json'] + files))
+    old = load_json(run(['--format=json'] + one_profile(files, base)))
+    d = load_json(run(['--format=json', '--diff=' + base] + files))
     by_cur = {f['mangled']: f for f in cur['functions']}
     by_old = {f['mangled']: f for f in old['functions']}
     zero = {'self': 0, 'children': 0, 'total': 0, 'calls': 0}
@@ -292,9 +314,10 @@ def check_diff_base(files, base):
         noisy = [f['name'] for f in d['functions'] if f['noise_self'] or f['noise_total']]
         check(not noisy and not d['noise_total'], 'diff: aprof costs are counted, not sampled: no noise')
     else:
+        period = cur.get('period', 0.01)  # gmon.out: 100 Hz
         noisy = [f['name'] for f in d['functions']
-                 if not close(f['noise_self'], math.sqrt((by_cur.get(f['mangled'], zero)['self'] + f['base_self']) * 100) / 100, 1e-6)]
-        check(not noisy, 'diff: the noise is the square root of the samples in both profiles (100 Hz)')
+                 if not close(f['noise_self'], math.sqrt((by_cur.get(f['mangled'], zero)['self'] + f['base_self']) / period) * period, 1e-6)]
+        check(not noisy, 'diff: the noise is the square root of the samples in both profiles (%g s each)' % period)
     return d
 
 
@@ -308,7 +331,7 @@ def main():
         del args[i:i + 2]
     symprof, where, files = os.path.abspath(args[0]), args[1], args[2:]
     os.chdir(where)
-    js = json.loads(run(['--format=json'] + files))
+    js = load_json(run(['--format=json'] + files))
     aprof = js['format'] == 'aprof'
     with tempfile.TemporaryDirectory() as tmp:
         check_flamegraph(js['total'], files, tmp, js['arcs'])
