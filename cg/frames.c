@@ -101,8 +101,12 @@ static void unknown_name(struct sp_buf *name, const struct sp_profile *p, const 
 	if (flags & SP_FF_IGPROF_NAMES) {
 		const char *base = obj ? strrchr(obj, '/') : NULL;
 
-		sp_buf_addf(name, "@{%s+%llu}", base ? base + 1 : obj ? obj : "",
-			    (unsigned long long)f->addr);
+		if (!obj || !obj[0]) /* JIT code, anonymous memory */
+			sp_buf_addf(name, "@?0x%llx{<dynamically-generated>}",
+				    (unsigned long long)f->addr);
+		else
+			sp_buf_addf(name, "@{%s+%llu}", base ? base + 1 : obj,
+				    (unsigned long long)f->addr);
 		return;
 	}
 	sp_buf_addf(name, "0x%llx (in %s)", (unsigned long long)f->addr,

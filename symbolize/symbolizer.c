@@ -292,6 +292,31 @@ static char *by_build_id(const struct sp_object *o, const char *suffix)
 	return NULL;
 }
 
+/* A bare program name (IgProf records argv[0] when it has no '/', like
+ * "ls"): found in $PATH, as igprof-analyse finds it. */
+static char *in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+
+	if (!path || !*name || strchr(name, '/'))
+		return NULL;
+	for (p = path;; p = colon + 1) {
+		struct sp_buf b = SP_BUF_INIT;
+
+		colon = strchr(p, ':');
+		if (colon == p || !*p)
+			sp_buf_addstr(&b, ".");
+		else
+			sp_buf_add(&b, p, colon ? (size_t)(colon - p) : strlen(p));
+		sp_buf_addf(&b, "/%s", name);
+		if (is_file(b.buf))
+			return sp_buf_detach(&b, NULL);
+		sp_buf_release(&b);
+		if (!colon)
+			return NULL;
+	}
+}
+
 /* Where to read object o from, in search order; NULL if nowhere. */
 static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 {
@@ -306,6 +331,8 @@ static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 	}
 	if (o->path[0] == '/' && is_file(o->path))
 		return sp_xstrdup(o->path);
+	if ((p = in_path(o->path)))
+		return p;
 	if ((p = by_build_id(o, "")) || (p = by_build_id(o, ".debug")))
 		return p;
 	return NULL;
