@@ -92,8 +92,8 @@ static int read_dumps(struct igprof_run *g)
 	return 0;
 }
 
-/* --counter, else PERF_TICKS, else the first counter of the first dump
- * (igprof-analyse's default). */
+/* --counter, else for --leaks MEM_LIVE or FD_LIVE, else PERF_TICKS, else
+ * the first counter of the first dump (igprof-analyse's default). */
 static int pick_counter(struct igprof_run *g)
 {
 	const struct sp_profile *p = g->prof;
@@ -111,6 +111,19 @@ static int pick_counter(struct igprof_run *g)
 				     g->o->profiles[0]);
 			for (i = 0; i < p->ncounters; i++)
 				sp_cli_error("  %s", p->counters[i].name);
+			return 1;
+		}
+		return 0;
+	}
+	if (g->o->leaks) {
+		/* what is still held: memory, else file descriptors */
+		g->counter = sp_profile_find_counter(p, "MEM_LIVE");
+		if (g->counter == SP_NONE)
+			g->counter = sp_profile_find_counter(p, "FD_LIVE");
+		if (g->counter == SP_NONE) {
+			sp_cli_error("'%s' has no MEM_LIVE or FD_LIVE counter for a leak report "
+				     "(try --counter=NAME)",
+				     g->o->profiles[0]);
 			return 1;
 		}
 		return 0;
