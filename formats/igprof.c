@@ -65,7 +65,8 @@
 #include "symprof/progress.h"
 #include "zstream.h"
 
-#define MAX_ID (1u << 22)       /* FN, F and V ids are small and dense */
+#define ID_SLACK 65536u         /* ids beyond those defined so far (IgProf numbers
+				   FN, F and V definitions 0, 1, 2 ... per dump) */
 #define MAX_HEAD (2u << 20)     /* a line without its LK entries */
 #define LK_ROOM 128             /* enough for one LK entry */
 
@@ -93,7 +94,7 @@ struct reader {
 	int base;                   /* 16 after "HEX ", else 10 */
 
 	struct sym *syms;           /* by FN id */
-	size_t nsyms;
+	size_t nsyms, nsym_defs, nfile_defs, nctr_defs;
 	uint32_t *file;             /* F id -> object + 1 */
 	size_t nfile;
 	uint32_t *ctr;              /* V id -> counter + 1 */
@@ -281,10 +282,12 @@ static int upto(struct cur *c, const char *after, const char **s, size_t *n)
 /* ---- ids ---- */
 
 /* Grows a table indexed by id (zeroed entries of `size` bytes) to hold
- * id; 0 if the id is not one IgProf would write. */
-static int id_grow(void **tab, size_t *n, uint64_t id, size_t size)
+ * id; 0 if the id is not one IgProf would write: far beyond the ndefs
+ * definitions read so far (so that the table stays as small as the
+ * definitions whatever ids a hostile file has). */
+static int id_grow(void **tab, size_t *n, uint64_t id, size_t size, size_t ndefs)
 {
-	if (id >= MAX_ID)
+	if (id >= (uint64_t)ndefs + ID_SLACK)
 		return 0;
 	if (id >= *n) {
 		size_t m = *n ? *n : 64;
@@ -298,14 +301,16 @@ static int id_grow(void **tab, size_t *n, uint64_t id, size_t size)
 	return 1;
 }
 
-static uint32_t *id_slot(uint32_t **tab, size_t *n, uint64_t id)
+static uint32_t *id_slot(uint32_t **tab, size_t *n, uint64_t id, size_t ndefs)
 {
-	return id_grow((void **)tab, n, id, sizeof(**tab)) ? &(*tab)[id] : NULL;
+	return id_grow((void **)tab, n, id, sizeof(**tab), ndefs) ? &(*tab)[id] : NULL;
 }
 
 static struct sym *sym_slot(struct reader *r, uint64_t id)
 {
-	return id_grow((void **)&r->syms, &r->nsyms, id, sizeof(*r->syms)) ? &r->syms[id] : NULL;
+	return id_grow((void **)&r->syms, &r->nsyms, id, sizeof(*r->syms), r->nsym_defs)
+		       ? &r->syms[id]
+		       : NULL;
 }
 
 static void frame_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
@@ -386,8 +391,9 @@ static int file_ref(struct reader *r, struct cur *c, uint32_t *obj, uint64_t *of
 
 	if (!lit(c, "F") || !unum(c, r->base, &fid))
 		return bad(r, "malformed symbol definition (expected F<id>)");
-	if (!(slot = id_slot(&r->file, &r->nfile, fid)))
-		return bad(r, "file id %llu is too large", (unsigned long long)fid);
+	if (!(slot = id_slot(&r->file, &r->nfile, fid, r->nfile_defs)))
+		return bad(r, "file id %llu is too large (%zu defined before it)",
+			   (unsigned long long)fid, r->nfile_defs);
 	if (lit(c, "=(")) {
 		const char *s;
 		size_t n;
@@ -397,6 +403,7 @@ static int file_ref(struct reader *r, struct cur *c, uint32_t *obj, uint64_t *of
 			return bad(r, "file F%llu defined twice", (unsigned long long)fid);
 		if (!upto(c, "+", &s, &n))
 			return bad(r, "malformed file definition F%llu", (unsigned long long)fid);
+		r->nfile_defs++;
 		path = sp_xstrndup(s, n);
 		*slot = sp_profile_findnew_object(r->p, path) + 1;
 		free(path);
@@ -447,7 +454,8 @@ static int fn_ref(struct reader *r, struct cur *c, uint32_t *frame)
 	if (!lit(c, "FN") || !unum(c, r->base, &id))
 		return bad(r, "malformed node (expected FN<id> after the depth)");
 	if (!(sy = sym_slot(r, id)))
-		return bad(r, "symbol id %llu is too large", (unsigned long long)id);
+		return bad(r, "symbol id %llu is too large (%zu defined before it)",
+			   (unsigned long long)id, r->nsym_defs);
 	if (lit(c, "=(")) {
 		const char *name;
 		size_t nlen;
@@ -463,6 +471,7 @@ static int fn_ref(struct reader *r, struct cur *c, uint32_t *frame)
 			sy->name = sp_strtab_intern_n(&r->p->strs, name, nlen);
 		sy->defined = 1;
 		def = 1;
+		r->nsym_defs++;
 	} else if (!sy->defined) {
 		return bad(r, "symbol FN%llu referenced before definition", (unsigned long long)id);
 	}
@@ -514,8 +523,9 @@ static int counter(struct reader *r, struct cur *c, uint32_t node)
 
 	if (!unum(c, r->base, &id))
 		return bad(r, "malformed counter (expected V<id>)");
-	if (!(slot = id_slot(&r->ctr, &r->nctr, id)))
-		return bad(r, "counter id %llu is too large", (unsigned long long)id);
+	if (!(slot = id_slot(&r->ctr, &r->nctr, id, r->nctr_defs)))
+		return bad(r, "counter id %llu is too large (%zu defined before it)",
+			   (unsigned long long)id, r->nctr_defs);
 	if (lit(c, "=(")) {
 		const char *s;
 		size_t n;
@@ -525,6 +535,7 @@ static int counter(struct reader *r, struct cur *c, uint32_t node)
 			return bad(r, "counter V%llu defined twice", (unsigned long long)id);
 		if (!upto(c, ":", &s, &n) || !n)
 			return bad(r, "malformed counter definition V%llu", (unsigned long long)id);
+		r->nctr_defs++;
 		name = sp_strtab_intern_n(&p->strs, s, n);
 		i = sp_profile_find_counter(p, name);
 		*slot = (i == SP_NONE ? new_counter(p, name) : i) + 1;
