@@ -187,8 +187,8 @@ static void print_file(FILE *out, const struct src_file *sf, const struct spot *
 	ssize_t len;
 	uint32_t no = 0;
 
-	fprintf(out, "\n*** File %s: %lld samples on its lines\n\n", sf->name,
-		(long long)sf->flat);
+	fprintf(out, "\n*** File %s: %lld %s on its lines\n\n", sf->name,
+		(long long)sf->flat, o->what ? o->what : "samples");
 	fprintf(out, "%8s %8s %6s\n", "flat", "cum", "line");
 	if (!src) {
 		fprintf(stderr, "symprof: warning: cannot find source file '%s'\n", sf->name);
@@ -252,7 +252,8 @@ void sp_annotate_samples(FILE *out, const struct sp_profile *p, struct sp_symbol
 	sp_sort(files, nfiles, sizeof(*files), cmp_file, NULL);
 	if (!first_output)
 		fputs("\f\n", out);
-	fputs("Annotated source (samples: flat = on the line, cum = the line on the stack)\n", out);
+	fprintf(out, "Annotated source (%s: flat = on the line, cum = the line on the stack)\n",
+		o->what ? o->what : "samples");
 	for (i = 0; i < nfiles; i++)
 		print_file(out, &files[i], a.spots, o);
 	free(files);

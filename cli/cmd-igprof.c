@@ -320,6 +320,7 @@ static void annotate(struct igprof_run *g, int first_output)
 	ao.dirs = (const char *const *)dirs;
 	ao.counter = counter_of(g)->name;
 	ao.pick = g->o->value_peak ? SP_PICK_PEAK : SP_PICK_VALUE;
+	ao.what = is_ticks(counter_of(g)) ? "ticks" : counter_of(g)->unit;
 	fflush(g->out);
 	sp_annotate_samples(g->out, g->prof, g->sym, &ao, first_output);
 	for (i = 0; i < ao.ndirs; i++)

@@ -47,6 +47,7 @@ struct sp_annotate_samples_opts {
 	size_t ndirs;
 	const char *counter;      /* the counter counted; NULL: "samples" */
 	int pick;                 /* enum sp_value_pick of its values (0: counts) */
+	const char *what;         /* what the numbers count; NULL: "samples" */
 };
 
 /*
