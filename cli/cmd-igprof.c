@@ -26,6 +26,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,9 +239,9 @@ static int analyse(struct igprof_run *g)
 		co.frame_funcs = g->ff.list;
 		co.funcs = g->ff.funcs;
 	}
-	/* the JSON's calls are the counter's counts; gprof's "called" column
-	 * would mix counts of stacks and of functions: left blank */
-	co.counts_known = g->o->out_format == SP_OUT_JSON;
+	/* calls are the counter's counts (JSON, HTML, dot, diffs); gprof's
+	 * "called" column would mix counts of stacks and of functions: blank */
+	co.counts_known = !(g->o->out_format == SP_OUT_TEXT && !g->o->html && !g->o->diff);
 	if (is_ticks(c)) {
 		double hz = g->prof->igprof.tick > 0 ? 1 / g->prof->igprof.tick : 100;
 
@@ -484,13 +485,21 @@ int sp_cmd_igprof(struct sp_opts *o)
 	sp_cli_mark(NULL);
 	g.o = o;
 	g.out = stdout;
+	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		return 1;
+	}
 	sp_cli_progress_start(o, (int)o->nprofiles + 2);
 	rc = load(&g);
 	sp_cli_progress_stop();
 	if (!rc)
 		rc = print_output(&g);
-	if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
+	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
 		sp_cli_error("cannot write the report: write error");
+		rc = 1;
+	}
+	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
+		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
 		rc = 1;
 	}
 	run_release(&g);

@@ -5,7 +5,8 @@
     check-pictures.py SYMPROF DIR IMAGE PROFILE... [--base BASE]
     check-pictures.py SYMPROF DIR REPORT.aprof... [--base BASE.aprof]
 
-(IMAGE and PROFILE may be a gperftools executable and CPU profiles.)
+(IMAGE and PROFILE may be a gperftools executable and CPU profiles, or
+--path-map=OLD=NEW and IgProf dumps.)
 
 Runs in DIR (a fixture directory) and checks, for IMAGE and PROFILE(s) (or
 the aprof reports, which need no image):
@@ -274,7 +275,7 @@ def one_profile(files, p):
 
 def check_diff_self(files):
     prof = files if aprof else files[1:]
-    zero = '0' if aprof else '0.00'
+    zero = '0' if aprof or not sampled else '0.00'
     for p in prof:
         out = run(['--format=json', '--diff=' + p] + one_profile(files, p))
         d = load_json(out)
@@ -285,7 +286,7 @@ def check_diff_self(files):
               'diff: %s minus itself is all zeros in JSON (%d functions) %s' % (p, len(d['functions']), nonzero[:3]))
         text = run(['--diff=' + p] + one_profile(files, p))
         rows = [l for l in text.splitlines() if re.match(r'^ +[0-9]', l)]
-        calls = 7 if aprof else 8  # the change in calls (after the noise column)
+        calls = 7 if aprof or not sampled else 8  # the change in calls (after the noise column)
         same = all(l.split()[2] == zero and l.split()[3] == '0.0%' and l.split()[calls] in ('0', '-')
                    for l in rows)
         check(rows and same, 'diff: %s minus itself shows no change in the text (%d rows)' % (p, len(rows)))
@@ -310,9 +311,10 @@ def check_diff_base(files, base):
           'diff: the totals')
     changes = [abs(f['self']) for f in d['functions']]
     check(changes == sorted(changes, reverse=True), 'diff: rows sorted by the size of the change')
-    if aprof:
+    if aprof or not sampled:
         noisy = [f['name'] for f in d['functions'] if f['noise_self'] or f['noise_total']]
-        check(not noisy and not d['noise_total'], 'diff: aprof costs are counted, not sampled: no noise')
+        check(not noisy and not d['noise_total'], 'diff: counted costs (aprof, IgProf bytes) are not '
+              'sampled: no noise')
     else:
         period = cur.get('period', 0.01)  # gmon.out: 100 Hz
         noisy = [f['name'] for f in d['functions']
@@ -322,7 +324,7 @@ def check_diff_base(files, base):
 
 
 def main():
-    global symprof, aprof
+    global symprof, aprof, sampled
     args = sys.argv[1:]
     base = None
     if '--base' in args:
@@ -333,6 +335,7 @@ def main():
     os.chdir(where)
     js = load_json(run(['--format=json'] + files))
     aprof = js['format'] == 'aprof'
+    sampled = js['metric']['unit'] == 'seconds'  # IgProf memory counters count bytes
     with tempfile.TemporaryDirectory() as tmp:
         check_flamegraph(js['total'], files, tmp, js['arcs'])
         scale = float(ET.parse(os.path.join(tmp, 'flame.svg')).getroot().get('data-scale'))
@@ -348,5 +351,6 @@ def main():
 
 symprof = None
 aprof = False
+sampled = True
 if __name__ == '__main__':
     main()
