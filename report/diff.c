@@ -108,6 +108,10 @@ static uint32_t *add_functions(struct build *b, const struct sp_cg *cg,
 			continue;
 		row[i] = row_of(b, n->sym);
 		r = &b->d->rows[row[i]];
+		/* the object as the profile's JSON names it (stack profiles: per
+		 * function), the profile's before the base's */
+		if (!r->object && m->sym_objects && m->sym_objects[i])
+			r->object = sp_strtab_intern(&b->d->strs, m->sym_objects[i]);
 		if (base) {
 			r->base_self += fn.self;
 			r->base_children += fn.children;
@@ -385,7 +389,7 @@ static void json_row(const struct sp_diff *d, size_t i, FILE *out)
 	fputs(", \"mangled\": ", out);
 	sp_esc_json_str(out, r->mangled);
 	fputs(", \"object\": ", out);
-	sp_esc_json_str(out, d->meta.executable);
+	sp_esc_json_str(out, r->object ? r->object : d->meta.executable);
 	fputs(", \"file\": ", out);
 	sp_esc_json_str(out, r->file);
 	if (r->file)

@@ -172,6 +172,8 @@ void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
 struct sp_diff_row {
 	const char *name;            /* as printed (demangled unless asked not to) */
 	const char *mangled;         /* the symbol-table name, the matching key */
+	const char *object;          /* its object when the profile names one per
+				      * function (stack profiles), else NULL */
 	const char *file;            /* source file, NULL if unknown */
 	int line;
 	double self, children, total, base_self, base_children, base_total;
