@@ -36,7 +36,9 @@
  * count), an object per mapped file, a map per executable mapping, a frame
  * per distinct (address, mapping, leaf or return address), and each
  * record's stack in the calling-context tree, where identical stacks (the
- * writer's evictions repeat them) add up. Nothing is symbolized here.
+ * writer's evictions repeat them) add up, or in the list of stacks as it
+ * is when the caller asks for that (p->stack_list). Nothing is symbolized
+ * here.
  * Several files are summed: each keeps its own mappings, since every run
  * maps its libraries elsewhere.
  */
@@ -647,6 +649,17 @@ static uint32_t insert_stack(struct gperf_reader *r, size_t at, size_t depth)
 	return node;
 }
 
+/* The list form (p->stack_list): the record's frames as they are. */
+static void list_stack(struct gperf_reader *r, size_t at, size_t depth, int64_t count)
+{
+	uint32_t *f = sp_profile_add_stack(r->p, depth, r->counter, count);
+	size_t j;
+
+	f[0] = frame_for(r, word(r, at), 0);
+	for (j = 1; j < depth; j++)
+		f[j] = frame_for(r, word(r, at + j), 1);
+}
+
 static void read_records(struct gperf_reader *r, size_t first, size_t end)
 {
 	struct sp_profile *p = r->p;
@@ -663,8 +676,11 @@ static void read_records(struct gperf_reader *r, size_t first, size_t end)
 			i += 2 + (size_t)depth;
 			continue;
 		}
-		sp_profile_add_value(p, insert_stack(r, i + 2, (size_t)depth), r->counter,
-				     (int64_t)count, (int64_t)count, 0);
+		if (p->stack_list)
+			list_stack(r, i + 2, (size_t)depth, (int64_t)count);
+		else
+			sp_profile_add_value(p, insert_stack(r, i + 2, (size_t)depth), r->counter,
+					     (int64_t)count, (int64_t)count, 0);
 		i += 2 + (size_t)depth;
 	}
 }
@@ -705,8 +721,8 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 }
 
 /*
- * Each frame word makes at most one CCT node, each record one value: room
- * for all of them up front (capped; a real profile is far below) spares the
+ * Each frame word makes at most one CCT node (one word of the list form),
+ * each record one value (one stack): room for all of them up front (capped; a real profile is far below) spares the
  * arrays their copies as they grow.
  */
 static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nrec)
@@ -717,7 +733,10 @@ static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nre
 		frames = RESERVE_MAX;
 	if (nrec > RESERVE_MAX)
 		nrec = RESERVE_MAX;
-	sp_profile_reserve(r->p, frames + 1, nrec);
+	if (r->p->stack_list)
+		sp_profile_reserve_stacks(r->p, nrec, frames);
+	else
+		sp_profile_reserve(r->p, frames + 1, nrec);
 }
 
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
@@ -752,7 +771,8 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	r.memo = sp_xreallocarray(NULL, (size_t)1 << MEMO_BITS, sizeof(*r.memo));
 	memset(r.memo, 0, ((size_t)1 << MEMO_BITS) * sizeof(*r.memo));
 	reserve(&r, first, end, nrec);
-	sp_profile_cct_root(p);
+	if (!p->stack_list)
+		sp_profile_cct_root(p);
 	read_records(&r, first, end);
 	sp_pairmap_release(&r.frames);
 	free(r.memo);
