@@ -542,16 +542,15 @@ static uint32_t find_map(const struct gperf_reader *r, uint64_t addr)
 	return SP_NONE;
 }
 
-static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
+/* frame_for() when the memo misses: the frame, added if new. */
+static uint32_t __attribute__((noinline)) frame_slow(struct gperf_reader *r, uint64_t addr,
+						     int is_return, struct frame_memo *m)
 {
 	struct sp_profile *p = r->p;
 	uint64_t key = addr << 1 | (unsigned)is_return;
-	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
 	struct sp_frame f;
 	uint32_t i;
 
-	if (m->addr == key && key)
-		return m->frame;
 	memset(&f, 0, sizeof(f));
 	f.addr = addr;
 	f.map = find_map(r, is_return && addr ? addr - 1 : addr);
@@ -567,6 +566,18 @@ static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
 	m->addr = key;
 	m->frame = i;
 	return i;
+}
+
+/* The frame of an address (a leaf, or a return address); a stack word
+ * costs one memo probe when its address was seen lately. */
+static inline uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
+{
+	uint64_t key = addr << 1 | (unsigned)is_return;
+	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
+
+	if (m->addr == key && key)
+		return m->frame;
+	return frame_slow(r, addr, is_return, m);
 }
 
 /* ---- records ---- */
