@@ -580,7 +580,7 @@ static void translate(struct pprof *pp)
 	strmap_release(&map);
 }
 
-/* ---- counting and printing ---- */
+/* ---- counting ---- */
 
 static void alloc_counts(struct pprof *pp)
 {
@@ -746,22 +746,72 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	return strcmp(pp->entry[x], pp->entry[y]);
 }
 
-static void percent(char *buf, size_t n, int64_t num, int64_t total)
+/* ---- printing ---- */
+
+/* pprof's "%.1f%%" of num / total; memoized per num, as the same few
+ * counts recur over many rows. */
+#define PCT_SLOTS 1024
+
+struct pct_memo {
+	int64_t total;
+	struct pct_slot {
+		int64_t num;
+		int set;
+		char s[32];
+	} slot[PCT_SLOTS];
+};
+
+static const char *percent(struct pct_memo *m, int64_t num)
 {
-	if (total != 0)
-		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
+	struct pct_slot *sl = &m->slot[(uint64_t)num % PCT_SLOTS];
+
+	if (sl->set && sl->num == num)
+		return sl->s;
+	sl->set = 1;
+	sl->num = num;
+	if (m->total != 0)
+		snprintf(sl->s, sizeof(sl->s), "%.1f%%", (double)num * 100.0 / (double)m->total);
 	else
-		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+		snprintf(sl->s, sizeof(sl->s), "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+	return sl->s;
 }
 
+/* printf's "%*s": s right-aligned in width columns. */
+static void add_right(struct sp_buf *b, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	for (; n < width; width--)
+		sp_buf_addch(b, ' ');
+	sp_buf_addstr(b, s);
+}
+
+/* printf's "%*lld". */
+static void add_count(struct sp_buf *b, int64_t v, size_t width)
+{
+	char d[24], *e = d + sizeof(d) - 1;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	*e = '\0';
+	do
+		*--e = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--e = '-';
+	add_right(b, e, width);
+}
+
+/* "%8lld %6s %6s %8lld %6s %s\n", the lines of PrintText. */
 static void print_rows(struct pprof *pp)
 {
 	uint32_t *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
-	int64_t total = pp->total, flat_total = 0, running = 0;
+	struct pct_memo *pm = sp_xcalloc(1, sizeof(*pm));
+	int64_t total = pp->total, running = 0;
+	struct sp_buf b = SP_BUF_INIT;
 	size_t i, n = 0;
 
 	for (i = 0; i < pp->nentries; i++) {
-		flat_total += pp->flat[i];
+		pm->total += pp->flat[i];
 		if (pp->listed[i])
 			rows[n++] = (uint32_t)i;
 	}
@@ -770,17 +820,30 @@ static void print_rows(struct pprof *pp)
 	sp_sort(rows, n, sizeof(*rows), cmp_rows, pp);
 	for (i = 0; i < n; i++) {
 		uint32_t e = rows[i];
-		char p1[32], p2[32], p3[32];
 
 		running += pp->flat[e];
 		if (!pp->flat[e] && !pp->cum[e])
 			continue;
-		percent(p1, sizeof(p1), pp->flat[e], flat_total);
-		percent(p2, sizeof(p2), running, flat_total);
-		percent(p3, sizeof(p3), pp->cum[e], flat_total);
-		fprintf(pp->out, "%8lld %6s %6s %8lld %6s %s\n", (long long)pp->flat[e], p1, p2,
-			(long long)pp->cum[e], p3, pp->entry[e]);
+		add_count(&b, pp->flat[e], 8);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, pp->flat[e]), 6);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, running), 6);
+		sp_buf_addch(&b, ' ');
+		add_count(&b, pp->cum[e], 8);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, pp->cum[e]), 6);
+		sp_buf_addch(&b, ' ');
+		sp_buf_addstr(&b, pp->entry[e]);
+		sp_buf_addch(&b, '\n');
+		if (b.len >= 65536) {
+			fwrite(b.buf, 1, b.len, pp->out);
+			sp_buf_reset(&b);
+		}
 	}
+	fwrite(b.buf, 1, b.len, pp->out);
+	sp_buf_release(&b);
+	free(pm);
 	free(rows);
 }
 
