@@ -667,6 +667,17 @@ static void list_stack(struct gperf_reader *r, size_t at, size_t depth, int64_t 
 	size_t j;
 
 	f[0] = frame_for(r, word(r, at), 0);
+	if (r->native64) {
+		const uint8_t *d = r->data + at * 8;
+
+		for (j = 1; j < depth; j++) {
+			uint64_t v;
+
+			memcpy(&v, d + j * 8, 8);
+			f[j] = frame_for(r, v, 1);
+		}
+		return;
+	}
 	for (j = 1; j < depth; j++)
 		f[j] = frame_for(r, word(r, at + j), 1);
 }

@@ -613,29 +613,33 @@ static void tally_init(struct tally *t, const struct pprof *pp, const uint32_t (
 static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, size_t n,
 			int64_t c)
 {
+	const uint32_t(*range)[2] = t->range;
 	const uint32_t *aent = pp->aent;
-	uint32_t *seen = t->seen;
+	uint32_t *seen = t->seen, stamp;
+	int64_t *cum = pp->cum;
+	char *listed = pp->listed;
 	size_t k = 0;
 
 	if (++t->stamp == 0) {
 		memset(seen, 0, pp->nentries * sizeof(*seen));
 		t->stamp = 1;
 	}
-	while (k < n && t->range[el[k]][0] == t->range[el[k]][1])
+	stamp = t->stamp;
+	while (k < n && range[el[k]][0] == range[el[k]][1])
 		k++;
 	if (k < n)
-		pp->flat[aent[t->range[el[k]][0]]] += c;
+		pp->flat[aent[range[el[k]][0]]] += c;
 	for (; k < n; k++) {
-		uint32_t e, hi = t->range[el[k]][1];
+		uint32_t e = range[el[k]][0], hi = range[el[k]][1];
 
-		for (e = t->range[el[k]][0]; e < hi; e++) {
+		for (; e < hi; e++) {
 			uint32_t id = aent[e];
 
-			if (seen[id] == t->stamp)
-				continue;
-			seen[id] = t->stamp;
-			pp->listed[id] = 1;
-			pp->cum[id] += c;
+			if (seen[id] != stamp) {
+				seen[id] = stamp;
+				listed[id] = 1;
+				cum[id] += c;
+			}
 		}
 	}
 }
