@@ -39,6 +39,8 @@ static int strip_parens(struct sp_buf *b)
 	size_t i = 0, n = b->len;
 	int changed = 0;
 
+	if (!memchr(s, '(', n))
+		return 0;
 	while (i < n) {
 		size_t j = i + 1, k;
 
@@ -75,6 +77,8 @@ static int strip_templates(struct sp_buf *b)
 	size_t i = 0, n = b->len;
 	int changed = 0;
 
+	if (!memchr(s, '<', n))
+		return 0;
 	while (i < n) {
 		size_t j = i + 1;
 
@@ -154,6 +158,9 @@ const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 	struct sp_buf b = SP_BUF_INIT;
 	const char *out;
 
+	/* nothing to strip (C names): no parentheses, brackets or blanks */
+	if (!strpbrk(full, "()<> \t\n\v\f\r"))
+		return sp_strtab_intern(strs, full);
 	sp_buf_addstr(&b, full);
 	while (strip_parens(&b))
 		;
@@ -201,28 +208,42 @@ static const char *short_of(struct sp_pprof_names *n, const char *full)
 
 /* ---- MapToSymbols ---- */
 
+/* "%0*llx" of pc in addr_width digits (more if it needs them), after
+ * "0x" if with_0x. */
 static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
 {
-	char buf[40];
+	char buf[24], *e = buf + sizeof(buf) - 1;
+	int digits = 0;
 
-	snprintf(buf, sizeof(buf), "%s%0*llx", with_0x ? "0x" : "", n->addr_width,
-		 (unsigned long long)pc);
-	return sp_strtab_intern(&n->strs, buf);
+	*e = '\0';
+	do {
+		*--e = "0123456789abcdef"[pc & 15];
+		pc >>= 4;
+	} while (++digits < n->addr_width || pc);
+	if (with_0x) {
+		*--e = 'x';
+		*--e = '0';
+	}
+	return sp_strtab_intern(&n->strs, e);
 }
 
 static const char *fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f)
 {
 	const char *file = f && f->file ? f->file : "??";
-	uint32_t line = f ? f->line : 0, i;
+	uint32_t line = f ? f->line : 0, i, l;
 	struct sp_buf b = SP_BUF_INIT;
-	char buf[32];
+	char buf[16], *e = buf + sizeof(buf);
 
 	i = sp_pairmap_get(&n->fl_index, (uint64_t)(uintptr_t)file, line);
 	if (i != UINT32_MAX)
 		return n->fls[i].v;
-	snprintf(buf, sizeof(buf), ":%u", line);
+	l = line;
+	do
+		*--e = (char)('0' + l % 10);
+	while (l /= 10);
+	*--e = ':';
 	sp_buf_addstr(&b, file);
-	sp_buf_addstr(&b, buf);
+	sp_buf_add(&b, e, (size_t)(buf + sizeof(buf) - e));
 	SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
 	n->fls[n->nfls].k1 = file;
 	n->fls[n->nfls].k2 = line;

@@ -847,6 +847,21 @@ static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *allo
  * routine named "name<addr>" that ends at the next address; a later t/T
  * symbol at the same address replaces its name (without the <addr> tag).
  */
+/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (11,000 of
+ * them for a big program: no printf). */
+static void nm_tag(struct sp_buf *b, const char *name, uint64_t addr)
+{
+	char hex[18];
+	int i;
+
+	hex[0] = '<';
+	for (i = 16; i > 0; i--, addr >>= 4)
+		hex[i] = "0123456789abcdef"[addr & 15];
+	hex[17] = '>';
+	sp_buf_addstr(b, name);
+	sp_buf_add(b, hex, sizeof(hex));
+}
+
 static void nm_build(struct sp_symfile *f)
 {
 	struct nm_collect c = {NULL, 0, 0};
@@ -876,7 +891,7 @@ static void nm_build(struct sp_symfile *f)
 			nm_emit(f, &index, &alloc, routine, last, sym->addr);
 		last = sym->addr;
 		have_last = 1;
-		sp_buf_addf(&b, "%s<%016llx>", name, (unsigned long long)sym->addr);
+		nm_tag(&b, name, sym->addr);
 		routine = sp_strtab_intern(&f->s->strs, b.buf);
 		sp_buf_release(&b);
 	}
