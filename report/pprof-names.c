@@ -295,7 +295,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			func = nm_short;
 			full = nm_full;
 		}
-		add_sym(a, &n->arena, func, fileline(n, f), full);
+		add_sym(a, &n->arena, func, n->lines ? fileline(n, f) : NULL, full);
 	}
 }
 
@@ -317,7 +317,7 @@ void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	case SP_SYM_BUILD_ID:
 	case SP_SYM_MISMATCH:
 		x = hex_pc(n, a->pc, 1);
-		add_sym(a, &n->arena, x, sp_strtab_intern(&n->strs, "??:0"), x);
+		add_sym(a, &n->arena, x, n->lines ? sp_strtab_intern(&n->strs, "??:0") : NULL, x);
 		return;
 	default:
 		from_file(n, a, loc);
@@ -329,11 +329,13 @@ const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc)
 	return hex_pc(n, pc, 0);
 }
 
-void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width)
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width,
+			 int lines)
 {
 	memset(n, 0, sizeof(*n));
 	n->sym = s;
 	n->addr_width = addr_width;
+	n->lines = lines;
 	sp_strtab_init(&n->strs);
 	sp_arena_init(&n->arena);
 	sp_pairmap_init(&n->short_index, short_key, n);

@@ -866,7 +866,7 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	pp.p = p;
 	pp.o = o;
 	sp_strtab_init(&pp.strs);
-	sp_pprof_names_init(&pp.names, s, addr_width(p));
+	sp_pprof_names_init(&pp.names, s, addr_width(p), o->lines);
 	collect_addrs(&pp, s);
 	count_samples(&pp);
 	print_rows(&pp);

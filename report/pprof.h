@@ -15,8 +15,9 @@
 struct sp_symbolizer;
 struct sp_symloc;
 
-/* One entry of pprof's symbol list: ShortFunctionName, "file:line", the
- * full name (demangled, possibly with nm's "<addr>" tag). */
+/* One entry of pprof's symbol list: ShortFunctionName, "file:line" (NULL
+ * unless the names were asked for lines), the full name (demangled,
+ * possibly with nm's "<addr>" tag). */
 struct sp_pprof_sym {
 	const char *func, *fileline, *full;
 };
@@ -38,6 +39,7 @@ struct sp_pprof_memo {
 struct sp_pprof_names {
 	struct sp_symbolizer *sym;
 	int addr_width;                  /* hex digits: 16, or 8 for 32-bit */
+	int lines;                       /* fill sp_pprof_sym.fileline */
 	struct sp_strtab strs;
 	struct sp_arena arena;
 	/* memos: full name -> short name, (file, line) -> "file:line" */
@@ -46,7 +48,8 @@ struct sp_pprof_names {
 	size_t nshorts, shorts_alloc, nfls, fls_alloc;
 };
 
-void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width);
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width,
+			 int lines);
 void sp_pprof_names_release(struct sp_pprof_names *n);
 /* Fills a->syms / a->known for a->pc from the symbolizer's answer. */
 void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
