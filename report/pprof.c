@@ -103,15 +103,14 @@ struct pending {
 	uint32_t addr;
 };
 
-static int cmp_pending(const void *a, const void *b, void *ctx)
+static int pending_less(const struct pending *x, const struct pending *y)
 {
-	const struct pending *x = a, *y = b;
-
-	(void)ctx;
 	if (x->file != y->file)
-		return (uintptr_t)x->file < (uintptr_t)y->file ? -1 : 1;
-	return (x->pc > y->pc) - (x->pc < y->pc);
+		return (uintptr_t)x->file < (uintptr_t)y->file;
+	return x->pc < y->pc;
 }
+
+SP_DEFINE_STABLE_SORT(sort_pending, struct pending, pending_less)
 
 /*
  * MapToSymbols runs one addr2line per file on its addresses in ascending
@@ -120,7 +119,7 @@ static int cmp_pending(const void *a, const void *b, void *ctx)
  */
 static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
 {
-	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v));
+	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp;
 	size_t i, n = 0;
 
 	for (i = 0; i < pp->naddrs; i++) {
@@ -138,7 +137,9 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 					       sp_symbolizer_frame(s, pp->p, rep[i]));
 		}
 	}
-	sp_sort(v, n, sizeof(*v), cmp_pending, NULL);
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	sort_pending(v, n, tmp);
+	free(tmp);
 	for (i = 0; i < n; i++) {
 		struct sp_symfile *f = v[i].file;
 
@@ -739,16 +740,21 @@ static void count_samples(struct pprof *pp)
 	free(skip);
 }
 
-static int cmp_rows(const void *a, const void *b, void *ctx)
-{
-	const struct pprof *pp = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const int64_t *s = pp->o->cum ? pp->cum : pp->flat;
+/* PrintText's order: by flat (cum with --cum) descending, then by name. */
+struct row {
+	int64_t key;
+	const char *name;
+	uint32_t entry;
+};
 
-	if (s[x] != s[y])
-		return s[x] > s[y] ? -1 : 1;
-	return strcmp(pp->entry[x], pp->entry[y]);
+static int row_less(const struct row *x, const struct row *y)
+{
+	if (x->key != y->key)
+		return x->key > y->key;
+	return strcmp(x->name, y->name) < 0;
 }
+
+SP_DEFINE_STABLE_SORT(sort_rows, struct row, row_less)
 
 /* ---- printing ---- */
 
@@ -808,7 +814,8 @@ static void add_count(struct sp_buf *b, int64_t v, size_t width)
 /* "%8lld %6s %6s %8lld %6s %s\n", the lines of PrintText. */
 static void print_rows(struct pprof *pp)
 {
-	uint32_t *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
+	struct row *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows)), *tmp;
+	const int64_t *key = pp->o->cum ? pp->cum : pp->flat;
 	struct pct_memo *pm = sp_xcalloc(1, sizeof(*pm));
 	int64_t total = pp->total, running = 0;
 	struct sp_buf b = SP_BUF_INIT;
@@ -816,14 +823,19 @@ static void print_rows(struct pprof *pp)
 
 	for (i = 0; i < pp->nentries; i++) {
 		pm->total += pp->flat[i];
-		if (pp->listed[i])
-			rows[n++] = (uint32_t)i;
+		if (pp->listed[i]) {
+			rows[n].key = key[i];
+			rows[n].name = pp->entry[i];
+			rows[n++].entry = (uint32_t)i;
+		}
 	}
 	if (total != 0)
 		fprintf(pp->out, "Total: %lld samples\n", (long long)total);
-	sp_sort(rows, n, sizeof(*rows), cmp_rows, pp);
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	sort_rows(rows, n, tmp);
+	free(tmp);
 	for (i = 0; i < n; i++) {
-		uint32_t e = rows[i];
+		uint32_t e = rows[i].entry;
 
 		running += pp->flat[e];
 		if (!pp->flat[e] && !pp->cum[e])
