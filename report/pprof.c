@@ -33,6 +33,8 @@
  */
 #include "symprof/report.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -771,6 +773,39 @@ struct pct_memo {
 	} slot[PCT_SLOTS];
 };
 
+/*
+ * printf's "%.1f%%" of d >= 0, without printf: d times 10 is exact in a
+ * long double of 64 mantissa bits (53 + 4), so rounding it to an integer
+ * in the default mode (to nearest, ties to even) rounds d's exact value as
+ * printf does. Returns 0 where that does not hold (another long double,
+ * a negative or huge d): the caller asks printf.
+ */
+static int tenths(char *buf, double d)
+{
+#if LDBL_MANT_DIG >= 64
+	char tmp[24], *e = tmp + sizeof(tmp);
+	uint64_t k;
+
+	if (!(d >= 0 && d < 1e15))
+		return 0;
+	k = (uint64_t)rintl((long double)d * 10);
+	*--e = '\0';
+	*--e = '%';
+	*--e = (char)('0' + k % 10);
+	*--e = '.';
+	k /= 10;
+	do
+		*--e = (char)('0' + k % 10);
+	while (k /= 10);
+	memcpy(buf, e, (size_t)(tmp + sizeof(tmp) - e));
+	return 1;
+#else
+	(void)buf;
+	(void)d;
+	return 0;
+#endif
+}
+
 static const char *percent(struct pct_memo *m, int64_t num)
 {
 	struct pct_slot *sl = &m->slot[(uint64_t)num % PCT_SLOTS];
@@ -779,10 +814,10 @@ static const char *percent(struct pct_memo *m, int64_t num)
 		return sl->s;
 	sl->set = 1;
 	sl->num = num;
-	if (m->total != 0)
-		snprintf(sl->s, sizeof(sl->s), "%.1f%%", (double)num * 100.0 / (double)m->total);
-	else
+	if (m->total == 0)
 		snprintf(sl->s, sizeof(sl->s), "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+	else if (!tenths(sl->s, (double)num * 100.0 / (double)m->total))
+		snprintf(sl->s, sizeof(sl->s), "%.1f%%", (double)num * 100.0 / (double)m->total);
 	return sl->s;
 }
 
