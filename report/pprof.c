@@ -33,6 +33,7 @@
  */
 #include "symprof/report.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -451,7 +452,7 @@ static int ends_with_hex_tag(const char *s)
 	if (n < 3 || s[n - 1] != '>')
 		return 0;
 	for (i = n - 1; i > 0 && s[i - 1] != '<'; i--)
-		if (!strchr("0123456789abcdefABCDEF", s[i - 1]))
+		if (!isxdigit((unsigned char)s[i - 1]))
 			return 0;
 	return i > 0 && i < n - 1;
 }
