@@ -100,20 +100,36 @@ static void addr_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
+/* An address found in a file, to look up there: 16 bytes, as the sort
+ * moves them around. */
 struct pending {
-	struct sp_symfile *file;
-	uint64_t pc, vaddr;
+	uint64_t pc;
+	uint32_t file; /* index into the files met */
 	uint32_t addr;
 };
 
 static int pending_less(const struct pending *x, const struct pending *y)
 {
 	if (x->file != y->file)
-		return (uintptr_t)x->file < (uintptr_t)y->file;
+		return x->file < y->file;
 	return x->pc < y->pc;
 }
 
 SP_DEFINE_STABLE_SORT(sort_pending, struct pending, pending_less)
+
+/* The index of f among files[0 .. *n), added if new. */
+static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
+			   struct sp_symfile *f)
+{
+	size_t i;
+
+	for (i = *n; i > 0; i--)
+		if ((*files)[i - 1] == f)
+			return (uint32_t)(i - 1);
+	SP_ALLOC_GROW(*files, *n + 1, *alloc);
+	(*files)[*n] = f;
+	return (uint32_t)(*n)++;
+}
 
 /*
  * MapToSymbols runs one addr2line per file on its addresses in ascending
@@ -123,17 +139,17 @@ SP_DEFINE_STABLE_SORT(sort_pending, struct pending, pending_less)
 static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
 {
 	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp;
-	size_t i, n = 0;
+	uint64_t *vaddr = sp_xmalloc((pp->naddrs + 1) * sizeof(*vaddr));
+	struct sp_symfile **files = NULL;
+	size_t i, n = 0, nfiles = 0, files_alloc = 0;
 
 	for (i = 0; i < pp->naddrs; i++) {
 		struct sp_symfile *f;
-		uint64_t vaddr;
 
 		/* found in a file: looked up below, in a session, only */
-		if (sp_symbolizer_place(s, pp->p, rep[i], &f, &vaddr) == SP_SYM_OK) {
-			v[n].file = f;
+		if (sp_symbolizer_place(s, pp->p, rep[i], &f, &vaddr[i]) == SP_SYM_OK) {
+			v[n].file = file_index(&files, &nfiles, &files_alloc, f);
 			v[n].pc = pp->addrs[i].pc;
-			v[n].vaddr = vaddr;
 			v[n++].addr = (uint32_t)i;
 		} else {
 			sp_pprof_names_resolve(&pp->names, &pp->addrs[i],
@@ -144,13 +160,15 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 	sort_pending(v, n, tmp);
 	free(tmp);
 	for (i = 0; i < n; i++) {
-		struct sp_symfile *f = v[i].file;
+		struct sp_symfile *f = files[v[i].file];
 
-		if (!i || v[i - 1].file != f)
+		if (!i || v[i - 1].file != v[i].file)
 			sp_symfile_session_reset(f);
 		sp_pprof_names_resolve(&pp->names, &pp->addrs[v[i].addr],
-				       sp_symfile_lookup_session(f, v[i].vaddr));
+				       sp_symfile_lookup_session(f, vaddr[v[i].addr]));
 	}
+	free(files);
+	free(vaddr);
 	free(v);
 }
 
