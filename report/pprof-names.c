@@ -227,45 +227,43 @@ static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
 	return sp_strtab_intern(&n->strs, e);
 }
 
-static const char *fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f)
+/* The file and line addr2line prints for frame f ("??" and 0 for none),
+ * numbered per distinct pair from 1. */
+static void fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f,
+		     struct sp_pprof_sym *sy)
 {
 	const char *file = f && f->file ? f->file : "??";
-	uint32_t line = f ? f->line : 0, i, l;
-	struct sp_buf b = SP_BUF_INIT;
-	char buf[16], *e = buf + sizeof(buf);
+	uint32_t line = f ? f->line : 0, i;
 
+	sy->file = file;
+	sy->line = line;
 	i = sp_pairmap_get(&n->fl_index, (uint64_t)(uintptr_t)file, line);
-	if (i != UINT32_MAX)
-		return n->fls[i].v;
-	l = line;
-	do
-		*--e = (char)('0' + l % 10);
-	while (l /= 10);
-	*--e = ':';
-	sp_buf_addstr(&b, file);
-	sp_buf_add(&b, e, (size_t)(buf + sizeof(buf) - e));
-	SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
-	n->fls[n->nfls].k1 = file;
-	n->fls[n->nfls].k2 = line;
-	n->fls[n->nfls].v = sp_strtab_intern(&n->strs, b.buf);
-	sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line, (uint32_t)n->nfls);
-	sp_buf_release(&b);
-	return n->fls[n->nfls++].v;
+	if (i == UINT32_MAX) {
+		SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
+		n->fls[n->nfls].k1 = file;
+		n->fls[n->nfls].k2 = line;
+		n->fls[n->nfls].v = NULL;
+		i = sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line,
+				   (uint32_t)n->nfls++);
+	}
+	sy->fl = i + 1;
 }
 
-static void add_sym(struct sp_pprof_addr *a, struct sp_arena *arena, const char *func,
-		    const char *fl, const char *full)
+/* Prepends an entry to a's list (pprof unshifts: the new one is outer);
+ * returns it for the caller to finish. */
+static struct sp_pprof_sym *add_sym(struct sp_pprof_addr *a, struct sp_arena *arena,
+				    const char *func, const char *full)
 {
 	struct sp_pprof_sym *v = sp_arena_array(arena, a->nsyms + 1, sizeof(*v));
 
-	/* unshift: the new (outer) entry goes first */
 	if (a->nsyms)
 		memcpy(v + 1, a->syms, a->nsyms * sizeof(*v));
+	memset(&v[0], 0, sizeof(v[0]));
 	v[0].func = func;
-	v[0].fileline = fl;
 	v[0].full = full;
 	a->syms = v;
 	a->nsyms++;
+	return &v[0];
 }
 
 /* An address pprof maps to a file it could read. */
@@ -276,6 +274,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	uint64_t start;
 	uint32_t k, count;
 	int inl = sp_symfile_nm_has_fini(loc->file);
+	struct sp_pprof_sym *sy;
 
 	if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
 		nm_short = short_of(n, nm_full);
@@ -295,13 +294,16 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			func = nm_short;
 			full = nm_full;
 		}
-		add_sym(a, &n->arena, func, n->lines ? fileline(n, f) : NULL, full);
+		sy = add_sym(a, &n->arena, func, full);
+		if (n->lines)
+			fileline(n, f, sy);
 	}
 }
 
 void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			    const struct sp_symloc *loc)
 {
+	struct sp_pprof_sym *sy;
 	const char *x;
 
 	a->nsyms = 0;
@@ -317,7 +319,9 @@ void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	case SP_SYM_BUILD_ID:
 	case SP_SYM_MISMATCH:
 		x = hex_pc(n, a->pc, 1);
-		add_sym(a, &n->arena, x, n->lines ? sp_strtab_intern(&n->strs, "??:0") : NULL, x);
+		sy = add_sym(a, &n->arena, x, x);
+		if (n->lines)
+			fileline(n, NULL, sy);
 		return;
 	default:
 		from_file(n, a, loc);

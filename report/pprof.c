@@ -520,12 +520,30 @@ static void fullname_map(struct pprof *pp, struct strmap *map)
 	strmap_release(&once);
 }
 
-/* The entry "func[ (inline)][ fileline]", memoized by the strings'
- * addresses (names and file:line strings are interned). */
-static uint32_t entry_memo(struct pprof *pp, const char *func, const char *fl, int inl,
-			   struct sp_buf *b)
+/* " file:line" of sy, as addr2line prints it. */
+static void add_fileline(struct sp_buf *b, const struct sp_pprof_sym *sy)
 {
-	uint64_t k2 = ((uint64_t)(uintptr_t)fl << 1) | (unsigned)inl;
+	char d[16], *e = d + sizeof(d);
+	uint32_t l = sy->line;
+
+	sp_buf_addch(b, ' ');
+	if (!sy->file)
+		return;
+	do
+		*--e = (char)('0' + l % 10);
+	while (l /= 10);
+	*--e = ':';
+	sp_buf_addstr(b, sy->file);
+	sp_buf_add(b, e, (size_t)(d + sizeof(d) - e));
+}
+
+/* The entry "func[ (inline)][ file:line]" (with lines: sy given),
+ * memoized by the name's address (names are interned) and the pair's
+ * number. */
+static uint32_t entry_memo(struct pprof *pp, const char *func, const struct sp_pprof_sym *sy,
+			   int inl, struct sp_buf *b)
+{
+	uint64_t k2 = ((uint64_t)(sy ? sy->fl : 0) << 1) | (unsigned)inl;
 	uint32_t i = sp_pairmap_get(&pp->memo_index, (uint64_t)(uintptr_t)func, k2), e;
 
 	if (i != UINT32_MAX)
@@ -534,10 +552,8 @@ static uint32_t entry_memo(struct pprof *pp, const char *func, const char *fl, i
 	sp_buf_addstr(b, func);
 	if (inl)
 		sp_buf_addstr(b, " (inline)");
-	if (fl) {
-		sp_buf_addch(b, ' ');
-		sp_buf_addstr(b, fl);
-	}
+	if (sy)
+		add_fileline(b, sy);
 	e = entry_for(pp, b->buf);
 	SP_ALLOC_GROW(pp->memo, pp->nmemo + 1, pp->memo_alloc);
 	pp->memo[pp->nmemo].func = func;
@@ -558,8 +574,10 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 	if (pp->names.addr_width > 8 && x->pc > 0x7fffffffffffffffULL)
 		return;
 	if (!x->known) {
+		/* an empty "file:line", numbered apart from the pairs */
+		memset(&unknown, 0, sizeof(unknown));
 		unknown.func = unknown.full = sp_pprof_names_hex(&pp->names, x->pc);
-		unknown.fileline = "";
+		unknown.fl = UINT32_MAX;
 		syms = &unknown;
 		n = 1;
 	}
@@ -570,12 +588,12 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 		uint32_t e;
 
 		if (func[0] == '?' && !strcmp(func, "??") &&
-		    (!pp->o->lines || !strcmp(sy->fileline, "??:0"))) {
+		    (!pp->o->lines || (sy->line == 0 && sy->file && !strcmp(sy->file, "??")))) {
 			sp_buf_reset(b);
 			sp_buf_addstr(b, sp_pprof_names_hex(&pp->names, x->pc));
 			e = entry_for(pp, b->buf);
 		} else {
-			e = entry_memo(pp, func, pp->o->lines ? sy->fileline : NULL, j > 1, b);
+			e = entry_memo(pp, func, pp->o->lines ? sy : NULL, j > 1, b);
 		}
 		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
 		pp->aent[pp->naent++] = e;
