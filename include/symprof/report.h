@@ -316,7 +316,8 @@ struct sp_stack_report_opts {
 	unsigned lines : 1;    /* line granularity */
 };
 
-/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
+/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c), from
+ * its list of stacks (sp_profile.stack_list) or its CCT. */
 void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
 		     const struct sp_stack_report_opts *o);
 /* One "root;...;leaf N" line per distinct stack (folded.c). */
