@@ -813,7 +813,9 @@ static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
 
 	if (!sym->version[0])
 		return d;
-	sp_buf_addf(&b, "%s%s%s", d, sym->hidden ? "@" : "@@", sym->version);
+	sp_buf_addstr(&b, d);
+	sp_buf_addstr(&b, sym->hidden ? "@" : "@@");
+	sp_buf_addstr(&b, sym->version);
 	out = sp_strtab_intern(&f->s->strs, b.buf);
 	sp_buf_release(&b);
 	return out;
@@ -865,6 +867,7 @@ static void nm_tag(struct sp_buf *b, const char *name, uint64_t addr)
 static void nm_build(struct sp_symfile *f)
 {
 	struct nm_collect c = {NULL, 0, 0};
+	struct sp_buf b = SP_BUF_INIT;
 	const char *routine = NULL;
 	struct sp_pairmap index;
 	uint64_t last = 0;
@@ -878,7 +881,6 @@ static void nm_build(struct sp_symfile *f)
 	for (i = 0; i < c.n; i++) {
 		const struct sp_nm_sym *sym = &c.v[i];
 		const char *name = nm_printed(f, sym);
-		struct sp_buf b = SP_BUF_INIT;
 
 		if (have_last && sym->addr == last) {
 			if (sym->type == 't' || sym->type == 'T')
@@ -891,10 +893,11 @@ static void nm_build(struct sp_symfile *f)
 			nm_emit(f, &index, &alloc, routine, last, sym->addr);
 		last = sym->addr;
 		have_last = 1;
+		sp_buf_reset(&b);
 		nm_tag(&b, name, sym->addr);
 		routine = sp_strtab_intern(&f->s->strs, b.buf);
-		sp_buf_release(&b);
 	}
+	sp_buf_release(&b);
 	if (routine && routine[0])
 		nm_emit(f, &index, &alloc, routine, last, last);
 	sp_pairmap_release(&index);
