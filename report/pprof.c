@@ -345,30 +345,37 @@ static void remove_signal_frames(struct pprof *pp)
 	}
 }
 
-static int uninteresting_name(const struct pprof *pp, uint32_t a)
+/*
+ * The addresses whose frames pprof drops (the profiler's own), as a new
+ * array of flags. Names are interned in names.strs, so pointers compare.
+ */
+static char *uninteresting(struct pprof *pp)
 {
-	static const char *const skip[] = {
+	static const char *const names[] = {
 		"ProfileData::Add",  "ProfileData::prof_handler", "CpuProfiler::prof_handler",
 		"__FRAME_END__",     "__pthread_sighandler",      "__restore",
 	};
-	const struct sp_pprof_addr *x = &pp->addrs[a];
-	size_t i;
+	const char *in[sizeof(names) / sizeof(names[0])];
+	char *skip = sp_xcalloc(pp->naddrs + 1, 1);
+	size_t i, k;
 
-	if (!x->known || !x->nsyms)
-		return 0;
-	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (!strcmp(x->syms[0].func, skip[i]))
-			return 1;
-	return 0;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		in[k] = sp_strtab_intern(&pp->names.strs, names[k]);
+	for (i = 0; i < pp->naddrs; i++) {
+		const struct sp_pprof_addr *x = &pp->addrs[i];
+
+		for (k = 0; x->known && x->nsyms && k < sizeof(in) / sizeof(in[0]); k++)
+			if (x->syms[0].func == in[k])
+				skip[i] = 1;
+	}
+	return skip;
 }
 
 static void remove_uninteresting(struct pprof *pp)
 {
-	char *skip = sp_xmalloc(pp->naddrs + 1);
+	char *skip = uninteresting(pp);
 	size_t i, k, w = 0;
 
-	for (i = 0; i < pp->naddrs; i++)
-		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
 	remove_signal_frames(pp);
 	for (i = 0; i < pp->nstacks; i++) {
 		size_t b = pp->off[i], e = pp->off[i + 1];
@@ -759,7 +766,6 @@ static int second_always_same(const struct pprof *pp)
 static void count_samples(struct pprof *pp)
 {
 	char *skip;
-	size_t i;
 
 	list_stacks(pp);
 	if (second_always_same(pp)) {
@@ -770,9 +776,7 @@ static void count_samples(struct pprof *pp)
 		reduce_addrs(pp);
 		return;
 	}
-	skip = sp_xmalloc(pp->naddrs + 1);
-	for (i = 0; i < pp->naddrs; i++)
-		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
+	skip = uninteresting(pp);
 	translate(pp);
 	alloc_counts(pp);
 	reduce_frames(pp, skip);

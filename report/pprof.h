@@ -15,7 +15,8 @@
 struct sp_symbolizer;
 struct sp_symloc;
 
-/* One entry of pprof's symbol list: ShortFunctionName, the full name
+/* One entry of pprof's symbol list: ShortFunctionName (interned in the
+ * names' strs, so that equal names are equal pointers), the full name
  * (demangled, possibly with nm's "<addr>" tag) and, if the names were
  * asked for lines, "file:line" as file and line ("??" for no file; file
  * NULL: an empty "file:line"), fl numbering the distinct pairs from 1
