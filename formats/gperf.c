@@ -600,8 +600,10 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 			return truncated(r, "record header", i);
 		/* each header says where the next one is: without help, every
 		 * step would wait for memory */
-		__builtin_prefetch(r->data + (i + PREFETCH_SLOTS) * (size_t)r->w);
-		__builtin_prefetch(r->data + (i + 2 * PREFETCH_SLOTS) * (size_t)r->w);
+		if (nslots - i > 2 * PREFETCH_SLOTS) {
+			__builtin_prefetch(r->data + (i + PREFETCH_SLOTS) * (size_t)r->w);
+			__builtin_prefetch(r->data + (i + 2 * PREFETCH_SLOTS) * (size_t)r->w);
+		}
 		count = word(r, i);
 		depth = word(r, i + 1);
 		if (depth > nslots - i - 2) {
@@ -749,8 +751,9 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 
 /*
  * Each frame word makes at most one CCT node (one word of the list form),
- * each record one value (one stack): room for all of them up front (capped; a real profile is far below) spares the
- * arrays their copies as they grow.
+ * each record one value (one stack): room for all of them up front
+ * (capped; a real profile is far below) spares the arrays their copies as
+ * they grow.
  */
 static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nrec)
 {
