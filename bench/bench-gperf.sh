@@ -44,7 +44,7 @@ case "${1:-}" in
 esac
 what=("$@")
 [ ${#what[@]} -gt 0 ] || what=(pprof addr2line)
-for tool in python3 make "$pprof" "$a2l" readelf; do
+for tool in python3 make "$pprof" "$a2l" readelf strings; do
 	command -v "$tool" >/dev/null || { log "missing '$tool'"; exit 1; }
 done
 case "$symprof" in /*) ;; *) symprof=$PWD/$symprof ;; esac
@@ -70,6 +70,13 @@ if [ ! -f "$work/prog.prof" ]; then
 	log "profiling: $iters iterations (about $(awk -v t="$t" -v i="$iters" 'BEGIN{printf "%d", t*i}') s of CPU)"
 	(cd "$work" && CPUPROFILE=$work/prog.prof CPUPROFILE_FREQUENCY=250 ./prog "$iters" \
 		>/dev/null 2>&1)
+fi
+# google-pprof finds a PIE's symbols only at the path the profile recorded
+recorded=$(strings -n 8 "$work/prog.prof" | awk '$2 ~ /x/ && $NF ~ /\/prog$/ { print $NF; exit }')
+if [ -n "$recorded" ] && ! [ "$recorded" -ef "$work/prog" ]; then
+	log "warning: the profile recorded the program as '$recorded', not '$work/prog':" \
+		"google-pprof cannot name its addresses there (its output then differs, and it runs" \
+		"faster); delete $work/prog.prof to profile again at this path"
 fi
 stats=$(python3 - "$work/prog.prof" <<'EOF'
 import struct, sys

@@ -59,11 +59,19 @@ static void warn_cb(void *ctx, const char *msg)
 	sp_cli_error("warning: %s", msg);
 }
 
+/* Whether the report is google-pprof's text alone: it reads the stacks as
+ * a list, which the reader fills faster than the calling-context tree. */
+static int pprof_only(const struct sp_opts *o)
+{
+	return o->out_format == SP_OUT_PPROF && !o->diff && !o->html;
+}
+
 static int read_profiles(struct gperf_run *g)
 {
 	size_t i;
 
 	g->prof = sp_profile_new(SP_PROFILE_GPERF);
+	g->prof->stack_list = pprof_only(g->o);
 	for (i = 0; i < g->nfiles; i++) {
 		struct sp_error err = SP_ERROR_INIT;
 		size_t maps = g->prof->nmaps;
@@ -305,11 +313,12 @@ static int print_report(struct gperf_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
+	if (pprof_only(g->o)) {
+		sp_report_pprof(g->out, g->prof, g->sym, &so);
+		return 0;
+	}
 	if (!g->o->diff && !g->o->html)
 		switch (g->o->out_format) {
-		case SP_OUT_PPROF:
-			sp_report_pprof(g->out, g->prof, g->sym, &so);
-			return 0;
 		case SP_OUT_FOLDED:
 			sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
 			sp_report_folded(g->out, g->prof, &g->ff, &so);

@@ -52,6 +52,8 @@ void sp_profile_free(struct sp_profile *p)
 	free(p->nodes);
 	free(p->values);
 	free(p->leaks);
+	free(p->stacks);
+	free(p->stack_frames);
 	free(p->funcs);
 	free_map(&p->func_index);
 	free(p->points);
@@ -355,6 +357,28 @@ void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter,
 	v->count = count;
 	v->value = value;
 	v->peak = peak;
+}
+
+void sp_profile_reserve_stacks(struct sp_profile *p, size_t stacks, size_t frames)
+{
+	SP_ALLOC_GROW(p->stacks, p->nstacks + stacks, p->stacks_alloc);
+	SP_ALLOC_GROW(p->stack_frames, p->nstack_frames + frames, p->stack_frames_alloc);
+}
+
+uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter,
+			       int64_t count)
+{
+	struct sp_stack *s;
+
+	SP_ALLOC_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	SP_ALLOC_GROW(p->stack_frames, p->nstack_frames + depth, p->stack_frames_alloc);
+	s = &p->stacks[p->nstacks++];
+	s->first = p->nstack_frames;
+	s->depth = depth;
+	s->counter = counter;
+	s->count = count;
+	p->nstack_frames += depth;
+	return p->stack_frames + s->first;
 }
 
 void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size)

@@ -36,7 +36,9 @@
  * count), an object per mapped file, a map per executable mapping, a frame
  * per distinct (address, mapping, leaf or return address), and each
  * record's stack in the calling-context tree, where identical stacks (the
- * writer's evictions repeat them) add up. Nothing is symbolized here.
+ * writer's evictions repeat them) add up, or in the list of stacks as it
+ * is when the caller asks for that (p->stack_list). Nothing is symbolized
+ * here.
  * Several files are summed: each keeps its own mappings, since every run
  * maps its libraries elsewhere.
  */
@@ -63,6 +65,7 @@ struct frame_memo {
 
 #define MEMO_BITS 16
 #define RESERVE_MAX ((size_t)1 << 24)
+#define PREFETCH_SLOTS 64 /* how far ahead scan_records() asks for the file */
 
 struct gperf_reader {
 	struct sp_profile *p;
@@ -540,16 +543,15 @@ static uint32_t find_map(const struct gperf_reader *r, uint64_t addr)
 	return SP_NONE;
 }
 
-static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
+/* frame_for() when the memo misses: the frame, added if new. */
+static uint32_t __attribute__((noinline)) frame_slow(struct gperf_reader *r, uint64_t addr,
+						     int is_return, struct frame_memo *m)
 {
 	struct sp_profile *p = r->p;
 	uint64_t key = addr << 1 | (unsigned)is_return;
-	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
 	struct sp_frame f;
 	uint32_t i;
 
-	if (m->addr == key && key)
-		return m->frame;
 	memset(&f, 0, sizeof(f));
 	f.addr = addr;
 	f.map = find_map(r, is_return && addr ? addr - 1 : addr);
@@ -565,6 +567,18 @@ static uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
 	m->addr = key;
 	m->frame = i;
 	return i;
+}
+
+/* The frame of an address (a leaf, or a return address); a stack word
+ * costs one memo probe when its address was seen lately. */
+static inline uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
+{
+	uint64_t key = addr << 1 | (unsigned)is_return;
+	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
+
+	if (m->addr == key && key)
+		return m->frame;
+	return frame_slow(r, addr, is_return, m);
 }
 
 /* ---- records ---- */
@@ -584,6 +598,12 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 
 		if (nslots - i < 2)
 			return truncated(r, "record header", i);
+		/* each header says where the next one is: without help, every
+		 * step would wait for memory */
+		if (nslots - i > 2 * PREFETCH_SLOTS) {
+			__builtin_prefetch(r->data + (i + PREFETCH_SLOTS) * (size_t)r->w);
+			__builtin_prefetch(r->data + (i + 2 * PREFETCH_SLOTS) * (size_t)r->w);
+		}
 		count = word(r, i);
 		depth = word(r, i + 1);
 		if (depth > nslots - i - 2) {
@@ -647,6 +667,28 @@ static uint32_t insert_stack(struct gperf_reader *r, size_t at, size_t depth)
 	return node;
 }
 
+/* The list form (p->stack_list): the record's frames as they are. */
+static void list_stack(struct gperf_reader *r, size_t at, size_t depth, int64_t count)
+{
+	uint32_t *f = sp_profile_add_stack(r->p, depth, r->counter, count);
+	size_t j;
+
+	f[0] = frame_for(r, word(r, at), 0);
+	if (r->native64) {
+		const uint8_t *d = r->data + at * 8;
+
+		for (j = 1; j < depth; j++) {
+			uint64_t v;
+
+			memcpy(&v, d + j * 8, 8);
+			f[j] = frame_for(r, v, 1);
+		}
+		return;
+	}
+	for (j = 1; j < depth; j++)
+		f[j] = frame_for(r, word(r, at + j), 1);
+}
+
 static void read_records(struct gperf_reader *r, size_t first, size_t end)
 {
 	struct sp_profile *p = r->p;
@@ -663,8 +705,11 @@ static void read_records(struct gperf_reader *r, size_t first, size_t end)
 			i += 2 + (size_t)depth;
 			continue;
 		}
-		sp_profile_add_value(p, insert_stack(r, i + 2, (size_t)depth), r->counter,
-				     (int64_t)count, (int64_t)count, 0);
+		if (p->stack_list)
+			list_stack(r, i + 2, (size_t)depth, (int64_t)count);
+		else
+			sp_profile_add_value(p, insert_stack(r, i + 2, (size_t)depth), r->counter,
+					     (int64_t)count, (int64_t)count, 0);
 		i += 2 + (size_t)depth;
 	}
 }
@@ -705,9 +750,10 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 }
 
 /*
- * Each frame word makes at most one CCT node, each record one value: room
- * for all of them up front (capped; a real profile is far below) spares the
- * arrays their copies as they grow.
+ * Each frame word makes at most one CCT node (one word of the list form),
+ * each record one value (one stack): room for all of them up front
+ * (capped; a real profile is far below) spares the arrays their copies as
+ * they grow.
  */
 static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nrec)
 {
@@ -717,7 +763,10 @@ static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nre
 		frames = RESERVE_MAX;
 	if (nrec > RESERVE_MAX)
 		nrec = RESERVE_MAX;
-	sp_profile_reserve(r->p, frames + 1, nrec);
+	if (r->p->stack_list)
+		sp_profile_reserve_stacks(r->p, nrec, frames);
+	else
+		sp_profile_reserve(r->p, frames + 1, nrec);
 }
 
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
@@ -752,7 +801,8 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	r.memo = sp_xreallocarray(NULL, (size_t)1 << MEMO_BITS, sizeof(*r.memo));
 	memset(r.memo, 0, ((size_t)1 << MEMO_BITS) * sizeof(*r.memo));
 	reserve(&r, first, end, nrec);
-	sp_profile_cct_root(p);
+	if (!p->stack_list)
+		sp_profile_cct_root(p);
 	read_records(&r, first, end);
 	sp_pairmap_release(&r.frames);
 	free(r.memo);

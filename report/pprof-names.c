@@ -39,6 +39,8 @@ static int strip_parens(struct sp_buf *b)
 	size_t i = 0, n = b->len;
 	int changed = 0;
 
+	if (!memchr(s, '(', n))
+		return 0;
 	while (i < n) {
 		size_t j = i + 1, k;
 
@@ -75,6 +77,8 @@ static int strip_templates(struct sp_buf *b)
 	size_t i = 0, n = b->len;
 	int changed = 0;
 
+	if (!memchr(s, '<', n))
+		return 0;
 	while (i < n) {
 		size_t j = i + 1;
 
@@ -154,6 +158,9 @@ const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 	struct sp_buf b = SP_BUF_INIT;
 	const char *out;
 
+	/* nothing to strip (C names): no parentheses, brackets or blanks */
+	if (!strpbrk(full, "()<> \t\n\v\f\r"))
+		return sp_strtab_intern(strs, full);
 	sp_buf_addstr(&b, full);
 	while (strip_parens(&b))
 		;
@@ -201,50 +208,62 @@ static const char *short_of(struct sp_pprof_names *n, const char *full)
 
 /* ---- MapToSymbols ---- */
 
+/* "%0*llx" of pc in addr_width digits (more if it needs them), after
+ * "0x" if with_0x. */
 static const char *hex_pc(struct sp_pprof_names *n, uint64_t pc, int with_0x)
 {
-	char buf[40];
+	char buf[24], *e = buf + sizeof(buf) - 1;
+	int digits = 0;
 
-	snprintf(buf, sizeof(buf), "%s%0*llx", with_0x ? "0x" : "", n->addr_width,
-		 (unsigned long long)pc);
-	return sp_strtab_intern(&n->strs, buf);
+	*e = '\0';
+	do {
+		*--e = "0123456789abcdef"[pc & 15];
+		pc >>= 4;
+	} while (++digits < n->addr_width || pc);
+	if (with_0x) {
+		*--e = 'x';
+		*--e = '0';
+	}
+	return sp_strtab_intern(&n->strs, e);
 }
 
-static const char *fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f)
+/* The file and line addr2line prints for frame f ("??" and 0 for none),
+ * numbered per distinct pair from 1. */
+static void fileline(struct sp_pprof_names *n, const struct sp_sym_frame *f,
+		     struct sp_pprof_sym *sy)
 {
 	const char *file = f && f->file ? f->file : "??";
 	uint32_t line = f ? f->line : 0, i;
-	struct sp_buf b = SP_BUF_INIT;
-	char buf[32];
 
+	sy->file = file;
+	sy->line = line;
 	i = sp_pairmap_get(&n->fl_index, (uint64_t)(uintptr_t)file, line);
-	if (i != UINT32_MAX)
-		return n->fls[i].v;
-	snprintf(buf, sizeof(buf), ":%u", line);
-	sp_buf_addstr(&b, file);
-	sp_buf_addstr(&b, buf);
-	SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
-	n->fls[n->nfls].k1 = file;
-	n->fls[n->nfls].k2 = line;
-	n->fls[n->nfls].v = sp_strtab_intern(&n->strs, b.buf);
-	sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line, (uint32_t)n->nfls);
-	sp_buf_release(&b);
-	return n->fls[n->nfls++].v;
+	if (i == UINT32_MAX) {
+		SP_ALLOC_GROW(n->fls, n->nfls + 1, n->fls_alloc);
+		n->fls[n->nfls].k1 = file;
+		n->fls[n->nfls].k2 = line;
+		n->fls[n->nfls].v = NULL;
+		i = sp_pairmap_put(&n->fl_index, (uint64_t)(uintptr_t)file, line,
+				   (uint32_t)n->nfls++);
+	}
+	sy->fl = i + 1;
 }
 
-static void add_sym(struct sp_pprof_addr *a, struct sp_arena *arena, const char *func,
-		    const char *fl, const char *full)
+/* Prepends an entry to a's list (pprof unshifts: the new one is outer);
+ * returns it for the caller to finish. */
+static struct sp_pprof_sym *add_sym(struct sp_pprof_addr *a, struct sp_arena *arena,
+				    const char *func, const char *full)
 {
 	struct sp_pprof_sym *v = sp_arena_array(arena, a->nsyms + 1, sizeof(*v));
 
-	/* unshift: the new (outer) entry goes first */
 	if (a->nsyms)
 		memcpy(v + 1, a->syms, a->nsyms * sizeof(*v));
+	memset(&v[0], 0, sizeof(v[0]));
 	v[0].func = func;
-	v[0].fileline = fl;
 	v[0].full = full;
 	a->syms = v;
 	a->nsyms++;
+	return &v[0];
 }
 
 /* An address pprof maps to a file it could read. */
@@ -255,6 +274,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	uint64_t start;
 	uint32_t k, count;
 	int inl = sp_symfile_nm_has_fini(loc->file);
+	struct sp_pprof_sym *sy;
 
 	if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
 		nm_short = short_of(n, nm_full);
@@ -274,13 +294,16 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			func = nm_short;
 			full = nm_full;
 		}
-		add_sym(a, &n->arena, func, fileline(n, f), full);
+		sy = add_sym(a, &n->arena, func, full);
+		if (n->lines)
+			fileline(n, f, sy);
 	}
 }
 
 void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			    const struct sp_symloc *loc)
 {
+	struct sp_pprof_sym *sy;
 	const char *x;
 
 	a->nsyms = 0;
@@ -296,7 +319,9 @@ void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	case SP_SYM_BUILD_ID:
 	case SP_SYM_MISMATCH:
 		x = hex_pc(n, a->pc, 1);
-		add_sym(a, &n->arena, x, sp_strtab_intern(&n->strs, "??:0"), x);
+		sy = add_sym(a, &n->arena, x, x);
+		if (n->lines)
+			fileline(n, NULL, sy);
 		return;
 	default:
 		from_file(n, a, loc);
@@ -308,11 +333,13 @@ const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc)
 	return hex_pc(n, pc, 0);
 }
 
-void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width)
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width,
+			 int lines)
 {
 	memset(n, 0, sizeof(*n));
 	n->sym = s;
 	n->addr_width = addr_width;
+	n->lines = lines;
 	sp_strtab_init(&n->strs);
 	sp_arena_init(&n->arena);
 	sp_pairmap_init(&n->short_index, short_key, n);

@@ -33,6 +33,9 @@
  */
 #include "symprof/report.h"
 
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +55,16 @@ struct pprof {
 	size_t naddrs, addrs_alloc;
 	struct sp_pairmap addr_index;  /* pc -> addrs */
 	uint32_t *frame_addr;          /* per frame */
-	/* stacks, leaf first: addresses stk[off[i] .. off[i + 1]) */
+	uint32_t counter;              /* "samples" */
+	/* the stacks, frames leaf first: the profile's list, or own_* listed
+	 * from its calling-context tree */
+	const struct sp_stack *st;
+	const uint32_t *st_frames;
+	size_t nst;
+	struct sp_stack *own_st;
+	uint32_t *own_frames;
+	/* with signal frames to remove: the stacks as addresses, leaf first,
+	 * stk[off[i] .. off[i + 1]) */
 	uint32_t *stk;
 	size_t nstk, stk_alloc;
 	size_t *off;
@@ -63,7 +75,6 @@ struct pprof {
 	struct sp_pairmap entry_index; /* interned string -> entries */
 	const char **entry;
 	int64_t *flat, *cum;
-	uint32_t *seen;                /* per entry: last stack that counted it */
 	size_t nentries, entries_alloc;
 	char *listed;                  /* per entry: in some stack (pprof's cum keys) */
 	struct pprof_memo {
@@ -89,20 +100,35 @@ static void addr_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
+/* An address found in a file, to look up there: 16 bytes, as the sort
+ * moves them around. */
 struct pending {
-	struct sp_symfile *file;
-	uint64_t pc, vaddr;
+	uint64_t pc;
+	uint32_t file; /* index into the files met */
 	uint32_t addr;
 };
 
-static int cmp_pending(const void *a, const void *b, void *ctx)
+static int pending_less(const struct pending *x, const struct pending *y)
 {
-	const struct pending *x = a, *y = b;
-
-	(void)ctx;
 	if (x->file != y->file)
-		return (uintptr_t)x->file < (uintptr_t)y->file ? -1 : 1;
-	return (x->pc > y->pc) - (x->pc < y->pc);
+		return x->file < y->file;
+	return x->pc < y->pc;
+}
+
+SP_DEFINE_STABLE_SORT(sort_pending, struct pending, pending_less)
+
+/* The index of f among files[0 .. *n), added if new. */
+static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
+			   struct sp_symfile *f)
+{
+	size_t i;
+
+	for (i = *n; i > 0; i--)
+		if ((*files)[i - 1] == f)
+			return (uint32_t)(i - 1);
+	SP_ALLOC_GROW(*files, *n + 1, *alloc);
+	(*files)[*n] = f;
+	return (uint32_t)(*n)++;
 }
 
 /*
@@ -112,33 +138,37 @@ static int cmp_pending(const void *a, const void *b, void *ctx)
  */
 static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
 {
-	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v));
-	size_t i, n = 0;
+	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp;
+	uint64_t *vaddr = sp_xmalloc((pp->naddrs + 1) * sizeof(*vaddr));
+	struct sp_symfile **files = NULL;
+	size_t i, n = 0, nfiles = 0, files_alloc = 0;
 
 	for (i = 0; i < pp->naddrs; i++) {
 		struct sp_symfile *f;
-		uint64_t vaddr;
 
 		/* found in a file: looked up below, in a session, only */
-		if (sp_symbolizer_place(s, pp->p, rep[i], &f, &vaddr) == SP_SYM_OK) {
-			v[n].file = f;
+		if (sp_symbolizer_place(s, pp->p, rep[i], &f, &vaddr[i]) == SP_SYM_OK) {
+			v[n].file = file_index(&files, &nfiles, &files_alloc, f);
 			v[n].pc = pp->addrs[i].pc;
-			v[n].vaddr = vaddr;
 			v[n++].addr = (uint32_t)i;
 		} else {
 			sp_pprof_names_resolve(&pp->names, &pp->addrs[i],
 					       sp_symbolizer_frame(s, pp->p, rep[i]));
 		}
 	}
-	sp_sort(v, n, sizeof(*v), cmp_pending, NULL);
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	sort_pending(v, n, tmp);
+	free(tmp);
 	for (i = 0; i < n; i++) {
-		struct sp_symfile *f = v[i].file;
+		struct sp_symfile *f = files[v[i].file];
 
-		if (!i || v[i - 1].file != f)
+		if (!i || v[i - 1].file != v[i].file)
 			sp_symfile_session_reset(f);
 		sp_pprof_names_resolve(&pp->names, &pp->addrs[v[i].addr],
-				       sp_symfile_lookup_session(f, v[i].vaddr));
+				       sp_symfile_lookup_session(f, vaddr[v[i].addr]));
 	}
+	free(files);
+	free(vaddr);
 	free(v);
 }
 
@@ -172,15 +202,20 @@ static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
 
 /* ---- stacks ---- */
 
-static void collect_stacks(struct pprof *pp)
+static int counted(const struct pprof *pp, const struct sp_stack *s)
+{
+	return s->counter == pp->counter && s->count != 0;
+}
+
+/* The stacks of a profile read as a CCT: each node with samples is one. */
+static void list_cct(struct pprof *pp)
 {
 	const struct sp_profile *p = pp->p;
-	uint32_t counter = sp_profile_find_counter(p, "samples");
 	int64_t *node_count = sp_xcalloc(p->nnodes + 1, sizeof(*node_count));
-	size_t i, total = 0, n = 0;
+	size_t i, total = 0, n = 0, w = 0;
 
 	for (i = 0; i < p->nvalues; i++)
-		if (p->values[i].counter == counter && p->values[i].node < p->nnodes)
+		if (p->values[i].counter == pp->counter && p->values[i].node < p->nnodes)
 			node_count[p->values[i].node] += p->values[i].count;
 	for (i = 1; i < p->nnodes; i++) {
 		if (node_count[i]) {
@@ -188,22 +223,72 @@ static void collect_stacks(struct pprof *pp)
 			n++;
 		}
 	}
-	pp->off = sp_xmalloc((n + 1) * sizeof(*pp->off));
-	pp->count = sp_xmalloc((n + 1) * sizeof(*pp->count));
-	pp->stk = sp_xmalloc((total + 1) * sizeof(*pp->stk));
-	pp->stk_alloc = total + 1;
+	pp->own_st = sp_xmalloc((n + 1) * sizeof(*pp->own_st));
+	pp->own_frames = sp_xmalloc((total + 1) * sizeof(*pp->own_frames));
 	for (i = 1; i < p->nnodes; i++) {
+		struct sp_stack *s = &pp->own_st[pp->nst];
 		uint32_t node;
 
 		if (!node_count[i])
 			continue;
-		pp->off[pp->nstacks] = pp->nstk;
-		pp->count[pp->nstacks++] = node_count[i];
+		s->first = w;
+		s->counter = pp->counter;
+		s->count = node_count[i];
 		for (node = (uint32_t)i; node != 0 && node != SP_NONE; node = p->nodes[node].parent)
-			pp->stk[pp->nstk++] = pp->frame_addr[p->nodes[node].frame];
+			pp->own_frames[w++] = p->nodes[node].frame;
+		s->depth = w - s->first;
+		pp->nst++;
+	}
+	free(node_count);
+	pp->st = pp->own_st;
+	pp->st_frames = pp->own_frames;
+}
+
+/* The profile's stacks as a list, and their samples. */
+static void list_stacks(struct pprof *pp)
+{
+	const struct sp_profile *p = pp->p;
+	size_t i;
+
+	pp->counter = sp_profile_find_counter(p, "samples");
+	if (p->nstacks) {
+		pp->st = p->stacks;
+		pp->st_frames = p->stack_frames;
+		pp->nst = p->nstacks;
+	} else {
+		list_cct(pp);
+	}
+	for (i = 0; i < pp->nst; i++)
+		if (counted(pp, &pp->st[i]))
+			pp->total += pp->st[i].count;
+}
+
+/* The stacks as addresses, for removing frames from them. */
+static void collect_stacks(struct pprof *pp)
+{
+	size_t i, k, total = 0, n = 0;
+
+	for (i = 0; i < pp->nst; i++) {
+		if (counted(pp, &pp->st[i])) {
+			total += pp->st[i].depth;
+			n++;
+		}
+	}
+	pp->off = sp_xmalloc((n + 1) * sizeof(*pp->off));
+	pp->count = sp_xmalloc((n + 1) * sizeof(*pp->count));
+	pp->stk = sp_xmalloc((total + 1) * sizeof(*pp->stk));
+	pp->stk_alloc = total + 1;
+	for (i = 0; i < pp->nst; i++) {
+		const struct sp_stack *s = &pp->st[i];
+
+		if (!counted(pp, s))
+			continue;
+		pp->off[pp->nstacks] = pp->nstk;
+		pp->count[pp->nstacks++] = s->count;
+		for (k = 0; k < s->depth; k++)
+			pp->stk[pp->nstk++] = pp->frame_addr[pp->st_frames[s->first + k]];
 	}
 	pp->off[pp->nstacks] = pp->nstk;
-	free(node_count);
 }
 
 static size_t stack_len(const struct pprof *pp, size_t i)
@@ -260,30 +345,37 @@ static void remove_signal_frames(struct pprof *pp)
 	}
 }
 
-static int uninteresting_name(const struct pprof *pp, uint32_t a)
+/*
+ * The addresses whose frames pprof drops (the profiler's own), as a new
+ * array of flags. Names are interned in names.strs, so pointers compare.
+ */
+static char *uninteresting(struct pprof *pp)
 {
-	static const char *const skip[] = {
+	static const char *const names[] = {
 		"ProfileData::Add",  "ProfileData::prof_handler", "CpuProfiler::prof_handler",
 		"__FRAME_END__",     "__pthread_sighandler",      "__restore",
 	};
-	const struct sp_pprof_addr *x = &pp->addrs[a];
-	size_t i;
+	const char *in[sizeof(names) / sizeof(names[0])];
+	char *skip = sp_xcalloc(pp->naddrs + 1, 1);
+	size_t i, k;
 
-	if (!x->known || !x->nsyms)
-		return 0;
-	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (!strcmp(x->syms[0].func, skip[i]))
-			return 1;
-	return 0;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		in[k] = sp_strtab_intern(&pp->names.strs, names[k]);
+	for (i = 0; i < pp->naddrs; i++) {
+		const struct sp_pprof_addr *x = &pp->addrs[i];
+
+		for (k = 0; x->known && x->nsyms && k < sizeof(in) / sizeof(in[0]); k++)
+			if (x->syms[0].func == in[k])
+				skip[i] = 1;
+	}
+	return skip;
 }
 
 static void remove_uninteresting(struct pprof *pp)
 {
-	char *skip = sp_xmalloc(pp->naddrs + 1);
+	char *skip = uninteresting(pp);
 	size_t i, k, w = 0;
 
-	for (i = 0; i < pp->naddrs; i++)
-		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
 	remove_signal_frames(pp);
 	for (i = 0; i < pp->nstacks; i++) {
 		size_t b = pp->off[i], e = pp->off[i + 1];
@@ -385,7 +477,7 @@ static int ends_with_hex_tag(const char *s)
 	if (n < 3 || s[n - 1] != '>')
 		return 0;
 	for (i = n - 1; i > 0 && s[i - 1] != '<'; i--)
-		if (!strchr("0123456789abcdefABCDEF", s[i - 1]))
+		if (!isxdigit((unsigned char)s[i - 1]))
 			return 0;
 	return i > 0 && i < n - 1;
 }
@@ -435,12 +527,30 @@ static void fullname_map(struct pprof *pp, struct strmap *map)
 	strmap_release(&once);
 }
 
-/* The entry "func[ (inline)][ fileline]", memoized by the strings'
- * addresses (names and file:line strings are interned). */
-static uint32_t entry_memo(struct pprof *pp, const char *func, const char *fl, int inl,
-			   struct sp_buf *b)
+/* " file:line" of sy, as addr2line prints it. */
+static void add_fileline(struct sp_buf *b, const struct sp_pprof_sym *sy)
 {
-	uint64_t k2 = ((uint64_t)(uintptr_t)fl << 1) | (unsigned)inl;
+	char d[16], *e = d + sizeof(d);
+	uint32_t l = sy->line;
+
+	sp_buf_addch(b, ' ');
+	if (!sy->file)
+		return;
+	do
+		*--e = (char)('0' + l % 10);
+	while (l /= 10);
+	*--e = ':';
+	sp_buf_addstr(b, sy->file);
+	sp_buf_add(b, e, (size_t)(d + sizeof(d) - e));
+}
+
+/* The entry "func[ (inline)][ file:line]" (with lines: sy given),
+ * memoized by the name's address (names are interned) and the pair's
+ * number. */
+static uint32_t entry_memo(struct pprof *pp, const char *func, const struct sp_pprof_sym *sy,
+			   int inl, struct sp_buf *b)
+{
+	uint64_t k2 = ((uint64_t)(sy ? sy->fl : 0) << 1) | (unsigned)inl;
 	uint32_t i = sp_pairmap_get(&pp->memo_index, (uint64_t)(uintptr_t)func, k2), e;
 
 	if (i != UINT32_MAX)
@@ -449,10 +559,8 @@ static uint32_t entry_memo(struct pprof *pp, const char *func, const char *fl, i
 	sp_buf_addstr(b, func);
 	if (inl)
 		sp_buf_addstr(b, " (inline)");
-	if (fl) {
-		sp_buf_addch(b, ' ');
-		sp_buf_addstr(b, fl);
-	}
+	if (sy)
+		add_fileline(b, sy);
 	e = entry_for(pp, b->buf);
 	SP_ALLOC_GROW(pp->memo, pp->nmemo + 1, pp->memo_alloc);
 	pp->memo[pp->nmemo].func = func;
@@ -473,8 +581,10 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 	if (pp->names.addr_width > 8 && x->pc > 0x7fffffffffffffffULL)
 		return;
 	if (!x->known) {
+		/* an empty "file:line", numbered apart from the pairs */
+		memset(&unknown, 0, sizeof(unknown));
 		unknown.func = unknown.full = sp_pprof_names_hex(&pp->names, x->pc);
-		unknown.fileline = "";
+		unknown.fl = UINT32_MAX;
 		syms = &unknown;
 		n = 1;
 	}
@@ -485,12 +595,12 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 		uint32_t e;
 
 		if (func[0] == '?' && !strcmp(func, "??") &&
-		    (!pp->o->lines || !strcmp(sy->fileline, "??:0"))) {
+		    (!pp->o->lines || (sy->line == 0 && sy->file && !strcmp(sy->file, "??")))) {
 			sp_buf_reset(b);
 			sp_buf_addstr(b, sp_pprof_names_hex(&pp->names, x->pc));
 			e = entry_for(pp, b->buf);
 		} else {
-			e = entry_memo(pp, func, pp->o->lines ? sy->fileline : NULL, j > 1, b);
+			e = entry_memo(pp, func, pp->o->lines ? sy : NULL, j > 1, b);
 		}
 		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
 		pp->aent[pp->naent++] = e;
@@ -517,9 +627,8 @@ static void translate(struct pprof *pp)
 	strmap_release(&map);
 }
 
-/* ---- counting and printing ---- */
+/* ---- counting ---- */
 
-/* ReduceProfile, FlatProfile, CumulativeProfile. */
 static void alloc_counts(struct pprof *pp)
 {
 	pp->flat = sp_xcalloc(pp->nentries + 1, sizeof(*pp->flat));
@@ -527,121 +636,120 @@ static void alloc_counts(struct pprof *pp)
 	pp->listed = sp_xcalloc(pp->nentries + 1, 1);
 }
 
-static void reduce(struct pprof *pp)
+/*
+ * ReduceProfile, FlatProfile, CumulativeProfile, one stack at a time: a
+ * stack adds its samples to the cum of every entry it holds, once however
+ * often the entry recurs in it, and to the flat of its first entry. The
+ * stack is n elements el[0 .. n), leaf first (frames or addresses); the
+ * entries of element x are aent[range[x][0] .. range[x][1]). seen[] holds
+ * per entry the stamp of the last stack that counted it.
+ */
+struct tally {
+	const uint32_t (*range)[2];
+	uint32_t *seen;
+	uint32_t stamp;
+};
+
+static void tally_init(struct tally *t, const struct pprof *pp, const uint32_t (*range)[2])
 {
-	size_t i, k;
+	t->range = range;
+	t->seen = sp_xcalloc(pp->nentries + 1, sizeof(*t->seen));
+	t->stamp = 0;
+}
 
-	alloc_counts(pp);
-	pp->seen = sp_xcalloc(pp->nentries + 1, sizeof(*pp->seen));
-	for (i = 0; i < pp->nstacks; i++) {
-		int first = 1;
+static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, size_t n,
+			int64_t c)
+{
+	const uint32_t(*range)[2] = t->range;
+	const uint32_t *aent = pp->aent;
+	uint32_t *seen = t->seen, stamp;
+	int64_t *cum = pp->cum;
+	char *listed = pp->listed;
+	size_t k = 0;
 
-		for (k = pp->off[i]; k < pp->off[i + 1]; k++) {
-			uint32_t a = pp->stk[k];
-			size_t e;
+	if (++t->stamp == 0) {
+		memset(seen, 0, pp->nentries * sizeof(*seen));
+		t->stamp = 1;
+	}
+	stamp = t->stamp;
+	while (k < n && range[el[k]][0] == range[el[k]][1])
+		k++;
+	if (k < n)
+		pp->flat[aent[range[el[k]][0]]] += c;
+	for (; k < n; k++) {
+		uint32_t e = range[el[k]][0], hi = range[el[k]][1];
 
-			for (e = pp->aent_off[a]; e < pp->aent_off[a + 1]; e++) {
-				uint32_t id = pp->aent[e];
+		for (; e < hi; e++) {
+			uint32_t id = aent[e];
 
-				if (pp->seen[id] == i + 1)
-					continue;
-				pp->seen[id] = (uint32_t)(i + 1);
-				pp->listed[id] = 1;
-				pp->cum[id] += pp->count[i];
-				if (first)
-					pp->flat[id] += pp->count[i];
-				first = 0;
+			if (seen[id] != stamp) {
+				seen[id] = stamp;
+				listed[id] = 1;
+				cum[id] += c;
 			}
 		}
 	}
 }
 
-/* ---- counting on the calling-context tree ---- */
-
-/*
- * The samples of the nodes that have any: few (a node per distinct stack)
- * among many, so a bitmap says which, and a small table how many.
- */
-struct counts {
-	uint8_t *bits;             /* per node */
-	struct sp_pairmap index;   /* node -> node[], c[] */
-	uint32_t *node;
-	int64_t *c;
-	size_t n;
-};
-
-static void counts_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+/* The stacks of addresses left by remove_uninteresting(). */
+static void reduce_addrs(struct pprof *pp)
 {
-	const struct counts *x = ctx;
-
-	*k1 = x->node[i];
-	*k2 = 0;
-}
-
-static void counts_init(struct counts *x, const struct sp_profile *p)
-{
-	uint32_t counter = sp_profile_find_counter(p, "samples");
+	uint32_t(*range)[2] = sp_xmalloc((pp->naddrs + 1) * sizeof(*range));
+	struct tally t;
 	size_t i;
 
-	memset(x, 0, sizeof(*x));
-	x->bits = sp_xcalloc(p->nnodes / 8 + 1, 1);
-	x->node = sp_xmalloc((p->nvalues + 1) * sizeof(*x->node));
-	x->c = sp_xmalloc((p->nvalues + 1) * sizeof(*x->c));
-	sp_pairmap_init(&x->index, counts_key, x);
-	for (i = 0; i < p->nvalues; i++) {
-		const struct sp_cct_value *v = &p->values[i];
-		uint32_t k;
-
-		if (v->counter != counter || v->node >= p->nnodes || !v->count)
-			continue;
-		x->node[x->n] = v->node;
-		k = sp_pairmap_put(&x->index, v->node, 0, (uint32_t)x->n);
-		if (k == x->n)
-			x->c[x->n++] = 0;
-		x->c[k] += v->count;
-		x->bits[v->node / 8] |= (uint8_t)(1u << (v->node % 8));
+	for (i = 0; i < pp->naddrs; i++) {
+		range[i][0] = (uint32_t)pp->aent_off[i];
+		range[i][1] = (uint32_t)pp->aent_off[i + 1];
 	}
+	tally_init(&t, pp, (const uint32_t(*)[2])range);
+	for (i = 0; i < pp->nstacks; i++)
+		tally_stack(pp, &t, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i], pp->count[i]);
+	free(t.seen);
+	free(range);
 }
 
-static int64_t count_of(const struct counts *x, uint32_t n)
+/* The stacks of frames as they are, the frames of skipped addresses
+ * having no entries. */
+static void reduce_frames(struct pprof *pp, const char *skip)
 {
-	uint32_t k;
+	size_t nframes = pp->p->nframes, i;
+	uint32_t(*range)[2] = sp_xmalloc((nframes + 1) * sizeof(*range));
+	struct tally t;
 
-	if (!(x->bits[n / 8] & (1u << (n % 8))))
-		return 0;
-	k = sp_pairmap_get(&x->index, n, 0);
-	return k == UINT32_MAX ? 0 : x->c[k];
+	for (i = 0; i < nframes; i++) {
+		uint32_t a = pp->frame_addr[i];
+
+		range[i][0] = (uint32_t)pp->aent_off[a];
+		range[i][1] = (uint32_t)(skip[a] ? pp->aent_off[a] : pp->aent_off[a + 1]);
+	}
+	tally_init(&t, pp, (const uint32_t(*)[2])range);
+	for (i = 0; i < pp->nst; i++) {
+		const struct sp_stack *s = &pp->st[i];
+
+		if (counted(pp, s))
+			tally_stack(pp, &t, pp->st_frames + s->first, s->depth, s->count);
+	}
+	free(t.seen);
+	free(range);
 }
 
-static void counts_release(struct counts *x)
+/* IsSecondPcAlwaysTheSame: every stack has a second address and it is
+ * the same one. */
+static int second_always_same(const struct pprof *pp)
 {
-	sp_pairmap_release(&x->index);
-	free(x->bits);
-	free(x->node);
-	free(x->c);
-}
-
-static uint32_t node_addr(const struct pprof *pp, uint32_t n)
-{
-	return pp->frame_addr[pp->p->nodes[n].frame];
-}
-
-/* IsSecondPcAlwaysTheSame on the tree: every stack has a second address
- * and it is the same one. */
-static int second_always_same(const struct pprof *pp, const struct counts *x)
-{
-	const struct sp_profile *p = pp->p;
 	uint32_t second = UINT32_MAX;
 	size_t i;
 
-	for (i = 0; i < x->n; i++) {
-		uint32_t par = p->nodes[x->node[i]].parent, a;
+	for (i = 0; i < pp->nst; i++) {
+		const struct sp_stack *s = &pp->st[i];
+		uint32_t a;
 
-		if (x->c[i] == 0)
+		if (!counted(pp, s))
 			continue;
-		if (par == 0 || par == SP_NONE)
+		if (s->depth < 2)
 			return 0;
-		a = node_addr(pp, par);
+		a = pp->frame_addr[pp->st_frames[s->first + 1]];
 		if (second != UINT32_MAX && a != second)
 			return 0;
 		second = a;
@@ -650,235 +758,184 @@ static int second_always_same(const struct pprof *pp, const struct counts *x)
 }
 
 /*
- * ReduceProfile's counts without listing the stacks, in one depth-first
- * walk of the tree: an entry's cum gets the samples below the node where
- * it first occurs on the path (each stack once, however often it recurs),
- * added when the walk leaves that node; a stack's flat goes to its
- * innermost entry. Only per-depth state is kept, nothing per node.
- */
-struct level {
-	uint32_t node;
-	uint32_t lo, hi;             /* the node's entries: aent[lo .. hi) */
-	size_t firsts;               /* fstack length before this node's entries */
-	int64_t below;               /* samples in the subtree so far */
-};
-
-struct walk {
-	struct pprof *pp;
-	const struct counts *count;
-	const char *skip;
-	uint32_t (*range)[2];        /* per frame: its entries, skip applied */
-	uint32_t *occ;               /* per entry: occurrences on the path */
-	uint32_t *fstack;            /* entries whose first occurrence is on the path */
-	size_t nf, f_alloc;
-	struct level *lv;
-	size_t depth, lv_alloc;
-};
-
-/* The entries of node n: aent[*lo .. *hi) (none if pprof drops it). */
-static void node_entries(const struct walk *w, uint32_t n, size_t *lo, size_t *hi)
-{
-	const uint32_t *r = w->range[w->pp->p->nodes[n].frame];
-
-	*lo = r[0];
-	*hi = r[1];
-}
-
-/* Each frame's entries once, so that a node's are one load away. */
-static void frame_ranges(struct walk *w)
-{
-	const struct pprof *pp = w->pp;
-	size_t f;
-
-	w->range = sp_xmalloc((pp->p->nframes + 1) * sizeof(*w->range));
-	for (f = 0; f < pp->p->nframes; f++) {
-		uint32_t a = pp->frame_addr[f];
-
-		w->range[f][0] = (uint32_t)pp->aent_off[a];
-		w->range[f][1] = (uint32_t)(w->skip[a] ? pp->aent_off[a] : pp->aent_off[a + 1]);
-	}
-}
-
-/* Where ReduceProfile puts a stack's flat count: the first entry of the
- * innermost node that has entries. */
-static void flat_of(struct walk *w, int64_t c)
-{
-	size_t k, lo, hi;
-
-	for (k = w->depth; k > 0; k--) {
-		node_entries(w, w->lv[k - 1].node, &lo, &hi);
-		if (lo < hi) {
-			w->pp->flat[w->pp->aent[lo]] += c;
-			return;
-		}
-	}
-}
-
-static void walk_enter(struct walk *w, uint32_t n)
-{
-	int64_t c = count_of(w->count, n);
-	size_t lo, hi, e;
-	struct level *l;
-
-	SP_ALLOC_GROW(w->lv, w->depth + 1, w->lv_alloc);
-	l = &w->lv[w->depth++];
-	l->node = n;
-	l->firsts = w->nf;
-	l->below = c;
-	node_entries(w, n, &lo, &hi);
-	l->lo = (uint32_t)lo;
-	l->hi = (uint32_t)hi;
-	for (e = lo; e < hi; e++) {
-		uint32_t id = w->pp->aent[e];
-
-		if (w->occ[id]++ == 0) {
-			SP_ALLOC_GROW(w->fstack, w->nf + 1, w->f_alloc);
-			w->fstack[w->nf++] = id;
-		}
-	}
-	if (c)
-		flat_of(w, c);
-}
-
-static void walk_leave(struct walk *w)
-{
-	struct level *l = &w->lv[--w->depth];
-	size_t e;
-
-	for (e = l->firsts; e < w->nf; e++) {
-		if (l->below) {
-			w->pp->cum[w->fstack[e]] += l->below;
-			w->pp->listed[w->fstack[e]] = 1;
-		}
-	}
-	w->nf = l->firsts;
-	for (e = l->lo; e < l->hi; e++)
-		w->occ[w->pp->aent[e]]--;
-	if (w->depth)
-		w->lv[w->depth - 1].below += l->below;
-}
-
-static void count_tree(struct pprof *pp, const struct counts *count, const char *skip)
-{
-	const struct sp_cct_node *nodes = pp->p->nodes;
-	struct walk w;
-	uint32_t n;
-
-	if (!pp->p->nnodes)
-		return;
-	memset(&w, 0, sizeof(w));
-	w.pp = pp;
-	w.count = count;
-	w.skip = skip;
-	frame_ranges(&w);
-	w.occ = sp_xcalloc(pp->nentries + 1, sizeof(*w.occ));
-	for (n = nodes[0].first_child; n != SP_NONE;) {
-		walk_enter(&w, n);
-		if (nodes[n].first_child != SP_NONE) {
-			n = nodes[n].first_child;
-			continue;
-		}
-		/* leave nodes until one has a next sibling */
-		for (;;) {
-			uint32_t sib = nodes[n].next_sibling;
-
-			walk_leave(&w);
-			if (sib != SP_NONE) {
-				n = sib;
-				break;
-			}
-			if (!w.depth) {
-				n = SP_NONE;
-				break;
-			}
-			n = w.lv[w.depth - 1].node;
-		}
-	}
-	free(w.range);
-	free(w.occ);
-	free(w.fstack);
-	free(w.lv);
-}
-
-/*
- * The flat and cum columns. The common case counts on the tree; when
- * every stack has the same second address (a signal-frame artefact pprof
- * removes, rare in gperftools 2.x profiles) the stacks are listed and
- * reduced one by one as pprof does.
+ * The flat and cum columns. The common case counts on the stacks as they
+ * are, the frames pprof drops having no entries; when every stack has the
+ * same second address (a signal-frame artefact pprof removes, rare in
+ * gperftools 2.x profiles) the stacks are rewritten as pprof does first.
  */
 static void count_samples(struct pprof *pp)
 {
-	struct counts count;
 	char *skip;
-	size_t i;
 
-	counts_init(&count, pp->p);
-	for (i = 0; i < count.n; i++)
-		pp->total += count.c[i];
-	if (second_always_same(pp, &count)) {
+	list_stacks(pp);
+	if (second_always_same(pp)) {
 		collect_stacks(pp);
 		remove_uninteresting(pp);
 		translate(pp);
-		reduce(pp);
-		counts_release(&count);
+		alloc_counts(pp);
+		reduce_addrs(pp);
 		return;
 	}
-	skip = sp_xmalloc(pp->naddrs + 1);
-	for (i = 0; i < pp->naddrs; i++)
-		skip[i] = (char)uninteresting_name(pp, (uint32_t)i);
+	skip = uninteresting(pp);
 	translate(pp);
 	alloc_counts(pp);
-	count_tree(pp, &count, skip);
+	reduce_frames(pp, skip);
 	free(skip);
-	counts_release(&count);
 }
 
-static int cmp_rows(const void *a, const void *b, void *ctx)
+/* PrintText's order: by flat (cum with --cum) descending, then by name. */
+struct row {
+	int64_t key;
+	const char *name;
+	uint32_t entry;
+};
+
+static int row_less(const struct row *x, const struct row *y)
 {
-	const struct pprof *pp = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const int64_t *s = pp->o->cum ? pp->cum : pp->flat;
-
-	if (s[x] != s[y])
-		return s[x] > s[y] ? -1 : 1;
-	return strcmp(pp->entry[x], pp->entry[y]);
+	if (x->key != y->key)
+		return x->key > y->key;
+	return strcmp(x->name, y->name) < 0;
 }
 
-static void percent(char *buf, size_t n, int64_t num, int64_t total)
+SP_DEFINE_STABLE_SORT(sort_rows, struct row, row_less)
+
+/* ---- printing ---- */
+
+/* pprof's "%.1f%%" of num / total; memoized per num, as the same few
+ * counts recur over many rows. */
+#define PCT_SLOTS 1024
+
+struct pct_memo {
+	int64_t total;
+	struct pct_slot {
+		int64_t num;
+		int set;
+		char s[32];
+	} slot[PCT_SLOTS];
+};
+
+/*
+ * printf's "%.1f%%" of d >= 0, without printf: d times 10 is exact in a
+ * long double of 64 mantissa bits (53 + 4), so rounding it to an integer
+ * in the default mode (to nearest, ties to even) rounds d's exact value as
+ * printf does. Returns 0 where that does not hold (another long double,
+ * a negative or huge d): the caller asks printf.
+ */
+static int tenths(char *buf, double d)
 {
-	if (total != 0)
-		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
-	else
-		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+#if LDBL_MANT_DIG >= 64
+	char tmp[24], *e = tmp + sizeof(tmp);
+	uint64_t k;
+
+	if (!(d >= 0 && d < 1e15))
+		return 0;
+	k = (uint64_t)rintl((long double)d * 10);
+	*--e = '\0';
+	*--e = '%';
+	*--e = (char)('0' + k % 10);
+	*--e = '.';
+	k /= 10;
+	do
+		*--e = (char)('0' + k % 10);
+	while (k /= 10);
+	memcpy(buf, e, (size_t)(tmp + sizeof(tmp) - e));
+	return 1;
+#else
+	(void)buf;
+	(void)d;
+	return 0;
+#endif
 }
 
+static const char *percent(struct pct_memo *m, int64_t num)
+{
+	struct pct_slot *sl = &m->slot[(uint64_t)num % PCT_SLOTS];
+
+	if (sl->set && sl->num == num)
+		return sl->s;
+	sl->set = 1;
+	sl->num = num;
+	if (m->total == 0)
+		snprintf(sl->s, sizeof(sl->s), "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+	else if (!tenths(sl->s, (double)num * 100.0 / (double)m->total))
+		snprintf(sl->s, sizeof(sl->s), "%.1f%%", (double)num * 100.0 / (double)m->total);
+	return sl->s;
+}
+
+/* printf's "%*s": s right-aligned in width columns. */
+static void add_right(struct sp_buf *b, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	for (; n < width; width--)
+		sp_buf_addch(b, ' ');
+	sp_buf_addstr(b, s);
+}
+
+/* printf's "%*lld". */
+static void add_count(struct sp_buf *b, int64_t v, size_t width)
+{
+	char d[24], *e = d + sizeof(d) - 1;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	*e = '\0';
+	do
+		*--e = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--e = '-';
+	add_right(b, e, width);
+}
+
+/* "%8lld %6s %6s %8lld %6s %s\n", the lines of PrintText. */
 static void print_rows(struct pprof *pp)
 {
-	uint32_t *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
-	int64_t total = pp->total, flat_total = 0, running = 0;
+	struct row *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows)), *tmp;
+	const int64_t *key = pp->o->cum ? pp->cum : pp->flat;
+	struct pct_memo *pm = sp_xcalloc(1, sizeof(*pm));
+	int64_t total = pp->total, running = 0;
+	struct sp_buf b = SP_BUF_INIT;
 	size_t i, n = 0;
 
 	for (i = 0; i < pp->nentries; i++) {
-		flat_total += pp->flat[i];
-		if (pp->listed[i])
-			rows[n++] = (uint32_t)i;
+		pm->total += pp->flat[i];
+		if (pp->listed[i]) {
+			rows[n].key = key[i];
+			rows[n].name = pp->entry[i];
+			rows[n++].entry = (uint32_t)i;
+		}
 	}
 	if (total != 0)
 		fprintf(pp->out, "Total: %lld samples\n", (long long)total);
-	sp_sort(rows, n, sizeof(*rows), cmp_rows, pp);
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	sort_rows(rows, n, tmp);
+	free(tmp);
 	for (i = 0; i < n; i++) {
-		uint32_t e = rows[i];
-		char p1[32], p2[32], p3[32];
+		uint32_t e = rows[i].entry;
 
 		running += pp->flat[e];
 		if (!pp->flat[e] && !pp->cum[e])
 			continue;
-		percent(p1, sizeof(p1), pp->flat[e], flat_total);
-		percent(p2, sizeof(p2), running, flat_total);
-		percent(p3, sizeof(p3), pp->cum[e], flat_total);
-		fprintf(pp->out, "%8lld %6s %6s %8lld %6s %s\n", (long long)pp->flat[e], p1, p2,
-			(long long)pp->cum[e], p3, pp->entry[e]);
+		add_count(&b, pp->flat[e], 8);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, pp->flat[e]), 6);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, running), 6);
+		sp_buf_addch(&b, ' ');
+		add_count(&b, pp->cum[e], 8);
+		sp_buf_addch(&b, ' ');
+		add_right(&b, percent(pm, pp->cum[e]), 6);
+		sp_buf_addch(&b, ' ');
+		sp_buf_addstr(&b, pp->entry[e]);
+		sp_buf_addch(&b, '\n');
+		if (b.len >= 65536) {
+			fwrite(b.buf, 1, b.len, pp->out);
+			sp_buf_reset(&b);
+		}
 	}
+	fwrite(b.buf, 1, b.len, pp->out);
+	sp_buf_release(&b);
+	free(pm);
 	free(rows);
 }
 
@@ -897,7 +954,7 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	pp.p = p;
 	pp.o = o;
 	sp_strtab_init(&pp.strs);
-	sp_pprof_names_init(&pp.names, s, addr_width(p));
+	sp_pprof_names_init(&pp.names, s, addr_width(p), o->lines);
 	collect_addrs(&pp, s);
 	count_samples(&pp);
 	print_rows(&pp);
@@ -913,9 +970,10 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	free(pp.off);
 	free(pp.count);
 	free(pp.entry);
+	free(pp.own_st);
+	free(pp.own_frames);
 	free(pp.flat);
 	free(pp.cum);
-	free(pp.seen);
 	free(pp.listed);
 	free(pp.aent);
 	free(pp.aent_off);

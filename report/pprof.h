@@ -15,10 +15,16 @@
 struct sp_symbolizer;
 struct sp_symloc;
 
-/* One entry of pprof's symbol list: ShortFunctionName, "file:line", the
- * full name (demangled, possibly with nm's "<addr>" tag). */
+/* One entry of pprof's symbol list: ShortFunctionName (interned in the
+ * names' strs, so that equal names are equal pointers), the full name
+ * (demangled, possibly with nm's "<addr>" tag) and, if the names were
+ * asked for lines, "file:line" as file and line ("??" for no file; file
+ * NULL: an empty "file:line"), fl numbering the distinct pairs from 1
+ * (0 without lines). */
 struct sp_pprof_sym {
-	const char *func, *fileline, *full;
+	const char *func, *full;
+	const char *file;
+	uint32_t line, fl;
 };
 
 /* What pprof knows about one address ($symbols->{pc}). */
@@ -38,15 +44,17 @@ struct sp_pprof_memo {
 struct sp_pprof_names {
 	struct sp_symbolizer *sym;
 	int addr_width;                  /* hex digits: 16, or 8 for 32-bit */
+	int lines;                       /* fill sp_pprof_sym.file, line, fl */
 	struct sp_strtab strs;
 	struct sp_arena arena;
-	/* memos: full name -> short name, (file, line) -> "file:line" */
+	/* memos: full name -> short name, (file, line) -> its number */
 	struct sp_pairmap short_index, fl_index;
 	struct sp_pprof_memo *shorts, *fls;
 	size_t nshorts, shorts_alloc, nfls, fls_alloc;
 };
 
-void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width);
+void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int addr_width,
+			 int lines);
 void sp_pprof_names_release(struct sp_pprof_names *n);
 /* Fills a->syms / a->known for a->pc from the symbolizer's answer. */
 void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,

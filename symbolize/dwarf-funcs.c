@@ -579,10 +579,50 @@ static int no_fn_children(int tag)
 	}
 }
 
+/* The end of the unit of `die` in memory, or NULL if libdw cannot say. */
+static const unsigned char *unit_end(Dwarf_Die *die)
+{
+	Dwarf *dw = die->cu ? dwarf_cu_getdwarf(die->cu) : NULL;
+	Dwarf_Off off = dwarf_dieoffset(die), next;
+
+	if (!dw || dwarf_next_unit(dw, off - dwarf_cuoffset(die), &next, NULL, NULL, NULL, NULL, NULL,
+			    NULL, NULL) != 0 ||
+	    next < off)
+		return NULL;
+	return (const unsigned char *)die->addr + (next - off);
+}
+
+/*
+ * After the last of the DIEs at `*depth` (`null`: the null entry that ends
+ * their list, as dwarf_siblingof() gives it): the next DIE of the walk, at
+ * the depth it is found, read on from there. Asking libdw for the sibling
+ * of the parent instead would walk all the parent's children again (it
+ * only jumps with DW_AT_sibling): a subprogram's DIEs would be read once
+ * per level of nesting. Returns 0 when the unit ends.
+ */
+static int next_up(struct fbuild *b, size_t *depth, const unsigned char *null,
+		   const unsigned char *end)
+{
+	while (null && end && null < end && *depth > 0) {
+		Dwarf_Die *up = &b->stack[--*depth];
+
+		if (++null < end && *null != 0) {
+			struct Dwarf_CU *cu = up->cu;
+
+			memset(up, 0, sizeof(*up));
+			up->addr = (void *)null;
+			up->cu = cu;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Depth-first over the unit's DIEs; encl[d] is the function around depth d. */
 static int walk_unit(struct fbuild *b)
 {
 	Dwarf_Die cudie = b->unit->die;
+	const unsigned char *end = unit_end(&cudie);
 	size_t depth = 0;
 
 	grow_stack(b, 1);
@@ -605,13 +645,14 @@ static int walk_unit(struct fbuild *b)
 				continue;
 			}
 		}
-		while ((r = dwarf_siblingof(&b->stack[depth], &next)) != 0) {
-			if (r < 0)
-				return fail(b, "cannot read sibling", &b->stack[depth]), -1;
-			if (depth-- == 0)
-				return 0;
-		}
-		b->stack[depth] = next;
+		next.addr = NULL;
+		r = dwarf_siblingof(&b->stack[depth], &next);
+		if (r < 0)
+			return fail(b, "cannot read sibling", &b->stack[depth]), -1;
+		if (r == 0)
+			b->stack[depth] = next;
+		else if (!next_up(b, &depth, next.addr, end))
+			return 0;
 	}
 }
 

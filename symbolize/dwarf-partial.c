@@ -16,7 +16,10 @@
  *  - when the debug sections are compressed (SHF_COMPRESSED, zlib), an
  *    in-memory copy of the file is made for libdw in which the sections it
  *    reads are decompressed here, .debug_info only up to the end of the
- *    last wanted unit, and the sections nothing reads (location lists,
+ *    last wanted unit, .debug_line up to the end of the last wanted
+ *    unit's line program (found through the units' DW_AT_stmt_list and
+ *    checked against the chain of program headers; whole otherwise),
+ *    and the sections nothing reads (location lists,
  *    call frames, macros) are emptied: libdw would otherwise decompress
  *    every debug section when the file is opened.
  *
@@ -433,9 +436,310 @@ static size_t last_abbrev(const uint8_t *info, size_t size, const uint64_t *cus,
 	return last;
 }
 
+/* ---- .debug_line: up to the wanted units' programs ---- */
+
+/* A little-endian reader over [p, end) that fails softly. */
+struct rd {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t rd_fixed(struct rd *r, size_t n)
+{
+	uint64_t v;
+
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return 0;
+	}
+	v = get(r->p, (int)n);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	int sh = 0;
+
+	do {
+		if (r->bad || r->p >= r->end) {
+			r->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(*r->p & 0x7f) << (sh < 63 ? sh : 63);
+		sh += 7;
+	} while (*r->p++ & 0x80);
+	return v;
+}
+
+static void rd_skip(struct rd *r, uint64_t n)
+{
+	if (r->bad || (uint64_t)(r->end - r->p) < n)
+		r->bad = 1;
+	else
+		r->p += n;
+}
+
+/* Skips an attribute value of `form`; 0 if the form is not a plain one. */
+static int skip_form(struct rd *r, uint64_t form, int addr_size, int offsz, int version)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 1;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		rd_skip(r, 1);
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		rd_skip(r, 2);
+		return 1;
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		rd_skip(r, 3);
+		return 1;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		rd_skip(r, 4);
+		return 1;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		rd_skip(r, 8);
+		return 1;
+	case DW_FORM_data16:
+		rd_skip(r, 16);
+		return 1;
+	case DW_FORM_addr:
+		rd_skip(r, (uint64_t)addr_size);
+		return 1;
+	case DW_FORM_ref_addr:
+		rd_skip(r, (uint64_t)(version <= 2 ? addr_size : offsz));
+		return 1;
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		rd_skip(r, (uint64_t)offsz);
+		return 1;
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_ref_udata:
+	case DW_FORM_strx:
+	case DW_FORM_addrx:
+	case DW_FORM_loclistx:
+	case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		rd_uleb(r);
+		return 1;
+	case DW_FORM_string:
+		while (!r->bad && r->p < r->end && *r->p)
+			r->p++;
+		rd_skip(r, 1);
+		return 1;
+	case DW_FORM_block1:
+		rd_skip(r, rd_fixed(r, 1));
+		return 1;
+	case DW_FORM_block2:
+		rd_skip(r, rd_fixed(r, 2));
+		return 1;
+	case DW_FORM_block4:
+		rd_skip(r, rd_fixed(r, 4));
+		return 1;
+	case DW_FORM_block:
+	case DW_FORM_exprloc:
+		rd_skip(r, rd_uleb(r));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The next (name, form) of an abbreviation; 0 at its end or when bad. */
+static int attr_spec(struct rd *a, uint64_t *name, uint64_t *form)
+{
+	*name = rd_uleb(a);
+	*form = rd_uleb(a);
+	if (*form == DW_FORM_implicit_const)
+		rd_uleb(a);
+	return !a->bad && (*name || *form);
+}
+
+/*
+ * The DW_AT_stmt_list of the unit whose header is at info + off, read
+ * with the abbreviations; 0 and *stmt set, or -1 if anything is unusual
+ * (the caller then inflates all of .debug_line).
+ */
+static int unit_stmt_list(const uint8_t *info, size_t info_len, uint64_t off, const uint8_t *abbrev,
+			  size_t abbrev_len, uint64_t *stmt)
+{
+	struct rd d = {info + off, info + info_len, off > info_len}, a;
+	uint64_t len, aoff, code, acode, name, form;
+	int offsz = 4, version, addr_size;
+
+	len = rd_fixed(&d, 4);
+	if (len == 0xffffffff) {
+		len = rd_fixed(&d, 8);
+		offsz = 8;
+	}
+	version = (int)rd_fixed(&d, 2);
+	if (version >= 5) {
+		if (rd_fixed(&d, 1) != DW_UT_compile)
+			return -1;
+		addr_size = (int)rd_fixed(&d, 1);
+		aoff = rd_fixed(&d, (size_t)offsz);
+	} else {
+		aoff = rd_fixed(&d, (size_t)offsz);
+		addr_size = (int)rd_fixed(&d, 1);
+	}
+	code = rd_uleb(&d);
+	if (d.bad || version < 2 || version > 5 || !code || aoff >= abbrev_len)
+		return -1;
+	a.p = abbrev + aoff;
+	a.end = abbrev + abbrev_len;
+	a.bad = 0;
+	/* the abbreviation of the unit's DIE */
+	while ((acode = rd_uleb(&a)) != code) {
+		if (a.bad || !acode)
+			return -1;
+		rd_uleb(&a);
+		rd_skip(&a, 1);
+		while (attr_spec(&a, &name, &form))
+			;
+		if (a.bad)
+			return -1;
+	}
+	rd_uleb(&a);
+	rd_skip(&a, 1);
+	while (attr_spec(&a, &name, &form)) {
+		if (name == DW_AT_stmt_list) {
+			if (form == DW_FORM_data4 || (form == DW_FORM_sec_offset && offsz == 4))
+				*stmt = rd_fixed(&d, 4);
+			else if (form == DW_FORM_data8 || form == DW_FORM_sec_offset)
+				*stmt = rd_fixed(&d, 8);
+			else
+				return -1;
+			return d.bad ? -1 : 0;
+		}
+		if (!skip_form(&d, form, addr_size, offsz, version) || d.bad)
+			return -1;
+	}
+	return -1;
+}
+
+/*
+ * Inflating .debug_line up to the end of the wanted units' programs: the
+ * units' offsets, sorted, and how far the walk of the programs' chain of
+ * headers (each says its length) has gone. A wanted offset that is not on
+ * the chain means all of the section.
+ */
+struct line_want {
+	uint64_t *offs;
+	size_t n, next; /* next: the first wanted offset not reached yet */
+	uint64_t off;	/* the chain's current unit */
+};
+
+static size_t line_target(void *ctx, const uint8_t *buf, size_t have)
+{
+	struct line_want *w = ctx;
+
+	while (w->next < w->n) {
+		uint64_t len, end;
+		size_t hdr = 4;
+
+		if (w->off > w->offs[w->next])
+			return SIZE_MAX;
+		if (have < w->off + 12)
+			return (size_t)w->off + 65536;
+		len = get(buf + w->off, 4);
+		if (len == 0xffffffff) {
+			len = get(buf + w->off + 4, 8);
+			hdr = 12;
+		} else if (len >= 0xfffffff0) {
+			return SIZE_MAX;
+		}
+		if (len > SIZE_MAX / 2 || w->off > SIZE_MAX / 2)
+			return SIZE_MAX;
+		end = w->off + hdr + len;
+		if (w->off == w->offs[w->next]) {
+			w->next++;
+			if (w->next == w->n)
+				return (size_t)end;
+		}
+		w->off = end;
+	}
+	return 0;
+}
+
+/* The wanted units' line program offsets, sorted and distinct; 0 if some
+ * cannot be read (then all of .debug_line is inflated). */
+static size_t line_offsets(const struct sp_partial *p, const uint8_t *info, size_t info_len,
+			   const uint8_t *abbrev, size_t abbrev_len, uint64_t **out)
+{
+	uint64_t *v = sp_xmalloc((p->ncus + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < p->ncus; i++) {
+		if (unit_stmt_list(info, info_len, p->cus[i], abbrev, abbrev_len, &v[i]) < 0) {
+			free(v);
+			return 0;
+		}
+	}
+	sp_sort(v, p->ncus, sizeof(*v), cmp_u64, NULL);
+	for (i = 0; i < p->ncus; i++)
+		if (!n || v[i] != v[n - 1])
+			v[n++] = v[i];
+	*out = v;
+	return n;
+}
+
+/* What the copy's sections come from. */
+struct image_src {
+	const uint8_t *raw;  /* the file */
+	const uint8_t *info; /* .debug_info, inflated up to the last wanted unit */
+	size_t info_len, abbrev_last;
+	size_t abbrev_off, abbrev_len; /* .debug_abbrev in the copy, once there */
+	int have_abbrev;
+};
+
+/* Inflates a kept section: .debug_abbrev and .debug_line only as far as
+ * the wanted units need (when that can be told), the others whole. */
+static size_t inflate_kept(struct sp_partial *p, const struct sect *s, const char *name,
+			   const struct image_src *src, uint8_t **data)
+{
+	struct abbrev_want aw = {src->abbrev_last};
+	struct line_want lw;
+	size_t n;
+
+	if (!strcmp(name, ".debug_abbrev"))
+		return inflate_section(s, ELFCLASS64, data, abbrev_target, &aw);
+	memset(&lw, 0, sizeof(lw));
+	if (strcmp(name, ".debug_line") || !src->have_abbrev ||
+	    !(lw.n = line_offsets(p, src->info, src->info_len, p->image + src->abbrev_off,
+				  src->abbrev_len, &lw.offs)))
+		return inflate_section(s, ELFCLASS64, data, NULL, NULL);
+	n = inflate_section(s, ELFCLASS64, data, line_target, &lw);
+	free(lw.offs);
+	return n;
+}
+
 /* One section of the copy: its bytes (inflated, emptied or as they are). */
 static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, const char *name,
-			const uint8_t *raw, const uint8_t *info, size_t info_len, size_t abbrev_last)
+			struct image_src *src)
 {
 	struct sect s;
 	uint8_t *data = NULL;
@@ -446,26 +750,29 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 		return 0;
 	}
 	if (!(sh->sh_flags & SHF_COMPRESSED)) {
-		sh->sh_offset = append(p, alloc, raw + sh->sh_offset, sh->sh_size, sh->sh_addralign);
+		sh->sh_offset =
+			append(p, alloc, src->raw + sh->sh_offset, sh->sh_size, sh->sh_addralign);
 		return 0;
 	}
 	if (!strcmp(name, ".debug_info")) {
-		sh->sh_offset = append(p, alloc, info, info_len, 8);
-		n = info_len;
+		sh->sh_offset = append(p, alloc, src->info, src->info_len, 8);
+		n = src->info_len;
 	} else if (section_kept(name)) {
-		struct abbrev_want aw = {abbrev_last};
-
 		memset(&s, 0, sizeof(s));
 		s.sh.sh_size = sh->sh_size;
-		s.raw = raw + sh->sh_offset;
-		n = inflate_section(&s, ELFCLASS64, &data,
-				    strcmp(name, ".debug_abbrev") ? NULL : abbrev_target, &aw);
+		s.raw = src->raw + sh->sh_offset;
+		n = inflate_kept(p, &s, name, src, &data);
 		if (n == (size_t)-1) {
 			free(data);
 			return -1;
 		}
 		sh->sh_offset = append(p, alloc, data, n, 8);
 		free(data);
+		if (!strcmp(name, ".debug_abbrev")) {
+			src->abbrev_off = sh->sh_offset;
+			src->abbrev_len = n;
+			src->have_abbrev = 1;
+		}
 	} else {
 		sh->sh_offset = p->size;
 	}
@@ -477,15 +784,16 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 
 /*
  * A compact copy of the file for libdw: the ELF and program headers, every
- * section in turn (the kept debug sections inflated, .debug_info and
- * .debug_abbrev only as far as the wanted units need, the other compressed
- * ones emptied), then the section headers.
+ * section in turn (the kept debug sections inflated, .debug_info,
+ * .debug_abbrev and .debug_line only as far as the wanted units need, the
+ * other compressed ones emptied), then the section headers.
  */
 static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size_t info_len,
 		       size_t abbrev_last)
 {
 	size_t rawsize, alloc, k;
 	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &rawsize);
+	struct image_src src;
 	Elf64_Ehdr eh;
 	Elf64_Shdr *sh;
 	const char *shstr;
@@ -504,6 +812,11 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 		return -1;
 	}
 	shstr = (const char *)raw + sh[eh.e_shstrndx].sh_offset;
+	memset(&src, 0, sizeof(src));
+	src.raw = raw;
+	src.info = info;
+	src.info_len = info_len;
+	src.abbrev_last = abbrev_last;
 	alloc = rawsize / 4 + info_len + 4096;
 	p->image = sp_xmalloc(alloc);
 	p->size = 0;
@@ -517,8 +830,7 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 			free(sh);
 			return -1;
 		}
-		if (copy_section(p, &alloc, &sh[k], shstr + sh[k].sh_name, raw, info, info_len,
-				 abbrev_last) < 0) {
+		if (copy_section(p, &alloc, &sh[k], shstr + sh[k].sh_name, &src) < 0) {
 			free(sh);
 			return -1;
 		}

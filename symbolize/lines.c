@@ -285,6 +285,23 @@ static struct sp_line *out_row(struct build *b)
 	return &t->rows[t->nrows++];
 }
 
+/*
+ * Room for the rows of `line_bytes` of line programs, which take 6 bytes
+ * a row in gcc's output (special opcodes; a row is never less than a
+ * byte): room for one row per 4 bytes spares the table the copies of
+ * growing by doubling, which touched twice its final size in fresh pages.
+ * Untouched room costs address space only.
+ */
+static void reserve_rows(struct build *b, size_t line_bytes)
+{
+	size_t n = line_bytes / 4;
+
+	if (n > b->out_alloc) {
+		b->out_alloc = n;
+		b->t->rows = sp_xreallocarray(b->t->rows, n, sizeof(*b->t->rows));
+	}
+}
+
 static void set_row(struct sp_line *l, uint64_t addr, const struct sp_lprow *r)
 {
 	l->addr = addr;
@@ -780,6 +797,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 
 	if (sp_dwsecs_load(dw, &secs, err) < 0)
 		return -SP_E_LIBELF;
+	reserve_rows(b, only ? 0 : secs.line.size);
 	sp_lineprog_init(&lp);
 	while ((r = sp_dwunit_next(dw, &cu, &u, err)) > 0) {
 		struct sp_error uerr = SP_ERROR_INIT;

@@ -895,7 +895,9 @@ static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
 
 	if (!sym->version[0])
 		return d;
-	sp_buf_addf(&b, "%s%s%s", d, sym->hidden ? "@" : "@@", sym->version);
+	sp_buf_addstr(&b, d);
+	sp_buf_addstr(&b, sym->hidden ? "@" : "@@");
+	sp_buf_addstr(&b, sym->version);
 	out = sp_strtab_intern(&f->s->strs, b.buf);
 	sp_buf_release(&b);
 	return out;
@@ -929,9 +931,25 @@ static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *allo
  * routine named "name<addr>" that ends at the next address; a later t/T
  * symbol at the same address replaces its name (without the <addr> tag).
  */
+/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (11,000 of
+ * them for a big program: no printf). */
+static void nm_tag(struct sp_buf *b, const char *name, uint64_t addr)
+{
+	char hex[18];
+	int i;
+
+	hex[0] = '<';
+	for (i = 16; i > 0; i--, addr >>= 4)
+		hex[i] = "0123456789abcdef"[addr & 15];
+	hex[17] = '>';
+	sp_buf_addstr(b, name);
+	sp_buf_add(b, hex, sizeof(hex));
+}
+
 static void nm_build(struct sp_symfile *f)
 {
 	struct nm_collect c = {NULL, 0, 0};
+	struct sp_buf b = SP_BUF_INIT;
 	const char *routine = NULL;
 	struct sp_pairmap index;
 	uint64_t last = 0;
@@ -945,7 +963,6 @@ static void nm_build(struct sp_symfile *f)
 	for (i = 0; i < c.n; i++) {
 		const struct sp_nm_sym *sym = &c.v[i];
 		const char *name = nm_printed(f, sym);
-		struct sp_buf b = SP_BUF_INIT;
 
 		if (have_last && sym->addr == last) {
 			if (sym->type == 't' || sym->type == 'T')
@@ -958,10 +975,11 @@ static void nm_build(struct sp_symfile *f)
 			nm_emit(f, &index, &alloc, routine, last, sym->addr);
 		last = sym->addr;
 		have_last = 1;
-		sp_buf_addf(&b, "%s<%016llx>", name, (unsigned long long)sym->addr);
+		sp_buf_reset(&b);
+		nm_tag(&b, name, sym->addr);
 		routine = sp_strtab_intern(&f->s->strs, b.buf);
-		sp_buf_release(&b);
 	}
+	sp_buf_release(&b);
 	if (routine && routine[0])
 		nm_emit(f, &index, &alloc, routine, last, last);
 	sp_pairmap_release(&index);

@@ -132,8 +132,9 @@ int sp_fmt_gperf_probe(const uint8_t *data, size_t size);
  * the period in p->period_ns (the first file's: samples of files with
  * another period add up as they are, and SP_DIAG_PERIOD_MIXED counts them), the
  * file's executable mappings as maps and objects, frames with their runtime
- * addresses (SP_FRAME_RETURN_ADDR on all but the leaf), stacks in the CCT.
- * `path` "-" reads stdin. Returns 0 or a negative error whose message names
+ * addresses (SP_FRAME_RETURN_ADDR on all but the leaf), stacks in the CCT
+ * (or, if p->stack_list is set, in p->stacks as recorded). `path` "-"
+ * reads stdin. Returns 0 or a negative error whose message names
  * the file and the offset.
  */
 int sp_fmt_gperf_read(struct sp_profile *p, const char *path, struct sp_error *err);

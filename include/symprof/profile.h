@@ -26,6 +26,14 @@
  * node, so a stack costs one node per distinct path prefix, and the exact
  * stacks can always be recovered (a node with a value is one stack).
  *
+ * A caller that only counts what each stack holds (google-pprof's report)
+ * may ask for the stacks as a list instead (stack_list, set before
+ * reading): each record's frames as recorded, one word per frame, which a
+ * deep profile fills with less memory than the tree's nodes and no lookup
+ * per level. Readers that can (gperftools) then fill stacks and
+ * stack_frames and leave the CCT empty; the others build the CCT anyway,
+ * so a renderer handles both.
+ *
  * Address spaces (see docs/architecture.md): `abs` is an address recorded
  * at run time, `vaddr` an ELF virtual address, `off` an offset in a file.
  * gmon.out holds vaddrs of the executable (glibc removes the PIE load
@@ -158,6 +166,14 @@ struct sp_cct_value {
 	int64_t count, value, peak;
 };
 
+/* One recorded stack of the list form: frames stack_frames[first ..
+ * first + depth), leaf first, and `count` events of `counter`. */
+struct sp_stack {
+	size_t first, depth;
+	uint32_t counter;
+	int64_t count;
+};
+
 /* A resource still held at the end (IgProf LK entries). */
 struct sp_leak {
 	uint32_t node;
@@ -279,6 +295,12 @@ struct sp_profile {
 	struct sp_leak *leaks;
 	size_t nleaks, leaks_alloc;
 	uint64_t period_ns;        /* sampling period (gperftools) */
+	/* the list form of the stacks (stack_list: asked for by the caller) */
+	unsigned stack_list : 1;
+	struct sp_stack *stacks;
+	size_t nstacks, stacks_alloc;
+	uint32_t *stack_frames;
+	size_t nstack_frames, stack_frames_alloc;
 
 	/* aprof */
 	struct sp_func *funcs;
@@ -340,6 +362,14 @@ uint32_t sp_profile_cct_insert_leaf_first(struct sp_profile *p, const uint32_t *
 					  size_t depth);
 void sp_profile_add_value(struct sp_profile *p, uint32_t node, uint32_t counter, int64_t count,
 			  int64_t value, int64_t peak);
+/* The list form: makes room for `stacks` more stacks of `frames` frames in
+ * all (an upper bound is fine), so that filling them never copies. */
+void sp_profile_reserve_stacks(struct sp_profile *p, size_t stacks, size_t frames);
+/* The list form: appends a stack of `depth` frames with `count` events of
+ * `counter`; returns its frames (leaf first) for the caller to fill, valid
+ * until the next call. */
+uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter,
+			       int64_t count);
 void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size);
 
 /* Which field of a value a per-node sum takes. */

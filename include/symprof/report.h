@@ -345,7 +345,8 @@ void sp_report_leaks(FILE *out, const struct sp_profile *tree,
  * counter o names, in o's field (sp_profile_node_values()). */
 int64_t *sp_stack_node_values(const struct sp_profile *p, const struct sp_stack_report_opts *o);
 
-/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c). */
+/* google-pprof --text (--cum, --lines) of a CPU profile (pprof.c), from
+ * its list of stacks (sp_profile.stack_list) or its CCT. */
 void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
 		     const struct sp_stack_report_opts *o);
 /* One "root;...;leaf N" line per distinct stack (folded.c). */

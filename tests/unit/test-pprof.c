@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests for the two shapes of a stack profile: a gperftools profile
+ * read as a list of stacks (sp_profile.stack_list) holds the same stacks
+ * as the calling-context tree read from it, and report/pprof.c prints the
+ * same report from either (the CLI asks for the list, so the goldens only
+ * see that one).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+
+#include "suites.h"
+#include "symprof/error.h"
+#include "symprof/formats.h"
+#include "symprof/profile.h"
+#include "symprof/report.h"
+#include "symprof/symbolize.h"
+
+#define HOT(name) SP_FIXTURES_DIR "/gperf/hot/" name
+
+static struct sp_profile *read_gperf(const char *const *paths, size_t n, int list)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GPERF);
+	size_t i;
+
+	p->stack_list = list ? 1 : 0;
+	for (i = 0; i < n; i++) {
+		struct sp_error err = SP_ERROR_INIT;
+
+		CU_ASSERT_FATAL(sp_fmt_gperf_read(p, paths[i], &err) == 0);
+	}
+	return p;
+}
+
+/* One line per stack: "count frame frame ..." (frames as addresses), in
+ * the CCT's order or the list's; sorted by the caller. */
+static size_t stack_lines(const struct sp_profile *p, char ***out)
+{
+	char **v = NULL;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < p->nstacks; i++) {
+		const struct sp_stack *s = &p->stacks[i];
+		char *line = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&line, &len);
+
+		fprintf(f, "%lld", (long long)s->count);
+		for (k = 0; k < s->depth; k++)
+			fprintf(f, " %llx",
+				(unsigned long long)p->frames[p->stack_frames[s->first + k]].addr);
+		fclose(f);
+		v = realloc(v, (n + 1) * sizeof(*v));
+		v[n++] = line;
+	}
+	for (i = 0; i < p->nvalues; i++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&line, &len);
+		uint32_t node;
+
+		fprintf(f, "%lld", (long long)p->values[i].count);
+		for (node = p->values[i].node; node != 0; node = p->nodes[node].parent)
+			fprintf(f, " %llx",
+				(unsigned long long)p->frames[p->nodes[node].frame].addr);
+		fclose(f);
+		v = realloc(v, (n + 1) * sizeof(*v));
+		v[n++] = line;
+	}
+	*out = v;
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_lines(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* hot_pie.prof has no repeated stack: the list and the tree's valued nodes
+ * are the same stacks. */
+static void test_same_stacks(void)
+{
+	const char *path = HOT("hot_pie.prof");
+	struct sp_profile *tree = read_gperf(&path, 1, 0), *list = read_gperf(&path, 1, 1);
+	char **a, **b;
+	size_t na, nb, i;
+
+	CU_ASSERT(list->nstacks > 0);
+	CU_ASSERT(list->nnodes == 0 && list->nvalues == 0);
+	CU_ASSERT(tree->nstacks == 0 && tree->nnodes > 1);
+	CU_ASSERT_EQUAL(list->nframes, tree->nframes);
+	na = stack_lines(tree, &a);
+	nb = stack_lines(list, &b);
+	qsort(a, na, sizeof(*a), cmp_str);
+	qsort(b, nb, sizeof(*b), cmp_str);
+	CU_ASSERT_EQUAL(na, nb);
+	for (i = 0; i < na && i < nb; i++)
+		CU_ASSERT_STRING_EQUAL(a[i], b[i]);
+	free_lines(a, na);
+	free_lines(b, nb);
+	sp_profile_free(tree);
+	sp_profile_free(list);
+}
+
+static char *pprof_text(const char *exe, const char *const *paths, size_t n, int list,
+			const struct sp_stack_report_opts *o)
+{
+	struct sp_profile *p = read_gperf(paths, n, list);
+	struct sp_symbolizer_opts so;
+	struct sp_symbolizer *s;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	memset(&so, 0, sizeof(so));
+	so.exe = exe;
+	s = sp_symbolizer_new(&so);
+	sp_report_pprof(out, p, s, o);
+	fclose(out);
+	sp_symbolizer_free(s);
+	sp_profile_free(p);
+	return text;
+}
+
+static void check_pprof(const char *exe, const char *const *paths, size_t n)
+{
+	int mode;
+
+	for (mode = 0; mode < 3; mode++) {
+		struct sp_stack_report_opts o;
+		char *tree, *list;
+
+		memset(&o, 0, sizeof(o));
+		o.demangle = 1;
+		o.cum = mode == 1;
+		o.lines = mode == 2;
+		tree = pprof_text(exe, paths, n, 0, &o);
+		list = pprof_text(exe, paths, n, 1, &o);
+		CU_ASSERT_PTR_NOT_NULL(strstr(tree, "Total: "));
+		CU_ASSERT_STRING_EQUAL(tree, list);
+		free(tree);
+		free(list);
+	}
+}
+
+static void test_pprof_both_shapes(void)
+{
+	static const char *const two[] = {HOT("hot_pie.prof"), HOT("hot_pie_1khz.prof")};
+	static const char *const onecaller[] = {HOT("hot_nopie_onecaller.prof")};
+
+	check_pprof(HOT("hot_pie"), two, 2);
+	/* every stack has the same second address: pprof's signal-frame path */
+	check_pprof(HOT("hot_nopie"), onecaller, 1);
+}
+
+int sp_test_register_pprof(void)
+{
+	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "a profile's stacks as a list and as a tree", test_same_stacks) ||
+	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes))
+		return -1;
+	return 0;
+}
