@@ -152,7 +152,8 @@ static int build_graph(struct gperf_run *g)
 	struct sp_error err = SP_ERROR_INIT;
 
 	sp_cli_progress("symbolizing %zu addresses", g->prof->nframes);
-	sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
+	if (!g->ff.funcs) /* not built for --format=folded already */
+		sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
 	sp_cli_mark("symbolize");
 	sp_cli_progress("building the call graph");
 	memset(&co, 0, sizeof(co));
@@ -282,9 +283,12 @@ static struct sp_flame *make_flame(struct gperf_run *g)
 	return fl;
 }
 
-static int render(struct gperf_run *g)
+/* The outputs of cli/render.c; `printed`: --format's output is written
+ * already (pprof, callgrind, folded: the stack renderers'), only --html
+ * is left. */
+static int render(struct gperf_run *g, int printed)
 {
-	struct sp_opts *o = g->o;
+	struct sp_opts *o = g->o, html_only;
 	struct sp_cli_model m;
 
 	gperf_model(g, &m);
@@ -302,33 +306,41 @@ static int render(struct gperf_run *g)
 			free(dirs[i]);
 		free(dirs);
 	}
+	if (printed) {
+		html_only = *o;
+		html_only.out_format = SP_OUT_TEXT;
+		return sp_cli_render(&html_only, &m, g->out);
+	}
 	return sp_cli_render(o, &m, g->out);
 }
 
 static int print_report(struct gperf_run *g)
 {
 	struct sp_stack_report_opts so;
+	int printed = 1;
 
 	memset(&so, 0, sizeof(so));
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
-	if (pprof_only(g->o)) {
+	/* the stack renderers' own formats (--diff takes text or JSON only) */
+	switch (g->o->diff ? SP_OUT_TEXT : g->o->out_format) {
+	case SP_OUT_PPROF:
 		sp_report_pprof(g->out, g->prof, g->sym, &so);
-		return 0;
+		break;
+	case SP_OUT_FOLDED:
+		sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
+		sp_report_folded(g->out, g->prof, &g->ff, &so);
+		break;
+	case SP_OUT_CALLGRIND:
+		sp_report_callgrind(g->out, g->prof, g->sym, &so);
+		break;
+	default:
+		printed = 0;
+		break;
 	}
-	if (!g->o->diff && !g->o->html)
-		switch (g->o->out_format) {
-		case SP_OUT_FOLDED:
-			sp_frame_funcs_build(&g->ff, g->prof, g->sym, g->o->line);
-			sp_report_folded(g->out, g->prof, &g->ff, &so);
-			return 0;
-		case SP_OUT_CALLGRIND:
-			sp_report_callgrind(g->out, g->prof, g->sym, &so);
-			return 0;
-		default:
-			break;
-		}
+	if (printed && !g->o->html)
+		return 0;
 	if (build_graph(g))
 		return 1;
 	if (g->out == stdout && isatty(STDOUT_FILENO))
@@ -336,7 +348,7 @@ static int print_report(struct gperf_run *g)
 	/* gprof's text, unless --html alone or --diff (or --format) replaces it */
 	if (g->o->out_format == SP_OUT_TEXT && !g->o->diff && (!g->o->html || g->o->format_given))
 		print_text(g);
-	return sp_cli_renders(g->o) ? render(g) : 0;
+	return sp_cli_renders(g->o) ? render(g, printed) : 0;
 }
 
 static void gperf_run_release(struct gperf_run *g)
