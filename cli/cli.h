@@ -173,6 +173,19 @@ int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model 
 /* Loads BASE (--diff), an aprof report, into m; exit status. */
 int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
+/* --output (cli/output.c): stdout when absent or "-", else the file
+ * opened for writing (NULL after a message when it cannot be). */
+FILE *sp_cli_open_output(const struct sp_opts *o);
+/* Flushes out and closes it unless it is stdout: rc, or 1 after a message
+ * when a write failed (and rc was 0). NULL: rc. */
+int sp_cli_close_output(const struct sp_opts *o, FILE *out, int rc);
+/* The report options of a graph built from stacks (gperftools, IgProf):
+ * -l names lines. */
+void sp_cli_stack_report_opts(const struct sp_opts *o, struct sp_report_opts *ro);
+/* gprof's flat profile, call graph and index of such a graph, as -p, -q,
+ * -P and -Q choose; returns the styles chosen (STYLE_*). */
+int sp_cli_print_stack_text(const struct sp_opts *o, FILE *out, struct sp_cg *cg);
+
 /* Progress lines on stderr (cli/progress.c): only when stderr is a
  * terminal and not --quiet; a step shows once it runs for half a second. */
 void sp_cli_progress_start(struct sp_opts *o, int nsteps);

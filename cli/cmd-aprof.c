@@ -326,41 +326,6 @@ static int print_output(struct aprof_run *a)
 	return rc;
 }
 
-static int open_output(struct aprof_run *a)
-{
-	a->out = stdout;
-	if (!a->o->output || !strcmp(a->o->output, "-"))
-		return 0;
-	a->out = fopen(a->o->output, "w");
-	if (!a->out) {
-		struct sp_error err = SP_ERROR_INIT;
-
-		sp_error_errno(&err, SP_E_IO, "cannot write '%s'", a->o->output);
-		sp_cli_error("%s", err.msg);
-		a->out = NULL;
-		return 1;
-	}
-	return 0;
-}
-
-static int close_output(struct aprof_run *a, int rc)
-{
-	const char *name = a->o->output ? a->o->output : "the report";
-
-	if (!a->out)
-		return rc;
-	if ((fflush(a->out) != 0 || ferror(a->out)) && !rc) {
-		sp_cli_error("cannot write %s%s%s: write error", a->o->output ? "'" : "", name,
-			     a->o->output ? "'" : "");
-		rc = 1;
-	}
-	if (a->out != stdout && fclose(a->out) != 0 && !rc) {
-		sp_cli_error("cannot write '%s': write error", name);
-		rc = 1;
-	}
-	return rc;
-}
-
 /* Reads the reports and analyses them; 0 or the exit status. */
 static int analyse(struct aprof_run *a)
 {
@@ -416,15 +381,15 @@ int sp_cmd_aprof(struct sp_opts *o)
 		sp_cli_progress_start(o, (int)a.nfiles + 2 + (o->diff ? 2 : 0));
 		rc = analyse(&a);
 	}
-	if (!rc)
-		rc = open_output(&a);
+	if (!rc && !(a.out = sp_cli_open_output(o)))
+		rc = 1;
 	if (!rc) {
 		sp_cli_progress("writing the report");
 		if (a.out == stdout && isatty(STDOUT_FILENO))
 			sp_cli_progress_stop(); /* the report goes to the same screen */
 		rc = print_output(&a);
 	}
-	rc = close_output(&a, rc);
+	rc = sp_cli_close_output(o, a.out, rc);
 	sp_cli_progress_stop();
 	aprof_run_release(&a);
 	sp_cli_mark("report");

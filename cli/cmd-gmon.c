@@ -9,7 +9,6 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -565,11 +564,8 @@ int sp_cmd_gmon(struct sp_opts *o)
 	memset(&g, 0, sizeof(g));
 	sp_cli_mark(NULL);
 	g.o = o;
-	g.out = stdout;
-	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+	if (!(g.out = sp_cli_open_output(o)))
 		return 1;
-	}
 	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
 		sp_cli_error("only one of --function-ordering and --file-ordering may be given");
 		return 2;
@@ -589,14 +585,7 @@ int sp_cmd_gmon(struct sp_opts *o)
 		rc = build_graph(&g);
 	if (!rc)
 		rc = print_reports(&g, first_output);
-	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
-		sp_cli_error("cannot write the report: write error");
-		rc = 1;
-	}
-	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = sp_cli_close_output(o, g.out, rc);
 	gmon_run_release(&g);
 	sp_cli_progress_stop();
 	sp_cli_mark("release");

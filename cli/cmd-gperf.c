@@ -22,7 +22,6 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,36 +190,11 @@ static const char **function_objects(const struct gperf_run *g)
 	return v;
 }
 
-static void report_opts(const struct gperf_run *g, struct sp_report_opts *ro)
-{
-	memset(ro, 0, sizeof(*ro));
-	ro->brief = g->o->brief;
-	ro->demangle = g->o->demangle;
-	ro->inline_file_names = g->o->line || g->o->inline_file_names;
-	ro->print_path = g->o->print_path;
-	ro->ignore_zeros = g->o->ignore_zeros;
-	ro->width = g->o->width;
-}
-
 static void print_text(struct gperf_run *g)
 {
 	struct sp_opts *o = g->o;
-	struct sp_report_opts ro;
-	struct sp_report r;
-	int style = o->output_style;
+	int style = sp_cli_print_stack_text(o, g->out, g->cg);
 
-	/* gprof's defaults: flat profile and call graph, less what -P/-Q took */
-	if (!style)
-		style = (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH) & ~o->user_specified;
-	report_opts(g, &ro);
-	sp_report_init(&r, g->out, g->cg, &ro);
-	if (style & STYLE_FLAT_PROFILE)
-		sp_report_flat(&r);
-	if (style & STYLE_CALL_GRAPH) {
-		sp_report_graph(&r);
-		sp_report_index(&r);
-	}
-	sp_report_release(&r);
 	if (style & STYLE_ANNOTATED_SOURCE) {
 		struct sp_annotate_samples_opts ao;
 
@@ -246,7 +220,7 @@ static void gperf_model(struct gperf_run *g, struct sp_cli_model *m)
 	if (!g->objs)
 		g->objs = function_objects(g);
 	m->cg = g->cg;
-	report_opts(g, &m->ro);
+	sp_cli_stack_report_opts(g->o, &m->ro);
 	m->meta.format = "gperftools";
 	m->meta.executable = g->exe;
 	m->meta.files = g->files;
@@ -389,25 +363,15 @@ int sp_cmd_gperf(struct sp_opts *o)
 	g.o = o;
 	g.files = o->profiles;
 	g.nfiles = o->nprofiles;
-	g.out = stdout;
-	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+	if (!(g.out = sp_cli_open_output(o)))
 		return 1;
-	}
 	sp_cli_progress_start(o, 3 + (int)o->nprofiles + (o->diff ? 3 : 0));
 	rc = load(&g);
 	if (!rc) {
 		rc = print_report(&g);
 		sp_cli_mark("report");
 	}
-	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
-		sp_cli_error("cannot write the report: write error");
-		rc = 1;
-	}
-	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = sp_cli_close_output(o, g.out, rc);
 	gperf_run_release(&g);
 	sp_cli_progress_stop();
 	sp_cli_mark("release");

@@ -26,7 +26,6 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,17 +271,6 @@ static int analyse(struct igprof_run *g)
 
 /* ---- outputs ---- */
 
-static void report_opts(const struct igprof_run *g, struct sp_report_opts *ro)
-{
-	memset(ro, 0, sizeof(*ro));
-	ro->brief = g->o->brief;
-	ro->demangle = g->o->demangle;
-	ro->inline_file_names = g->o->line || g->o->inline_file_names;
-	ro->print_path = g->o->print_path;
-	ro->ignore_zeros = g->o->ignore_zeros;
-	ro->width = g->o->width;
-}
-
 static void fill_meta(struct igprof_run *g, struct sp_report_meta *m)
 {
 	const struct sp_counter *c = counter_of(g);
@@ -331,22 +319,8 @@ static void annotate(struct igprof_run *g, int first_output)
 
 static void print_text(struct igprof_run *g)
 {
-	struct sp_opts *o = g->o;
-	struct sp_report_opts ro;
-	struct sp_report r;
-	int style = o->output_style;
+	int style = sp_cli_print_stack_text(g->o, g->out, g->cg);
 
-	if (!style)
-		style = (STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH) & ~o->user_specified;
-	report_opts(g, &ro);
-	sp_report_init(&r, g->out, g->cg, &ro);
-	if (style & STYLE_FLAT_PROFILE)
-		sp_report_flat(&r);
-	if (style & STYLE_CALL_GRAPH) {
-		sp_report_graph(&r);
-		sp_report_index(&r);
-	}
-	sp_report_release(&r);
 	if (style & STYLE_ANNOTATED_SOURCE)
 		annotate(g, !(style & ~STYLE_ANNOTATED_SOURCE));
 }
@@ -375,7 +349,7 @@ static void fill_model(struct igprof_run *g, struct sp_cli_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->cg = g->cg;
-	report_opts(g, &m->ro);
+	sp_cli_stack_report_opts(g->o, &m->ro);
 	fill_meta(g, &m->meta);
 	m->flame = g->flame;
 }
@@ -484,24 +458,14 @@ int sp_cmd_igprof(struct sp_opts *o)
 	memset(&g, 0, sizeof(g));
 	sp_cli_mark(NULL);
 	g.o = o;
-	g.out = stdout;
-	if (o->output && strcmp(o->output, "-") && !(g.out = fopen(o->output, "w"))) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+	if (!(g.out = sp_cli_open_output(o)))
 		return 1;
-	}
 	sp_cli_progress_start(o, (int)o->nprofiles + 2);
 	rc = load(&g);
 	sp_cli_progress_stop();
 	if (!rc)
 		rc = print_output(&g);
-	if (!rc && (fflush(g.out) != 0 || ferror(g.out))) {
-		sp_cli_error("cannot write the report: write error");
-		rc = 1;
-	}
-	if (g.out != stdout && fclose(g.out) != 0 && !rc) {
-		sp_cli_error("cannot write '%s': %s", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = sp_cli_close_output(o, g.out, rc);
 	run_release(&g);
 	sp_cli_mark("release");
 	return rc;
