@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,7 +308,9 @@ void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg 
 		if (frame == SP_NONE || co->frame_first[frame] == co->frame_first[frame + 1])
 			continue;
 		loc = sp_symbolizer_frame(sym, p, frame);
-		if (!loc || !loc->nframes || !loc->frames[0].file || !loc->frames[0].line)
+		/* a line beyond any real file's (corrupt DWARF) is not shown */
+		if (!loc || !loc->nframes || !loc->frames[0].file || !loc->frames[0].line ||
+		    loc->frames[0].line > INT_MAX / 2)
 			continue;
 		SP_ALLOC_GROW(spots, nspots + 1, alloc);
 		spots[nspots].func = co->frame_funcs[co->frame_first[frame + 1] - 1];
