@@ -235,6 +235,7 @@ static int analyse(struct igprof_run *g)
 	co.frame_first = g->tff.first;
 	co.frame_funcs = g->tff.list;
 	co.funcs = g->tff.funcs;
+	co.max_values = c->kind == SP_COUNTER_MAX;
 	if (g->o->line) {
 		/* lines: the frame tree (frame i is frame i of the dumps), each
 		 * frame its line */

@@ -313,6 +313,9 @@ struct sp_cg_stack_opts {
 	 * (aprof), not of events in its subtree: an arc's count is then the
 	 * sum of the counts of its callee's nodes */
 	int node_counts;
+	/* a MAX counter (IgProf's MEM_MAX): values combine by maximum, as
+	 * igprof-analyse combines them (see cg/stacks.c) */
+	int max_values;
 };
 
 /*
