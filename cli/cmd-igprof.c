@@ -206,6 +206,28 @@ static unsigned filters_for(const struct igprof_run *g)
 	return f;
 }
 
+static void tree_opts(const struct igprof_run *g, struct sp_igtree_opts *to, int by_frame)
+{
+	memset(to, 0, sizeof(*to));
+	to->counter = g->counter;
+	to->field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
+	to->filters = filters_for(g);
+	to->by_frame = by_frame;
+}
+
+/* The frame tree (-l, -A, callgrind, --html sources), built on first use:
+ * --format=igprof and the function outputs do without it. */
+static struct sp_profile *frame_tree(struct igprof_run *g)
+{
+	struct sp_igtree_opts to;
+
+	if (!g->ftree) {
+		tree_opts(g, &to, 1);
+		g->ftree = sp_igtree_build(g->prof, &g->ff, &to);
+	}
+	return g->ftree;
+}
+
 /* Frames -> functions -> the tree -> the call graph. */
 static int analyse(struct igprof_run *g)
 {
@@ -221,13 +243,8 @@ static int analyse(struct igprof_run *g)
 	if (g->o->line)
 		sp_frame_funcs_build_flags(&g->lff, g->prof, g->sym, flags | SP_FF_LINES);
 	sp_cli_mark("symbolize");
-	memset(&to, 0, sizeof(to));
-	to.counter = g->counter;
-	to.field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
-	to.filters = filters_for(g);
+	tree_opts(g, &to, 0);
 	g->tree = sp_igtree_build(g->prof, &g->ff, &to);
-	to.by_frame = 1;
-	g->ftree = sp_igtree_build(g->prof, &g->ff, &to);
 	sp_frame_funcs_build(&g->tff, g->tree, NULL, 0);
 	memset(&co, 0, sizeof(co));
 	co.counter = 0;
@@ -257,7 +274,7 @@ static int analyse(struct igprof_run *g)
 		co.dimen = c->unit ? c->unit : "units";
 		co.dimen_abbrev = co.dimen[0];
 	}
-	g->cg = sp_cg_from_cct(g->o->line ? g->ftree : g->tree, &co, &err);
+	g->cg = sp_cg_from_cct(g->o->line ? frame_tree(g) : g->tree, &co, &err);
 	if (!g->cg) {
 		sp_cli_error("%s", err.msg);
 		return 1;
@@ -317,7 +334,7 @@ static void annotate(struct igprof_run *g, int first_output)
 	ao.pick = SP_PICK_VALUE;
 	ao.what = is_ticks(counter_of(g)) ? "ticks" : counter_of(g)->unit;
 	fflush(g->out);
-	sp_annotate_samples(g->out, g->ftree, g->sym, &ao, first_output);
+	sp_annotate_samples(g->out, frame_tree(g), g->sym, &ao, first_output);
 	for (i = 0; i < ao.ndirs; i++)
 		free(dirs[i]);
 	free(dirs);
@@ -375,7 +392,7 @@ static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 	co.frame_first = g->ff.first;
 	co.frame_funcs = g->ff.list;
 	co.funcs = g->ff.funcs;
-	sp_cli_sources_build_stacks(&g->src, g->cg, g->ftree, g->sym, &co,
+	sp_cli_sources_build_stacks(&g->src, g->cg, frame_tree(g), g->sym, &co,
 				    (const char *const *)dirs, ndirs, 10);
 	m->sources = g->src.v;
 	m->nsources = g->src.n;
@@ -400,7 +417,7 @@ static int print_output(struct igprof_run *g)
 		}
 		break;
 	case SP_OUT_CALLGRIND:
-		sp_report_callgrind(g->out, g->ftree, g->sym, &so);
+		sp_report_callgrind(g->out, frame_tree(g), g->sym, &so);
 		return 0;
 	case SP_OUT_IGPROF:
 		igprof_opts(g, &io);
