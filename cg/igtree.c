@@ -25,6 +25,12 @@
  * The result is a new profile whose frame i is function i (named, object
  * kept), one counter, the values per node, and the leaks moved onto the
  * nodes their allocation sites became.
+ *
+ * With by_frame, the same filters make a tree of the dumps' own frames
+ * instead (frame i is frame i of the dumps, call-site offsets kept, paths
+ * merged by frame): the filtered profile that the outputs at line
+ * granularity read (-l, -A, callgrind), so that every output sees the
+ * same filters. A fold then goes into the caller's frame node.
  */
 #include "symprof/cg.h"
 
@@ -93,17 +99,48 @@ static int64_t pick(const struct sp_cct_value *v, enum sp_value_field f)
 	return f == SP_VALUE_PEAK ? v->peak : f == SP_VALUE_COUNT ? v->count : v->value;
 }
 
-/* Frame i of the tree is function i of ff. */
-static void copy_functions(struct sp_profile *t, const struct sp_profile *p,
-			   const struct sp_frame_funcs *ff)
+/* The objects in p's order, and the input files. */
+static void copy_objects(struct sp_profile *t, const struct sp_profile *p)
 {
 	size_t i;
+
+	for (i = 0; i < p->ninputs; i++) {
+		struct sp_input *in = sp_profile_add_input(t, p->inputs[i].path, NULL);
+		const char *path = in->path;
+
+		*in = p->inputs[i];
+		in->path = path;
+		in->format = p->inputs[i].format ? sp_profile_intern(t, p->inputs[i].format) : NULL;
+	}
 
 	for (i = 0; i < p->nobjects; i++) {
 		uint32_t k = sp_profile_findnew_object(t, p->objects[i].path);
 
 		t->objects[k].is_main = p->objects[i].is_main;
 	}
+}
+
+/* by_frame: frame i of the tree is frame i of p (IgProf's frames name an
+ * object and an offset in it, no mapping). */
+static void copy_frames(struct sp_profile *t, const struct sp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nframes; i++) {
+		struct sp_frame f = p->frames[i];
+
+		f.map = SP_NONE;
+		f.name = f.name ? sp_profile_intern(t, f.name) : NULL;
+		sp_profile_add_frame(t, &f);
+	}
+}
+
+/* Frame i of the tree is function i of ff. */
+static void copy_functions(struct sp_profile *t, const struct sp_profile *p,
+			   const struct sp_frame_funcs *ff)
+{
+	size_t i;
+
 	for (i = 0; i < ff->funcs->len; i++) {
 		struct sp_frame f;
 
@@ -189,7 +226,7 @@ static uint32_t *map_nodes(struct igb *b, const struct sp_profile *p,
 			map[i] = SP_NONE;
 			break;
 		default:
-			map[i] = sp_profile_cct_child(b->t, up, fn);
+			map[i] = sp_profile_cct_child(b->t, up, o->by_frame ? n->frame : fn);
 			break;
 		}
 	}
@@ -267,7 +304,11 @@ struct sp_profile *sp_igtree_build(const struct sp_profile *p, const struct sp_f
 	memset(&b, 0, sizeof(b));
 	b.t = sp_profile_new(p->kind);
 	sp_pairmap_init(&b.fold_index, fold_key, &b);
-	copy_functions(b.t, p, ff);
+	copy_objects(b.t, p);
+	if (o->by_frame)
+		copy_frames(b.t, p);
+	else
+		copy_functions(b.t, p, ff);
 	k.name = sp_profile_intern(b.t, c->name);
 	sp_profile_add_counter(b.t, &k);
 	b.t->igprof = p->igprof;

@@ -16,6 +16,14 @@
  * occurs, which counts each stack exactly once. A frame can expand to
  * several functions (inline chains), outermost first, so inlined calls are
  * arcs too; a frame that expands to nothing is transparent.
+ *
+ * A MAX counter (max_values: IgProf's MEM_MAX) is igprof-analyse's: every
+ * sum above is a maximum instead. S(n) is the largest value in n's
+ * subtree, a function's self the largest value its own nodes hold, its
+ * total the largest S(n) of its nodes (the report's cumulative value), an
+ * arc's self and total the same over the callee's nodes under that
+ * caller; "children" stays total - self, so that self + children = total
+ * holds for every renderer. Event counts still add up.
  */
 #include "symprof/cg.h"
 
@@ -57,6 +65,15 @@ static double pick(const struct sp_cct_value *v, enum sp_value_field f)
 	}
 }
 
+/* a += b, or a = max(a, b) for a MAX counter */
+static void acc(const struct walk *w, double *a, double b)
+{
+	if (!w->o->max_values)
+		*a += b;
+	else if (b > *a)
+		*a = b;
+}
+
 /* self and subtree values per node; nodes are numbered parents first */
 static void node_values(struct walk *w)
 {
@@ -72,7 +89,7 @@ static void node_values(struct walk *w)
 
 		if (v->counter != w->o->counter || v->node >= n)
 			continue;
-		w->self_v[v->node] += pick(v, w->o->field);
+		acc(w, &w->self_v[v->node], pick(v, w->o->field));
 		w->self_c[v->node] += (double)v->count;
 	}
 	for (i = 0; i < n; i++) {
@@ -83,7 +100,7 @@ static void node_values(struct walk *w)
 		uint32_t par = p->nodes[i - 1].parent;
 
 		if (par != SP_NONE) {
-			w->subtree_v[par] += w->subtree_v[i - 1];
+			acc(w, &w->subtree_v[par], w->subtree_v[i - 1]);
 			w->subtree_c[par] += w->subtree_c[i - 1];
 		}
 	}
@@ -126,14 +143,14 @@ static size_t enter(struct walk *w, uint32_t n)
 			uint32_t a = arc_for(w, w->path[w->depth - 1], f);
 
 			if (w->arc_occ[a]++ == 0) {
-				w->arc_total[a] += w->subtree_v[n];
+				acc(w, &w->arc_total[a], w->subtree_v[n]);
 				w->arc_total_c[a] += w->subtree_c[n];
 			}
 			if (k == last - 1)
 				w->arc_calls[a] += w->self_c[n];
 		}
 		if (w->occ[f]++ == 0) {
-			w->fn_total[f] += w->subtree_v[n];
+			acc(w, &w->fn_total[f], w->subtree_v[n]);
 			w->fn_total_c[f] += w->subtree_c[n];
 		}
 		SP_ALLOC_GROW(w->path, w->depth + 1, w->path_alloc);
@@ -143,12 +160,12 @@ static size_t enter(struct walk *w, uint32_t n)
 	if ((w->self_v[n] != 0 || w->self_c[n] != 0) && w->depth) {
 		uint32_t leaf = w->path[w->depth - 1];
 
-		w->cg->nodes[leaf].time += w->self_v[n];
+		acc(w, &w->cg->nodes[leaf].time, w->self_v[n]);
 		if (w->o->counts_known)
 			w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
 		if (w->depth > 1) {
 			uint32_t a = sp_cg_arc_find(w->cg, w->path[w->depth - 2], leaf);
-			w->cg->arcs[a].time += w->self_v[n];
+			acc(w, &w->cg->arcs[a].time, w->self_v[n]);
 		}
 	}
 	return pushed;

@@ -11,17 +11,18 @@
  *      else does; "@{file+offset}" when nothing does), clones merged with
  *      --merge-clones
  *   -> igprof-analyse's call tree (cg/igtree.c): one counter's value or
- *      peak, the default filters unless --no-filter
+ *      peak, the default filters unless --no-filter; and the same filters
+ *      on the dumps' frames (the frame tree: call sites kept)
  *   -> by --format:
  *        text       gprof's flat profile, call graph and index, exact from
  *                   the tree (calls = the counter's count of events); with
- *                   -l from the dumps' frames at line granularity (no
- *                   filters); -A annotated source with the counter's
- *                   values per line; --leaks: the leak report instead
+ *                   -l from the frame tree at line granularity; -A
+ *                   annotated source with the frame tree's values per
+ *                   line; --leaks: the leak report instead
  *        igprof     igprof-analyse's report (report/igprof.c)
  *        json       the document of docs/formats.md
  *        folded     one "a;b;c N" line per stack of the tree
- *        callgrind  from the dumps' frames, with source lines
+ *        callgrind  from the frame tree, with source lines
  *        dot, flamegraph, --html, --diff: render.c
  */
 #include "cli.h"
@@ -42,8 +43,10 @@ struct igprof_run {
 	struct sp_opts *o;
 	struct sp_profile *prof;     /* the dumps */
 	struct sp_profile *tree;     /* igprof-analyse's tree of functions */
+	struct sp_profile *ftree;    /* the same filters on prof's frames */
 	struct sp_symbolizer *sym;
-	struct sp_frame_funcs ff;    /* frames of prof -> functions */
+	struct sp_frame_funcs ff;    /* frames of prof (and ftree) -> functions */
+	struct sp_frame_funcs lff;   /* -l: frames of prof (and ftree) -> lines */
 	struct sp_frame_funcs tff;   /* frames of tree -> functions (identity) */
 	struct sp_cg *cg;
 	struct sp_flame *flame;
@@ -203,6 +206,28 @@ static unsigned filters_for(const struct igprof_run *g)
 	return f;
 }
 
+static void tree_opts(const struct igprof_run *g, struct sp_igtree_opts *to, int by_frame)
+{
+	memset(to, 0, sizeof(*to));
+	to->counter = g->counter;
+	to->field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
+	to->filters = filters_for(g);
+	to->by_frame = by_frame;
+}
+
+/* The frame tree (-l, -A, callgrind, --html sources), built on first use:
+ * --format=igprof and the function outputs do without it. */
+static struct sp_profile *frame_tree(struct igprof_run *g)
+{
+	struct sp_igtree_opts to;
+
+	if (!g->ftree) {
+		tree_opts(g, &to, 1);
+		g->ftree = sp_igtree_build(g->prof, &g->ff, &to);
+	}
+	return g->ftree;
+}
+
 /* Frames -> functions -> the tree -> the call graph. */
 static int analyse(struct igprof_run *g)
 {
@@ -214,14 +239,11 @@ static int analyse(struct igprof_run *g)
 
 	if (g->o->merge_clones)
 		flags |= SP_FF_MERGE_CLONES;
-	if (g->o->line)
-		flags |= SP_FF_LINES;
 	sp_frame_funcs_build_flags(&g->ff, g->prof, g->sym, flags);
+	if (g->o->line)
+		sp_frame_funcs_build_flags(&g->lff, g->prof, g->sym, flags | SP_FF_LINES);
 	sp_cli_mark("symbolize");
-	memset(&to, 0, sizeof(to));
-	to.counter = g->counter;
-	to.field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
-	to.filters = filters_for(g);
+	tree_opts(g, &to, 0);
 	g->tree = sp_igtree_build(g->prof, &g->ff, &to);
 	sp_frame_funcs_build(&g->tff, g->tree, NULL, 0);
 	memset(&co, 0, sizeof(co));
@@ -230,13 +252,13 @@ static int analyse(struct igprof_run *g)
 	co.frame_first = g->tff.first;
 	co.frame_funcs = g->tff.list;
 	co.funcs = g->tff.funcs;
+	co.max_values = c->kind == SP_COUNTER_MAX;
 	if (g->o->line) {
-		/* lines: the dumps' own tree, each frame its line (no filters) */
-		co.counter = g->counter;
-		co.field = to.field;
-		co.frame_first = g->ff.first;
-		co.frame_funcs = g->ff.list;
-		co.funcs = g->ff.funcs;
+		/* lines: the frame tree (frame i is frame i of the dumps), each
+		 * frame its line */
+		co.frame_first = g->lff.first;
+		co.frame_funcs = g->lff.list;
+		co.funcs = g->lff.funcs;
 	}
 	/* calls are the counter's counts (JSON, HTML, dot, diffs); gprof's
 	 * "called" column would mix counts of stacks and of functions: blank */
@@ -252,7 +274,7 @@ static int analyse(struct igprof_run *g)
 		co.dimen = c->unit ? c->unit : "units";
 		co.dimen_abbrev = co.dimen[0];
 	}
-	g->cg = sp_cg_from_cct(g->o->line ? g->prof : g->tree, &co, &err);
+	g->cg = sp_cg_from_cct(g->o->line ? frame_tree(g) : g->tree, &co, &err);
 	if (!g->cg) {
 		sp_cli_error("%s", err.msg);
 		return 1;
@@ -297,7 +319,8 @@ static void fill_meta(struct igprof_run *g, struct sp_report_meta *m)
 	m->sample_seconds = is_ticks(c) ? g->prof->igprof.tick : 0;
 }
 
-/* -A: source lines with the counter's self and cumulative values. */
+/* -A: source lines with the counter's self and cumulative values, from
+ * the frame tree (its values are already picked: value == peak). */
 static void annotate(struct igprof_run *g, int first_output)
 {
 	struct sp_annotate_samples_opts ao;
@@ -308,10 +331,10 @@ static void annotate(struct igprof_run *g, int first_output)
 	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
 	ao.dirs = (const char *const *)dirs;
 	ao.counter = counter_of(g)->name;
-	ao.pick = g->o->value_peak ? SP_PICK_PEAK : SP_PICK_VALUE;
+	ao.pick = SP_PICK_VALUE;
 	ao.what = is_ticks(counter_of(g)) ? "ticks" : counter_of(g)->unit;
 	fflush(g->out);
-	sp_annotate_samples(g->out, g->prof, g->sym, &ao, first_output);
+	sp_annotate_samples(g->out, frame_tree(g), g->sym, &ao, first_output);
 	for (i = 0; i < ao.ndirs; i++)
 		free(dirs[i]);
 	free(dirs);
@@ -330,7 +353,7 @@ static void stack_opts(const struct igprof_run *g, struct sp_stack_report_opts *
 	memset(so, 0, sizeof(*so));
 	so->demangle = g->o->demangle;
 	so->counter = counter_of(g)->name;
-	so->pick = g->o->value_peak ? SP_PICK_PEAK : SP_PICK_VALUE;
+	so->pick = SP_PICK_VALUE; /* the trees' values are already picked */
 }
 
 static void igprof_opts(const struct igprof_run *g, struct sp_igprof_report_opts *io)
@@ -355,8 +378,8 @@ static void fill_model(struct igprof_run *g, struct sp_cli_model *m)
 }
 
 /* --html: the source of the functions with the most self value, with
- * the dumps' values per line (function i of the tree is function i of
- * the dumps' frames, see fill_meta()). */
+ * the frame tree's values per line (function i of the tree is function i
+ * of the dumps' frames, see fill_meta()). */
 static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 {
 	struct sp_cg_stack_opts co;
@@ -364,12 +387,12 @@ static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 	size_t i, ndirs = sp_cli_source_dirs(g->o, &dirs);
 
 	memset(&co, 0, sizeof(co));
-	co.counter = g->counter;
-	co.field = g->o->value_peak ? SP_VALUE_PEAK : SP_VALUE_VALUE;
+	co.counter = 0;
+	co.field = SP_VALUE_VALUE;
 	co.frame_first = g->ff.first;
 	co.frame_funcs = g->ff.list;
 	co.funcs = g->ff.funcs;
-	sp_cli_sources_build_stacks(&g->src, g->cg, g->prof, g->sym, &co,
+	sp_cli_sources_build_stacks(&g->src, g->cg, frame_tree(g), g->sym, &co,
 				    (const char *const *)dirs, ndirs, 10);
 	m->sources = g->src.v;
 	m->nsources = g->src.n;
@@ -389,13 +412,12 @@ static int print_output(struct igprof_run *g)
 	switch (o->out_format) {
 	case SP_OUT_FOLDED:
 		if (!o->html && !o->diff) {
-			so.pick = SP_PICK_VALUE; /* the tree's values are already picked */
 			sp_report_folded(g->out, g->tree, &g->tff, &so);
 			return 0;
 		}
 		break;
 	case SP_OUT_CALLGRIND:
-		sp_report_callgrind(g->out, g->prof, g->sym, &so);
+		sp_report_callgrind(g->out, frame_tree(g), g->sym, &so);
 		return 0;
 	case SP_OUT_IGPROF:
 		igprof_opts(g, &io);
@@ -426,9 +448,11 @@ static void run_release(struct igprof_run *g)
 	sp_flame_free(g->flame);
 	sp_cg_free(g->cg);
 	sp_frame_funcs_release(&g->ff);
+	sp_frame_funcs_release(&g->lff);
 	sp_frame_funcs_release(&g->tff);
 	sp_symbolizer_free(g->sym);
 	sp_profile_free(g->tree);
+	sp_profile_free(g->ftree);
 	sp_profile_free(g->prof);
 	free(g->objs);
 }

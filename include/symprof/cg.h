@@ -313,6 +313,9 @@ struct sp_cg_stack_opts {
 	 * (aprof), not of events in its subtree: an arc's count is then the
 	 * sum of the counts of its callee's nodes */
 	int node_counts;
+	/* a MAX counter (IgProf's MEM_MAX): values combine by maximum, as
+	 * igprof-analyse combines them (see cg/stacks.c) */
+	int max_values;
 };
 
 /*
@@ -398,6 +401,7 @@ struct sp_igtree_opts {
 	uint32_t counter;            /* which of the profile's counters */
 	enum sp_value_field field;   /* SP_VALUE_VALUE or SP_VALUE_PEAK */
 	unsigned filters;            /* enum sp_igtree_filters */
+	int by_frame;                /* a tree of p's frames, not of functions */
 };
 
 /*
@@ -406,7 +410,9 @@ struct sp_igtree_opts {
  * paths merged, one counter's values (count, and value or peak; a MAX
  * counter keeps the largest value) and the default filters applied (see
  * cg/igtree.c). A new profile: frame i is function i of ff, counter 0 the
- * counter, leaks moved along; free with sp_profile_free().
+ * counter, leaks moved along; free with sp_profile_free(). With by_frame,
+ * frame i is frame i of p (objects in p's order, so a symbolizer's answers
+ * for p's frames hold for it): the same filters, paths merged by frame.
  */
 struct sp_profile *sp_igtree_build(const struct sp_profile *p, const struct sp_frame_funcs *ff,
 				   const struct sp_igtree_opts *o);

@@ -41,7 +41,7 @@ static void check(const struct sp_profile *p)
 static void reports(const struct sp_profile *p, uint32_t counter, unsigned filters, FILE *out)
 {
 	struct sp_frame_funcs ff, tff;
-	struct sp_igtree_opts to = {counter, SP_VALUE_VALUE, filters};
+	struct sp_igtree_opts to = {counter, SP_VALUE_VALUE, filters, 0};
 	struct sp_igprof_report_opts io;
 	struct sp_cg_stack_opts co;
 	struct sp_profile *t;
@@ -66,6 +66,15 @@ static void reports(const struct sp_profile *p, uint32_t counter, unsigned filte
 	co.hz = 1;
 	co.dimen = "bytes";
 	co.counts_known = 1;
+	cg = sp_cg_from_cct(t, &co, NULL);
+	sp_cg_free(cg);
+	sp_profile_free(t);
+	/* the frame tree (-l, -A, callgrind): p's frames, the same filters */
+	to.by_frame = 1;
+	t = sp_igtree_build(p, &ff, &to);
+	co.frame_first = ff.first;
+	co.frame_funcs = ff.list;
+	co.funcs = ff.funcs;
 	cg = sp_cg_from_cct(t, &co, NULL);
 	sp_cg_free(cg);
 	sp_frame_funcs_release(&tff);

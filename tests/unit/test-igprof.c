@@ -367,7 +367,7 @@ static void test_igtree_filters(void)
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
 	struct sp_error err = SP_ERROR_INIT;
 	struct sp_frame_funcs ff;
-	struct sp_igtree_opts o = {0, SP_VALUE_VALUE, SP_IGF_IGPROF | SP_IGF_MALLOC};
+	struct sp_igtree_opts o = {0, SP_VALUE_VALUE, SP_IGF_IGPROF | SP_IGF_MALLOC, 0};
 	struct sp_profile *t;
 	int64_t main_v = -1, work_v = -1;
 	size_t i;
