@@ -297,6 +297,8 @@ static int print_report(struct gperf_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
+	if (g->out == stdout && isatty(STDOUT_FILENO))
+		sp_cli_progress_stop(); /* the report goes to the same screen */
 	/* the stack renderers' own formats (--diff takes text or JSON only) */
 	switch (g->o->diff ? SP_OUT_TEXT : g->o->out_format) {
 	case SP_OUT_PPROF:
@@ -317,8 +319,6 @@ static int print_report(struct gperf_run *g)
 		return 0;
 	if (build_graph(g))
 		return 1;
-	if (g->out == stdout && isatty(STDOUT_FILENO))
-		sp_cli_progress_stop(); /* the report goes to the same screen */
 	/* gprof's text, unless --html alone or --diff (or --format) replaces it */
 	if (g->o->out_format == SP_OUT_TEXT && !g->o->diff && (!g->o->html || g->o->format_given))
 		print_text(g);
