@@ -147,8 +147,8 @@ static int run(struct sp_opts *o)
 	case SP_INPUT_IGPROF:
 		return sp_cmd_igprof(o);
 	default:
-		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->profiles[0],
-			     sp_fmt_name(fmt));
+		sp_cli_error("cannot read '%s': not a gmon.out, gperftools profile, IgProf dump "
+			     "or aprof report", o->profiles[0]);
 		return 1;
 	}
 }

@@ -124,8 +124,8 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		rc = sp_cmd_igprof_model(o, o->diff, base);
 		break;
 	default:
-		sp_cli_error("cannot read '%s': %s profiles are not supported yet", o->diff,
-			     sp_fmt_name(fmt));
+		sp_cli_error("cannot read '%s': not a gmon.out, gperftools profile, IgProf dump "
+			     "or aprof report", o->diff);
 		return 1;
 	}
 	return rc ? rc : comparable(m, fmt, base, o->diff) ? 0 : 1;
