@@ -31,6 +31,18 @@
 
 /* ---- ShortFunctionName ---- */
 
+/* b becomes the rewritten *out when the rewrite changed it; returns changed. */
+static int replace_if(struct sp_buf *b, struct sp_buf *out, int changed)
+{
+	if (changed) {
+		sp_buf_release(b);
+		*b = *out;
+	} else {
+		sp_buf_release(out);
+	}
+	return changed;
+}
+
 /* s/\([^()]*\)(\s*const)?//g once; returns 1 if anything was removed. */
 static int strip_parens(struct sp_buf *b)
 {
@@ -60,13 +72,7 @@ static int strip_parens(struct sp_buf *b)
 		i = (n - k >= 5 && !memcmp(s + k, "const", 5)) ? k + 5 : j + 1;
 		changed = 1;
 	}
-	if (changed) {
-		sp_buf_release(b);
-		*b = out;
-	} else {
-		sp_buf_release(&out);
-	}
-	return changed;
+	return replace_if(b, &out, changed);
 }
 
 /* s/<[^<>]*>//g once. */
@@ -95,13 +101,7 @@ static int strip_templates(struct sp_buf *b)
 		i = j + 1;
 		changed = 1;
 	}
-	if (changed) {
-		sp_buf_release(b);
-		*b = out;
-	} else {
-		sp_buf_release(&out);
-	}
-	return changed;
+	return replace_if(b, &out, changed);
 }
 
 /* s/<[0-9a-f]*>$//: a trailing address tag. */
