@@ -290,6 +290,12 @@ void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg 
 				 const struct sp_cg_stack_opts *co, const char *const *dirs,
 				 size_t ndirs, size_t max_funcs)
 {
+	static const enum sp_value_pick pick[] = {
+		[SP_VALUE_VALUE] = SP_PICK_VALUE,
+		[SP_VALUE_COUNT] = SP_PICK_COUNT,
+		[SP_VALUE_PEAK] = SP_PICK_PEAK,
+	};
+	int64_t *self = sp_profile_node_values(p, co->counter, pick[co->field]);
 	struct spot *spots = NULL;
 	size_t nspots = 0, alloc = 0, i, m = 0, k;
 	uint32_t *order = sp_xmalloc((cg->nsyms + 1) * sizeof(*order));
@@ -297,15 +303,12 @@ void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg 
 
 	memset(out, 0, sizeof(*out));
 	/* the innermost function and line of every sampled leaf */
-	for (i = 0; i < p->nvalues; i++) {
-		const struct sp_cct_value *cv = &p->values[i];
+	for (i = 0; i < p->nnodes; i++) {
 		const struct sp_symloc *loc;
-		uint32_t frame;
+		uint32_t frame = p->nodes[i].frame;
 
-		if (cv->counter != co->counter || cv->node >= p->nnodes || !cv->count)
-			continue;
-		frame = p->nodes[cv->node].frame;
-		if (frame == SP_NONE || co->frame_first[frame] == co->frame_first[frame + 1])
+		if (!self[i] || frame == SP_NONE ||
+		    co->frame_first[frame] == co->frame_first[frame + 1])
 			continue;
 		loc = sp_symbolizer_frame(sym, p, frame);
 		/* a line beyond any real file's (corrupt DWARF) is not shown */
@@ -316,10 +319,10 @@ void sp_cli_sources_build_stacks(struct sp_cli_sources *out, const struct sp_cg 
 		spots[nspots].func = co->frame_funcs[co->frame_first[frame + 1] - 1];
 		spots[nspots].file = loc->frames[0].file;
 		spots[nspots].line = loc->frames[0].line;
-		spots[nspots].value = (double)(co->field == SP_VALUE_COUNT ? cv->count : cv->value) /
-				      (double)(cg->hz > 0 ? cg->hz : 1);
+		spots[nspots].value = (double)self[i] / (double)(cg->hz > 0 ? cg->hz : 1);
 		nspots++;
 	}
+	free(self);
 	sp_sort(spots, nspots, sizeof(*spots), cmp_spot, NULL);
 	/* spots of function f: spots[start[f] .. start[f + 1]) */
 	for (i = 0; i < nspots; i++)
