@@ -18,10 +18,12 @@
 #include <libelf.h>
 
 #include "dwarf-funcs.h"
+#include "internal.h"
 #include "lines.h"
 #include "suites.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
+#include "symprof/symbolize.h"
 
 #define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
 
@@ -501,6 +503,47 @@ static void test_query_tables(void)
 }
 
 /*
+ * An image told which addresses src_line will be asked about builds a
+ * query table; a question about any other address must still get the
+ * full table's answer (the image builds the full table then).
+ */
+static void test_image_query_fallback(void)
+{
+	static const uint64_t asked[] = {0x1149, 0x124d, 0x1296};
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_image *q = sp_image_open(FIX("c-O1-prefixmap"), &err);
+	struct sp_image *full = sp_image_open(FIX("c-O1-prefixmap"), &err);
+	uint64_t a;
+	int same = 1, answered = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(full);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q->ops->prefetch_query);
+	q->ops->prefetch_query(q, asked, sizeof(asked) / sizeof(asked[0]));
+	/* the asked addresses first (the query table), then all the others */
+	for (a = 0; a < 3; a++) {
+		const char *f1 = NULL, *f2 = NULL;
+		int l1 = 0, l2 = 0, r1 = sp_image_src_line(q, asked[a], &f1, &l1),
+		    r2 = sp_image_src_line(full, asked[a], &f2, &l2);
+
+		same &= r1 == r2 && (r1 < 0 || (!strcmp(f1, f2) && l1 == l2));
+		answered += r1 == 0;
+	}
+	for (a = 0xff0; a < 0x1400; a++) {
+		const char *f1 = NULL, *f2 = NULL;
+		int l1 = 0, l2 = 0, r1 = sp_image_src_line(q, a, &f1, &l1),
+		    r2 = sp_image_src_line(full, a, &f2, &l2);
+
+		same &= r1 == r2 && (r1 < 0 || (!strcmp(f1, f2) && l1 == l2));
+		answered += r1 == 0;
+	}
+	CU_ASSERT(same);
+	CU_ASSERT(answered > 100);
+	sp_image_free(q);
+	sp_image_free(full);
+}
+
+/*
  * Random damage to .debug_line: any outcome but a crash (run under ASan).
  * Whatever the line programs turned into (rows out of order, sequences
  * overlapping or ending below their start), a query table agrees with the
@@ -570,6 +613,7 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "cursor lookups agree in any order", test_cursor_lookups) ||
 	    !CU_add_test(s, "query tables agree with the full table", test_query_tables) ||
+	    !CU_add_test(s, "an image's query table falls back", test_image_query_fallback) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
 	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
 	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs))
