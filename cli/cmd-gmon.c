@@ -94,6 +94,10 @@ static int build_view(struct gmon_run *g, struct view *v, int line)
 	so.debug = (o->debug & SP_DBG_AOUT) ? stderr : NULL;
 	so.defer_files = !line;
 	so.no_prefetch = !files_wanted(o);
+	/* the symbols' files are all the reports ask for, but for the line
+	 * views of --html (annotated source), --precise and -A */
+	so.files_only = !line && !o->html && !o->precise &&
+			!(o->output_style & STYLE_ANNOTATED_SOURCE);
 	so.keep_clones = o->precise;
 	so.use_sizes = o->precise;
 	v->line = line;

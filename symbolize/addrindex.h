@@ -48,4 +48,28 @@ static inline size_t sp_addr_index_find(const struct sp_addr_index *x, uint64_t 
 	return i;
 }
 
+/*
+ * The first of n entries (`stride` bytes each, starting with their
+ * uint64_t address, sorted) whose address is above addr, or at or above it
+ * unless `above`; n if none. A binary search, for arrays too small or with
+ * addresses too unevenly spread for an index.
+ */
+static inline size_t sp_addr_bound(const void *array, size_t n, size_t stride, uint64_t addr,
+				   int above)
+{
+	const uint8_t *keys = array;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t key = *(const uint64_t *)(const void *)(keys + mid * stride);
+
+		if (key < addr || (above && key == addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 #endif

@@ -61,6 +61,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "addrindex.h"
 #include "dwarf-read.h"
 #include "symprof/alloc.h"
 #include "symprof/buf.h"
@@ -448,6 +449,8 @@ int sp_lineprog_open(struct sp_lineprog *lp, const struct sp_dwsecs *secs,
 	lp->strs = strs;
 	lp->ndirs = lp->nfiles = 0;
 	lp->defines_files = 0;
+	lp->want = NULL;
+	lp->nwant = 0;
 	lp->unknown = sp_strtab_intern(strs, "<unknown>");
 	if (!u->has_stmt_list)
 		return corrupt(err, "unit has no DW_AT_stmt_list");
@@ -554,12 +557,65 @@ static void spec_tables(struct sp_lineprog *lp)
 	}
 }
 
-static int emit(struct sp_lprow *st, sp_lprow_fn fn, void *ctx)
-{
-	int r = fn ? fn(ctx, st) : 0;
+/*
+ * Rows go to the caller in batches, which spares a call per row (a unit
+ * has tens of thousands): rows[0 .. n) are the rows not yet handed over,
+ * and rows[n] is the decoder's state, so that a row is written by moving
+ * on to the next slot (the state is copied there). The last row is held
+ * back until the batch fills again or the program ends, so that the next
+ * one may still replace it (sp_lineprog_want()).
+ */
+#define BATCH 128
 
-	st->discriminator = 0;
+struct batch {
+	struct sp_lprow rows[BATCH];
+	size_t n;
+	sp_lprow_fn fn;
+	void *ctx;
+	int absorb;    /* the next row may replace rows[n - 1] ... */
+	uint64_t gate; /* ... if it is not above this address */
+};
+
+/* Hands over all rows but the last one (every one if `all`). */
+static int flush(struct batch *bt, int all)
+{
+	size_t n = all || !bt->n ? bt->n : bt->n - 1;
+	int r = bt->fn && n ? bt->fn(bt->ctx, bt->rows, n) : 0;
+
+	memmove(bt->rows, bt->rows + n, (bt->n - n + 1) * sizeof(*bt->rows));
+	bt->n -= n;
 	return r;
+}
+
+/* Writes the state (rows[n]) as a row. */
+static int put(struct batch *bt)
+{
+	struct sp_lprow *st = &bt->rows[bt->n++];
+
+	st[1] = st[0];
+	st[1].discriminator = 0;
+	return bt->n == BATCH - 1 ? flush(bt, 0) : 0;
+}
+
+/* A row that nothing replaces (a sequence's end, a VLIW row). */
+static int emit(struct batch *bt)
+{
+	bt->absorb = 0;
+	return put(bt);
+}
+
+/* The first wanted address at or above addr (UINT64_MAX if none). */
+static uint64_t wanted_from(const struct sp_lineprog *lp, uint64_t addr)
+{
+	size_t i = sp_addr_bound(lp->want, lp->nwant, sizeof(*lp->want), addr, 0);
+
+	return i < lp->nwant ? lp->want[i] : UINT64_MAX;
+}
+
+void sp_lineprog_want(struct sp_lineprog *lp, const uint64_t *want, size_t n)
+{
+	lp->want = want;
+	lp->nwant = n;
 }
 
 /* Advances by `adv` operations (VLIW-aware, as bfd computes it). */
@@ -573,8 +629,8 @@ static void advance(const struct sp_lineprog *lp, struct sp_lprow *st, uint64_t 
 	}
 }
 
-static int extended_op(struct sp_lineprog *lp, struct rd *r, struct sp_lprow *st, sp_lprow_fn fn,
-		       void *ctx, struct sp_error *err)
+static int extended_op(struct sp_lineprog *lp, struct rd *r, struct sp_lprow *st, struct batch *bt,
+		       struct sp_error *err)
 {
 	uint32_t len = (uint32_t)rd_leb(r, 0);
 	unsigned op = (unsigned)rd_uint(r, 1);
@@ -584,7 +640,7 @@ static int extended_op(struct sp_lineprog *lp, struct rd *r, struct sp_lprow *st
 	switch (op) {
 	case DW_LNE_end_sequence:
 		st->end_sequence = 1;
-		return emit(st, fn, ctx);
+		return emit(bt);
 	case DW_LNE_set_address:
 		st->addr = rd_uint(r, lp->unit->addr_size);
 		st->op_index = 0;
@@ -608,17 +664,40 @@ static int extended_op(struct sp_lineprog *lp, struct rd *r, struct sp_lprow *st
 	}
 }
 
+/* A special opcode of a VLIW program, or one with line_range 0. */
+static int special_op(struct sp_lineprog *lp, unsigned op, struct sp_lprow *st, struct batch *bt,
+		      struct sp_error *err)
+{
+	unsigned adj = op - lp->opcode_base;
+
+	if (lp->line_range == 0)
+		return corrupt(err, "line_range is 0");
+	advance(lp, st, adj / lp->line_range);
+	st->line += (uint32_t)(int32_t)lp->line_base + adj % lp->line_range;
+	return emit(bt);
+}
+
+/* A standard opcode (run_sequence() decodes the frequent ones itself). */
 static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct sp_lprow *st,
-		       sp_lprow_fn fn, void *ctx, struct sp_error *err)
+		       struct batch *bt, struct sp_error *err)
 {
 	uint64_t adv;
 	unsigned i;
 
 	switch (op) {
 	case 0: /* DW_LNS_extended_op */
-		return extended_op(lp, r, st, fn, ctx, err);
+		return extended_op(lp, r, st, bt, err);
 	case DW_LNS_copy:
-		return emit(st, fn, ctx);
+		return emit(bt);
+	case DW_LNS_advance_line:
+		st->line += (uint32_t)rd_leb(r, 1);
+		return 0;
+	case DW_LNS_set_column:
+		st->column = (uint32_t)rd_leb(r, 0);
+		return 0;
+	case DW_LNS_negate_stmt:
+		st->is_stmt = !st->is_stmt;
+		return 0;
 	case DW_LNS_advance_pc:
 		adv = rd_leb(r, 0);
 		if (lp->max_ops == 1) {
@@ -628,17 +707,8 @@ static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct
 			st->op_index = (uint8_t)((st->op_index + adv) % lp->max_ops);
 		}
 		return 0;
-	case DW_LNS_advance_line:
-		st->line += (uint32_t)rd_leb(r, 1);
-		return 0;
 	case DW_LNS_set_file:
 		st->file = sp_lineprog_filename(lp, rd_leb(r, 0));
-		return 0;
-	case DW_LNS_set_column:
-		st->column = (uint32_t)rd_leb(r, 0);
-		return 0;
-	case DW_LNS_negate_stmt:
-		st->is_stmt = !st->is_stmt;
 		return 0;
 	case DW_LNS_set_basic_block:
 		return 0;
@@ -658,50 +728,118 @@ static int standard_op(struct sp_lineprog *lp, struct rd *r, unsigned op, struct
 	}
 }
 
-/* One sequence: from the initial state to DW_LNE_end_sequence. */
-static int run_sequence(struct sp_lineprog *lp, struct rd *r, sp_lprow_fn fn, void *ctx,
+/* Whether row a is at or after row b, in (address, op_index) order. */
+static inline int at_or_after(const struct sp_lprow *a, const struct sp_lprow *b)
+{
+	return a->addr > b->addr || (a->addr == b->addr && a->op_index >= b->op_index);
+}
+
+/*
+ * One sequence: from the initial state to DW_LNE_end_sequence. The
+ * opcodes that make most of a program (special opcodes, and the standard
+ * ones gcc writes between them) are decoded here, with the cursor and the
+ * batch in locals; the others go through standard_op() and special_op().
+ *
+ * The row of a special opcode or DW_LNS_copy replaces the row before it
+ * when sp_lineprog_want() allows (`absorb` says the row before may go,
+ * `gate` up to which address); otherwise it is appended, and may itself be
+ * replaced if it is not the sequence's first and comes at or after the row
+ * before it.
+ */
+static int run_sequence(struct sp_lineprog *lp, struct rd *r, struct batch *bt,
 			struct sp_error *err)
 {
-	struct sp_lprow st;
-	int ret;
+	const unsigned base = lp->opcode_base, fast_base = lp->fast ? base : 256;
+	/* the standard opcodes below inl_end are decoded inline (all five
+	 * are standard when opcode_base says so), set_column first */
+	const unsigned inl_end = base > DW_LNS_negate_stmt ? DW_LNS_negate_stmt + 1 : 0;
+	const unsigned col_op = inl_end ? DW_LNS_set_column : 256;
+	struct rd c = *r;
+	struct sp_lprow *st = &bt->rows[bt->n];
+	int ret, first = 1, absorb = bt->absorb;
+	uint64_t gate = bt->gate;
 
-	memset(&st, 0, sizeof(st));
-	st.line = 1;
-	st.is_stmt = lp->default_is_stmt;
+	memset(st, 0, sizeof(*st));
+	st->line = 1;
+	st->is_stmt = lp->default_is_stmt;
 	if (lp->nfiles)
-		st.file = sp_lineprog_filename(lp, lp->version >= 5 ? 0 : 1);
-	while (!st.end_sequence && r->p < r->end) {
-		unsigned op = *r->p++;
+		st->file = sp_lineprog_filename(lp, lp->version >= 5 ? 0 : 1);
+	while (c.p < c.end) {
+		unsigned op = *c.p++;
 
-		if (op < lp->opcode_base) {
-			ret = standard_op(lp, r, op, &st, fn, ctx, err);
-		} else if (lp->fast) {
-			st.addr += lp->spec_addr[op];
-			st.line += lp->spec_line[op];
-			ret = emit(&st, fn, ctx);
-		} else {
-			unsigned adj = op - lp->opcode_base;
-
-			if (lp->line_range == 0)
-				return corrupt(err, "line_range is 0");
-			advance(lp, &st, adj / lp->line_range);
-			st.line += (uint32_t)(int32_t)lp->line_base + adj % lp->line_range;
-			ret = emit(&st, fn, ctx);
+		if (op == col_op) {
+			st->column = (uint32_t)rd_leb(&c, 0);
+			continue;
+		} else if (op >= fast_base) {
+			st->addr += lp->spec_addr[op];
+			st->line += lp->spec_line[op];
+		} else if (op >= inl_end) {
+			goto slow;
+		} else if (op == DW_LNS_negate_stmt) {
+			st->is_stmt = !st->is_stmt;
+			continue;
+		} else if (op == DW_LNS_advance_line) {
+			st->line += (uint32_t)rd_leb(&c, 1);
+			continue;
+		} else if (op != DW_LNS_copy) {
+			goto slow;
 		}
+		/* a special opcode or DW_LNS_copy: a row */
+		if (absorb && st->addr <= gate && at_or_after(st, st - 1)) {
+			st[-1] = st[0];
+			st->discriminator = 0;
+		} else {
+			absorb = lp->want && !first && st > bt->rows && at_or_after(st, st - 1);
+			if (absorb)
+				gate = wanted_from(lp, st[-1].addr);
+			st[1] = st[0];
+			st[1].discriminator = 0;
+			if (++st == &bt->rows[BATCH - 1]) {
+				bt->n = BATCH - 1;
+				if ((ret = flush(bt, 0)))
+					return ret;
+				st = &bt->rows[bt->n];
+			}
+		}
+		first = 0;
+		continue;
+slow:
+		bt->n = (size_t)(st - bt->rows);
+		bt->absorb = absorb;
+		*r = c;
+		if (op < base)
+			ret = standard_op(lp, r, op, st, bt, err);
+		else
+			ret = special_op(lp, op, st, bt, err);
 		if (ret)
 			return ret;
+		c = *r;
+		absorb = bt->absorb;
+		st = &bt->rows[bt->n];
+		if (st->end_sequence)
+			break;
 	}
+	*r = c;
+	bt->n = (size_t)(st - bt->rows);
+	bt->absorb = absorb;
+	bt->gate = gate;
 	return 0;
 }
 
 int sp_lineprog_run(struct sp_lineprog *lp, sp_lprow_fn row_fn, void *ctx, struct sp_error *err)
 {
 	struct rd r = {lp->prog, lp->end, lp->secs->big_endian};
+	struct batch bt;
 	int ret;
 
+	bt.n = 0;
+	bt.fn = row_fn;
+	bt.ctx = ctx;
+	bt.absorb = 0;
+	bt.gate = 0;
 	spec_tables(lp);
 	while (r.p < r.end)
-		if ((ret = run_sequence(lp, &r, row_fn, ctx, err)))
+		if ((ret = run_sequence(lp, &r, &bt, err)))
 			return ret;
-	return 0;
+	return flush(&bt, 1);
 }

@@ -55,6 +55,8 @@ struct sp_lineprog {
 	size_t names_alloc;
 	const char *unknown; /* interned "<unknown>" */
 	int fast;	     /* special opcodes precomputed (not VLIW) */
+	const uint64_t *want; /* sp_lineprog_want(), or NULL */
+	size_t nwant;
 	int defines_files;   /* the program used DW_LNE_define_file */
 	uint32_t spec_addr[256], spec_line[256];
 };
@@ -77,13 +79,27 @@ int sp_lineprog_open(struct sp_lineprog *lp, const struct sp_dwsecs *secs,
  */
 const char *sp_lineprog_filename(struct sp_lineprog *lp, uint64_t file);
 
-typedef int (*sp_lprow_fn)(void *ctx, const struct sp_lprow *row);
+/* Receives rows[0 .. n), the next n rows in program order. */
+typedef int (*sp_lprow_fn)(void *ctx, const struct sp_lprow *rows, size_t n);
 
 /*
- * Decodes the opcodes, calling row_fn (may be NULL) for every row bfd
- * would add (in program order). Stops with the callback's nonzero return.
- * Negative with err filled where bfd's decoder gives up on the unit.
+ * Decodes the opcodes, handing row_fn (may be NULL) every row bfd would
+ * add, in program order, a batch at a time. Stops with the callback's
+ * nonzero return. Negative with err filled where bfd's decoder gives up on
+ * the unit (rows decoded since the last batch are then not handed over).
  */
 int sp_lineprog_run(struct sp_lineprog *lp, sp_lprow_fn row_fn, void *ctx, struct sp_error *err);
+
+/*
+ * For a caller that only needs the rows around some addresses (`want`,
+ * sorted; NULL, the default after sp_lineprog_open(), for every row):
+ * sp_lineprog_run() may then leave out a row R that comes between two
+ * rows P and R' that it hands over, where P <= R <= R' in (address,
+ * op_index) order, R' does not end the sequence, R does not start it, and
+ * no wanted address lies in [P.addr, R'.addr). Whatever bfd's rules make
+ * of such a run, the row answering a wanted address is then handed over,
+ * and so is every row out of order. `want` must outlive the run.
+ */
+void sp_lineprog_want(struct sp_lineprog *lp, const uint64_t *want, size_t n);
 
 #endif

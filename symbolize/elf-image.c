@@ -82,6 +82,11 @@ struct elf_image {
 	uint64_t *want;
 	size_t nwant;
 	int want_funcs;
+	/* the only addresses src_line will be asked about (any order), when
+	 * the caller knew them before the thread started: the line table is
+	 * then a query table, replaced by the full one if asked anything else */
+	uint64_t *query;
+	size_t nquery;
 	struct sp_partial partial;
 	int partial_on;
 	Elf *memelf;               /* the partial in-memory copy, if any */
@@ -532,6 +537,9 @@ static void *lines_main(void *arg)
 		else if (e->feed)
 			e->lines = sp_linetab_new_watched(e->dw, &job->im->strs, feed_unit, e->feed,
 							  NULL);
+		else if (e->query)
+			e->lines = sp_linetab_new_query(e->dw, &job->im->strs, e->query, e->nquery,
+							NULL);
 		else
 			e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
 		if (e->want_funcs && e->lines) {
@@ -637,9 +645,44 @@ static void lines_wait(struct sp_image *im)
 	}
 }
 
+/*
+ * The full line table, for questions a query table cannot answer: built
+ * here, on the calling thread, if the line thread built a query table.
+ * File names stay valid (they are interned in im->strs either way).
+ */
+static void lines_wait_full(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	lines_wait(im);
+	if (!e->query)
+		return;
+	free(e->query);
+	e->query = NULL;
+	e->nquery = 0;
+	if (!e->lines)
+		return;
+	sp_linetab_free(e->lines);
+	e->lines = sp_linetab_new_lenient(e->dw, &im->strs, NULL);
+}
+
 static void elf_prefetch(struct sp_image *im, unsigned what)
 {
 	lines_start(im, what);
+}
+
+static void elf_prefetch_query(struct sp_image *im, const uint64_t *vaddrs, size_t n)
+{
+	struct elf_image *e = EI(im);
+	size_t i;
+
+	if (e->lines_state)
+		return; /* too late: the full table is on its way */
+	e->query = sp_xreallocarray(NULL, n ? n : 1, sizeof(*e->query));
+	for (i = 0; i < n; i++)
+		e->query[i] = from_target(e, vaddrs[i]);
+	e->nquery = n;
+	lines_start(im, SP_PREFETCH_LINES);
 }
 
 static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
@@ -649,6 +692,8 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 
 	lines_wait(im);
 	vaddr = from_target(e, vaddr);
+	if (e->lines && !sp_linetab_answers(e->lines, vaddr))
+		lines_wait_full(im);
 	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
 		return -1;
 	*file = l->file;
@@ -688,7 +733,7 @@ static struct sp_dwfuncs *dwarf_funcs(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
-	lines_wait(im);
+	lines_wait_full(im);
 	funcs_wait(im);
 	if (!e->funcs_tried && e->lines) {
 		e->funcs_tried = 1;
@@ -876,6 +921,7 @@ static void elf_free(struct sp_image *im)
 		elf_end(e->memelf);
 	sp_partial_release(&e->partial);
 	free(e->want);
+	free(e->query);
 	elf_file_close(&e->dwf);
 	free(e->dbg_path);
 	elf_file_close(&e->dbg);
@@ -1165,6 +1211,7 @@ const struct image_ops sp_elf_image_ops = {
 	.src_line = elf_src_line,
 	.for_each_line = elf_for_each_line,
 	.prefetch = elf_prefetch,
+	.prefetch_query = elf_prefetch_query,
 	.in_code = elf_in_code,
 	.code = elf_code,
 	.has_func_syms = 1,

@@ -383,12 +383,16 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 {
 	struct build_ctx c;
 	uint64_t vma, size;
+	int query;
 
 	if (im->ops->text(im, &vma, &size, err) < 0)
 		return NULL;
 	if (o->external_symtab)
 		return sp_symtab_from_nm(o->external_symtab, vma + size - 1, err);
-	if (im->ops->prefetch && !(o->defer_files && o->no_prefetch))
+	/* the lines are read on another thread: from the start, or once the
+	 * symbols say which addresses the files will be asked for */
+	query = o->defer_files && o->files_only && im->ops->prefetch_query;
+	if (im->ops->prefetch && !(o->defer_files && o->no_prefetch) && !query)
 		im->ops->prefetch(im, SP_PREFETCH_LINES |
 					      (o->line_granularity ? SP_PREFETCH_FUNCS : 0));
 	c.im = im;
@@ -399,6 +403,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		sp_symtab_free(c.t);
 		return NULL;
 	}
+	if (query && !o->no_prefetch)
+		im->ops->prefetch_query(im, c.t->pending, c.t->npending);
 	if (!c.t->len) {
 		sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
 		sp_symtab_free(c.t);

@@ -44,6 +44,10 @@ struct image_ops {
 	/* optional: start loading in the background what src_line
 	 * (SP_PREFETCH_LINES) and for_each_line (SP_PREFETCH_FUNCS) need */
 	void (*prefetch)(struct sp_image *im, unsigned what);
+	/* optional: prefetch(SP_PREFETCH_LINES) for a caller whose src_line
+	 * questions will be these n addresses (any order); others are still
+	 * answered, later. Nothing if the loading has already started. */
+	void (*prefetch_query)(struct sp_image *im, const uint64_t *vaddrs, size_t n);
 	/* 1 if vaddr lies in a section that holds code */
 	int (*in_code)(struct sp_image *im, uint64_t vaddr);
 	/* fills the code description (NULL: the text section alone) */

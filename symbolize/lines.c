@@ -9,6 +9,15 @@
  * and flattens the result into one sorted array of rows, so that a lookup
  * is one binary search and gives bfd's answer.
  *
+ * When the caller knows every address it will ask about (gprof without
+ * -l: its symbols' addresses), a query table applies the same rules but
+ * keeps only those answers: the decoder leaves out the rows that cannot
+ * answer an asked address (sp_lineprog_want()), each sequence keeps its
+ * top row and the rows whose range holds an asked address, and the first
+ * unit with an answer keeps it (rule 3). No table of every row is built,
+ * sorted, merged or indexed. See "query mode" below for when it falls
+ * back to decoding a unit in full.
+ *
  * The rules, as observed in binutils 2.40 (dwarf2.c) and checked against
  * libbfd by tests/helper/lines-vs-bfd.c:
  *
@@ -63,6 +72,7 @@
 
 #include "addrindex.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +80,7 @@
 #include "ivsweep.h"
 #include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/sort.h"
 #include "symprof/strtab.h"
 
 struct sp_linetab {
@@ -83,6 +94,7 @@ struct sp_linetab {
 	size_t nunits, ustate_alloc;
 	int has_warning;
 	struct sp_error warning;
+	int query; /* rows: one per asked address (sp_linetab_new_query) */
 };
 
 /*
@@ -134,6 +146,10 @@ struct build {
 	/* sp_linetab_new_watched()'s listener */
 	void (*unit_done)(void *ctx, uint32_t unit, int state);
 	void *unit_done_ctx;
+	/* sp_linetab_new_units()'s units, or NULL for all */
+	const struct sp_unit_set *only;
+	/* sp_linetab_new_query()'s addresses, or NULL */
+	struct query *q;
 };
 
 #define NONE ((size_t)-1)
@@ -154,16 +170,23 @@ static void push_row(struct build *b, const struct sp_lprow *row, size_t at)
 	b->nrows++;
 }
 
-static void new_seq(struct build *b, const struct sp_lprow *row)
+/* Starts a sequence at address low, with no rows yet. */
+static struct seq *open_seq(struct build *b, uint64_t low)
 {
 	struct seq *s;
 
 	SP_ALLOC_GROW(b->seqs, b->nseqs + 1, b->seqs_alloc);
 	s = &b->seqs[b->nseqs++];
 	s->first = b->nrows;
-	s->n = 1;
-	s->low = row->addr;
+	s->n = 0;
+	s->low = low;
 	s->lcl_head = 0;
+	return s;
+}
+
+static void new_seq(struct build *b, const struct sp_lprow *row)
+{
+	open_seq(b, row->addr)->n = 1;
 	push_row(b, row, b->nrows);
 }
 
@@ -188,9 +211,8 @@ static void insert_row(struct build *b, struct seq *s, const struct sp_lprow *ro
 	s->lcl_head = pos + 1;
 }
 
-static int add_row(void *ctx, const struct sp_lprow *row)
+static void add_row(struct build *b, const struct sp_lprow *row)
 {
-	struct build *b = ctx;
 	struct seq *s = b->nseqs ? &b->seqs[b->nseqs - 1] : NULL;
 	struct sp_lprow *top = s ? &b->rows[s->first + s->n - 1] : NULL;
 
@@ -203,6 +225,14 @@ static int add_row(void *ctx, const struct sp_lprow *row)
 		push_row(b, row, b->nrows), s->n++;
 	else
 		insert_row(b, s, row);
+}
+
+static int add_rows(void *ctx, const struct sp_lprow *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		add_row(ctx, &rows[i]);
 	return 0;
 }
 
@@ -391,31 +421,48 @@ static int u64_cmp(const void *pa, const void *pb)
 }
 
 /*
- * When every kept sequence is a proper, disjoint range, bfd's search finds
- * exactly the sequence holding an address. Otherwise (a sequence ending
- * below its start in a broken program) the search can take odd turns, so
- * ask it at every boundary: its answer is constant between boundaries.
+ * Whether every kept sequence is a proper range, disjoint from the others.
+ * Then bfd's search finds exactly the sequence holding an address.
+ * Otherwise (a sequence ending below its start in a broken program) the
+ * search can take odd turns, so it is asked at every boundary (see
+ * boundaries()): its answer is constant between boundaries.
  */
-static void emit_unit(struct build *b)
+static int seqs_disjoint(const struct build *b)
 {
-	size_t i, nb = 0;
+	size_t i;
 
 	for (i = 0; i < b->nkept; i++)
 		if (b->kept[i].low > b->kept[i].high ||
 		    (i > 0 && b->kept[i].low < b->kept[i - 1].high))
-			break;
-	if (i == b->nkept) {
-		for (i = 0; i < b->nkept; i++)
-			if (b->kept[i].low < b->kept[i].high)
-				emit_seq(b, &b->kept[i], b->kept[i].low, b->kept[i].high);
-		return;
-	}
+			return 0;
+	return 1;
+}
+
+/* The kept sequences' starts and ends in b->bps, sorted; returns their number. */
+static size_t boundaries(struct build *b)
+{
+	size_t i, nb = 0;
+
 	SP_ALLOC_GROW(b->bps, 2 * b->nkept, b->bps_alloc);
 	for (i = 0; i < b->nkept; i++) {
 		b->bps[nb++] = b->kept[i].low;
 		b->bps[nb++] = b->kept[i].high;
 	}
 	qsort(b->bps, nb, sizeof(*b->bps), u64_cmp);
+	return nb;
+}
+
+static void emit_unit(struct build *b)
+{
+	size_t i, nb;
+
+	if (seqs_disjoint(b)) {
+		for (i = 0; i < b->nkept; i++)
+			if (b->kept[i].low < b->kept[i].high)
+				emit_seq(b, &b->kept[i], b->kept[i].low, b->kept[i].high);
+		return;
+	}
+	nb = boundaries(b);
 	for (i = 0; i + 1 < nb; i++) {
 		const struct seq *s;
 
@@ -427,17 +474,227 @@ static void emit_unit(struct build *b)
 	}
 }
 
-/* Decodes unit u and appends its pieces; negative + err if bfd would not. */
+/* ---- query mode: the answers for some addresses only ---- */
+
+/*
+ * gprof without -l asks for the line of each function symbol only: a few
+ * thousand addresses, where the full table holds hundreds of thousands of
+ * rows. A query table decodes every unit and applies rules 1, 2 and 4 as
+ * the full table does, but keeps of each sequence only its top row and the
+ * rows whose range holds an asked address; rule 3 becomes "the first unit
+ * with an answer keeps the address". The table is one row per address.
+ *
+ * Dropping rows is safe only while each sequence's rows come in address
+ * order, as compilers write them: a row inserted lower down (rule 1) could
+ * land between a dropped row and its successor. At the first such row the
+ * unit is decoded again keeping every row, and answered from those.
+ */
+struct query {
+	const uint64_t *want; /* the asked addresses, sorted and distinct */
+	size_t n;
+	struct sp_line *ans;  /* per address: its row, a gap row while none */
+	/* the unit being read */
+	int filtered;         /* b->rows holds kept rows only, ends[] valid */
+	uint64_t *ends;       /* where the range of each row of b->rows ends */
+	size_t ends_alloc;
+	struct sp_lprow top;  /* the open sequence's last row */
+	int open;             /* a sequence is open: top is valid */
+	size_t next;          /* the first asked address at or above top's */
+};
+
+/* The first asked address at or above addr (q->n if none). */
+static size_t want_from(const struct query *q, uint64_t addr)
+{
+	return sp_addr_bound(q->want, q->n, sizeof(*q->want), addr, 0);
+}
+
+/* Appends a row, whose range ends at `end`, to the open sequence. */
+static void keep_row(struct build *b, const struct sp_lprow *row, uint64_t end)
+{
+	struct query *q = b->q;
+
+	SP_ALLOC_GROW(b->rows, b->nrows + 1, b->rows_alloc);
+	SP_ALLOC_GROW(q->ends, b->nrows + 1, q->ends_alloc);
+	b->rows[b->nrows] = *row;
+	q->ends[b->nrows++] = end;
+	b->seqs[b->nseqs - 1].n++;
+}
+
+/* Ends the open sequence with its top row, as sort_seqs() expects. */
+static void filter_close(struct build *b, const struct sp_lprow *top)
+{
+	if (b->q->open)
+		keep_row(b, top, top->addr);
+	b->q->open = 0;
+}
+
+static void filter_new_seq(struct build *b, const struct sp_lprow *top, const struct sp_lprow *row)
+{
+	struct query *q = b->q;
+
+	filter_close(b, top);
+	open_seq(b, row->addr);
+	q->open = 1;
+	q->next = want_from(q, row->addr);
+}
+
+/* add_row() for a query table, for a row the fast path of filter_rows()
+ * does not take; 1 for a row that add_row() would insert. */
+static int filter_row(struct build *b, const struct sp_lprow *top, const struct sp_lprow *row)
+{
+	struct query *q = b->q;
+
+	if (q->open && top->addr == row->addr && top->op_index == row->op_index &&
+	    top->end_sequence == row->end_sequence)
+		return 0; /* replaces top */
+	if (!q->open || top->end_sequence) {
+		filter_new_seq(b, top, row);
+		return 0;
+	}
+	if (!row->end_sequence && !row_after(row, top))
+		return 1;
+	/* top answers [top->addr, row->addr); no asked address is below top */
+	if (q->next < q->n && q->want[q->next] < row->addr) {
+		keep_row(b, top, row->addr);
+		while (q->next < q->n && q->want[q->next] < row->addr)
+			q->next++;
+	}
+	return 0;
+}
+
+/*
+ * The row callback of a query table. The open sequence's last row (top,
+ * the row before the current one) is kept once the next row shows that its
+ * range holds an asked address. Usually a row comes above the top and
+ * below the next asked address, and is merely passed. Returns 1 at a row
+ * add_row() would insert.
+ */
+static int filter_rows(void *ctx, const struct sp_lprow *rows, size_t n)
+{
+	struct build *b = ctx;
+	struct query *q = b->q;
+	const struct sp_lprow *top = &q->top;
+	uint64_t next = q->next < q->n ? q->want[q->next] : UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < n; top = &rows[i++]) {
+		const struct sp_lprow *row = &rows[i];
+
+		/* above top (or replacing it) and not past the next address */
+		if (row->addr <= next && !row->end_sequence && !top->end_sequence && q->open &&
+		    (row->addr > top->addr ||
+		     (row->addr == top->addr && row->op_index >= top->op_index)))
+			continue;
+		if (filter_row(b, top, row))
+			return 1;
+		next = q->next < q->n ? q->want[q->next] : UINT64_MAX;
+	}
+	q->top = *top;
+	return 0;
+}
+
+/*
+ * The row of sequence s whose range holds addr, or NULL: what emit_seq()
+ * writes there. The rows below the top are sorted; the top answers nothing.
+ */
+static const struct sp_lprow *seq_row(const struct build *b, const struct seq *s, uint64_t addr)
+{
+	const struct sp_lprow *r = &b->rows[s->first];
+	size_t lo = sp_addr_bound(r, s->n - 1, sizeof(*r), addr, 1);
+	uint64_t end;
+
+	if (lo == 0)
+		return NULL;
+	end = b->q->filtered ? b->q->ends[s->first + lo - 1] : r[lo].addr;
+	return addr < end ? &r[lo - 1] : NULL;
+}
+
+/* Gives asked address i the answer of sequence s, if it has one. */
+static void answer(struct build *b, size_t i, const struct seq *s)
+{
+	struct query *q = b->q;
+	const struct sp_lprow *r;
+
+	if (q->ans[i].end_sequence && (r = seq_row(b, s, q->want[i])))
+		set_row(&q->ans[i], q->want[i], r);
+}
+
+/* emit_unit() for a query table: answers what earlier units did not. */
+static void answer_unit(struct build *b)
+{
+	struct query *q = b->q;
+	size_t i, j, nb;
+
+	if (seqs_disjoint(b)) {
+		for (i = 0; i < b->nkept; i++)
+			for (j = want_from(q, b->kept[i].low); j < q->n && q->want[j] < b->kept[i].high;
+			     j++)
+				answer(b, j, &b->kept[i]);
+		return;
+	}
+	nb = boundaries(b);
+	for (j = 0; j < q->n; j++) {
+		/* the boundaries around the address: bps[lo - 1] <= it < bps[lo] */
+		size_t lo = sp_addr_bound(b->bps, nb, sizeof(*b->bps), q->want[j], 1);
+		const struct seq *s;
+
+		if (lo == 0 || lo == nb)
+			continue;
+		s = search_seq(b, b->bps[lo - 1]);
+		if (s)
+			answer(b, j, s);
+	}
+}
+
+/*
+ * Decodes unit u into b->rows and b->seqs: filtered for a query table,
+ * unless a row comes out of order. Negative + err if bfd would not decode it.
+ */
+static int decode_unit(struct build *b, struct sp_lineprog *lp, const struct sp_dwsecs *secs,
+		       const struct sp_dwunit *u, struct sp_strtab *strs, struct sp_error *err)
+{
+	int r;
+
+	b->nrows = 0;
+	b->nseqs = 0;
+	if (sp_lineprog_open(lp, secs, u, strs, err) < 0)
+		return -SP_E_CORRUPT;
+	if (!b->q)
+		return sp_lineprog_run(lp, add_rows, b, err) ? -SP_E_CORRUPT : 0;
+	b->q->filtered = 1;
+	b->q->open = 0;
+	sp_lineprog_want(lp, b->q->want, b->q->n);
+	r = sp_lineprog_run(lp, filter_rows, b, err);
+	if (r == 0) {
+		filter_close(b, &b->q->top);
+		return 0;
+	}
+	if (r < 0)
+		return -SP_E_CORRUPT;
+	/* a row out of order: again, keeping every row (the header is read
+	 * again too, as the program may have added files to its table) */
+	b->q->filtered = 0;
+	b->nrows = 0;
+	b->nseqs = 0;
+	if (sp_lineprog_open(lp, secs, u, strs, err) < 0 || sp_lineprog_run(lp, add_rows, b, err))
+		return -SP_E_CORRUPT;
+	return 0;
+}
+
+/* Decodes unit u and appends its pieces (or answers); negative + err if
+ * bfd would not. */
 static int read_unit(struct build *b, struct sp_lineprog *lp, const struct sp_dwsecs *secs,
 		     const struct sp_dwunit *u, struct sp_strtab *strs, struct sp_error *err)
 {
-	b->nrows = 0;
-	b->nseqs = 0;
-	if (sp_lineprog_open(lp, secs, u, strs, err) < 0 || sp_lineprog_run(lp, add_row, b, err))
+	if (decode_unit(b, lp, secs, u, strs, err) < 0)
 		return -SP_E_CORRUPT;
 	if (b->nseqs == 0)
 		return 0;
 	sort_seqs(b);
+	if (b->q) {
+		answer_unit(b);
+		return 0;
+	}
 	emit_unit(b);
 	close_chunk(b);
 	return 0;
@@ -786,8 +1043,9 @@ static int unit_wanted(const struct sp_unit_set *only, uint64_t off)
 }
 
 static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int lenient,
-		      const struct sp_unit_set *only, struct sp_error *err)
+		      struct sp_error *err)
 {
+	const struct sp_unit_set *only = b->only;
 	struct sp_lineprog lp;
 	struct sp_dwsecs secs;
 	struct sp_dwunit u;
@@ -797,7 +1055,7 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 
 	if (sp_dwsecs_load(dw, &secs, err) < 0)
 		return -SP_E_LIBELF;
-	reserve_rows(b, only ? 0 : secs.line.size);
+	reserve_rows(b, only || b->q ? 0 : secs.line.size);
 	sp_lineprog_init(&lp);
 	while ((r = sp_dwunit_next(dw, &cu, &u, err)) > 0) {
 		struct sp_error uerr = SP_ERROR_INIT;
@@ -854,55 +1112,111 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 	return r;
 }
 
-static struct sp_linetab *linetab_build(Dwarf *dw, struct sp_strtab *strs, int lenient,
-					const struct sp_unit_set *only,
-					void (*unit_done)(void *, uint32_t, int), void *ctx,
-					struct sp_error *err)
+/* Builds the table b was set up for (its listener, unit set or query). */
+static struct sp_linetab *linetab_build(struct build *b, Dwarf *dw, struct sp_strtab *strs,
+					int lenient, struct sp_error *err)
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
-	struct build b;
 	int r;
 
-	memset(&b, 0, sizeof(b));
-	b.t = t;
-	b.open = NONE;
-	b.unit_done = unit_done;
-	b.unit_done_ctx = ctx;
-	r = read_units(&b, dw, strs, lenient, only, err);
-	if (unit_done)
-		unit_done(ctx, UINT32_MAX, 0);
+	b->t = t;
+	b->open = NONE;
+	r = read_units(b, dw, strs, lenient, err);
+	if (b->unit_done)
+		b->unit_done(b->unit_done_ctx, UINT32_MAX, 0);
 	if (r < 0) {
-		build_release(&b);
+		build_release(b);
 		sp_linetab_free(t);
 		return NULL;
 	}
-	merge_units(&b);
-	build_release(&b);
-	build_index(t);
+	if (b->q) {
+		/* one row per asked address, in address order */
+		t->rows = b->q->ans;
+		t->nrows = b->q->n;
+		t->query = 1;
+		b->q->ans = NULL;
+	} else {
+		merge_units(b);
+	}
+	build_release(b);
+	if (!t->query)
+		build_index(t);
 	return t;
+}
+
+static struct sp_linetab *build_plain(Dwarf *dw, struct sp_strtab *strs, int lenient,
+				      struct sp_error *err)
+{
+	struct build b;
+
+	memset(&b, 0, sizeof(b));
+	return linetab_build(&b, dw, strs, lenient, err);
 }
 
 struct sp_linetab *sp_linetab_new(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 0, NULL, NULL, NULL, err);
+	return build_plain(dw, strs, 0, err);
 }
 
 struct sp_linetab *sp_linetab_new_lenient(Dwarf *dw, struct sp_strtab *strs, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, NULL, NULL, NULL, err);
+	return build_plain(dw, strs, 1, err);
 }
 
 struct sp_linetab *sp_linetab_new_watched(Dwarf *dw, struct sp_strtab *strs,
 					  void (*unit_done)(void *ctx, uint32_t unit, int state),
 					  void *ctx, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, NULL, unit_done, ctx, err);
+	struct build b;
+
+	memset(&b, 0, sizeof(b));
+	b.unit_done = unit_done;
+	b.unit_done_ctx = ctx;
+	return linetab_build(&b, dw, strs, 1, err);
 }
 
 struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
 					const struct sp_unit_set *only, struct sp_error *err)
 {
-	return linetab_build(dw, strs, 1, only, NULL, NULL, err);
+	struct build b;
+
+	memset(&b, 0, sizeof(b));
+	b.only = only;
+	return linetab_build(&b, dw, strs, 1, err);
+}
+
+#define U64_LESS(a, b) (*(a) < *(b))
+SP_DEFINE_STABLE_SORT(sort_u64, uint64_t, U64_LESS)
+
+struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
+					size_t n, struct sp_error *err)
+{
+	uint64_t *want = sp_xreallocarray(NULL, n ? n : 1, sizeof(*want));
+	uint64_t *tmp = sp_xreallocarray(NULL, n ? n : 1, sizeof(*tmp));
+	struct sp_linetab *t;
+	struct query q;
+	struct build b;
+	size_t i, k = 0;
+
+	memcpy(want, addrs, n * sizeof(*want));
+	sort_u64(want, n, tmp);
+	free(tmp);
+	for (i = 0; i < n; i++)
+		if (k == 0 || want[i] != want[k - 1])
+			want[k++] = want[i];
+	memset(&q, 0, sizeof(q));
+	q.want = want;
+	q.n = k;
+	q.ans = sp_xreallocarray(NULL, k ? k : 1, sizeof(*q.ans));
+	for (i = 0; i < k; i++)
+		set_gap(&q.ans[i], want[i]);
+	memset(&b, 0, sizeof(b));
+	b.q = &q;
+	t = linetab_build(&b, dw, strs, 1, err);
+	free(q.ans);
+	free(q.ends);
+	free(want);
+	return t;
 }
 
 const char *sp_linetab_warning(const struct sp_linetab *t)
@@ -928,6 +1242,37 @@ static size_t row_at(const struct sp_linetab *t, uint64_t addr)
 	return sp_addr_index_find(&t->rindex, addr);
 }
 
+/*
+ * The row of asked address addr in a query table, or nrows. A binary
+ * search, not the address index: the asked addresses may be spread over
+ * the whole address space (absolute symbols), which the index's buckets
+ * assume they are not.
+ */
+static size_t query_row(const struct sp_linetab *t, uint64_t addr)
+{
+	size_t lo = sp_addr_bound(t->rows, t->nrows, sizeof(*t->rows), addr, 0);
+
+	return lo < t->nrows && t->rows[lo].addr == addr ? lo : t->nrows;
+}
+
+int sp_linetab_answers(const struct sp_linetab *t, uint64_t addr)
+{
+	return !t->query || query_row(t, addr) < t->nrows;
+}
+
+/*
+ * A query table given a question it has no answer for: a bug of the
+ * caller, which must ask sp_linetab_answers() first (a wrong answer would
+ * show only as a wrong report).
+ */
+static void full_only(const struct sp_linetab *t, const char *what)
+{
+	if (!t->query)
+		return;
+	fprintf(stderr, "symprof: BUG: %s() on a query line table\n", what);
+	abort();
+}
+
 /* row_at() starting from *hint: a few steps forward when addr is at or
  * just past the last answer, a search otherwise. */
 static size_t row_at_hint(const struct sp_linetab *t, uint64_t addr, size_t *hint)
@@ -951,7 +1296,10 @@ static size_t row_at_hint(const struct sp_linetab *t, uint64_t addr, size_t *hin
 const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_t addr,
 					     struct sp_linetab_cursor *c)
 {
-	size_t i = row_at_hint(t, addr, &c->row);
+	size_t i;
+
+	full_only(t, __func__);
+	i = row_at_hint(t, addr, &c->row);
 
 	if (i == t->nrows || t->rows[i].end_sequence)
 		return NULL;
@@ -960,9 +1308,11 @@ const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_
 
 const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t i = row_at(t, addr);
+	size_t i = t->query ? query_row(t, addr) : row_at(t, addr);
 	const struct sp_line *l;
 
+	if (t->query && i == t->nrows)
+		full_only(t, __func__);
 	if (i == t->nrows)
 		return NULL;
 	l = &t->rows[i];
@@ -973,7 +1323,10 @@ const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
 
 const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t addr)
 {
-	size_t i = row_at(t, addr);
+	size_t i;
+
+	full_only(t, __func__);
+	i = row_at(t, addr);
 
 	if (i == t->nrows || t->rows[i].end_sequence)
 		return NULL;
@@ -982,12 +1335,14 @@ const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t a
 
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows)
 {
+	full_only(t, __func__);
 	*rows = t->rows;
 	return t->nrows;
 }
 
 size_t sp_linetab_unit_runs(const struct sp_linetab *t, const struct sp_linetab_run **runs)
 {
+	full_only(t, __func__);
 	*runs = t->runs;
 	return t->nruns;
 }
@@ -1003,6 +1358,8 @@ uint32_t sp_linetab_unit_at_from(const struct sp_linetab *t, uint64_t addr,
 				 struct sp_linetab_cursor *c)
 {
 	size_t i = c->run, k;
+
+	full_only(t, __func__);
 
 	if (i < t->nruns && t->runs[i].start <= addr) {
 		for (k = 0; k < 8 && i + 1 < t->nruns && t->runs[i + 1].start <= addr; k++)

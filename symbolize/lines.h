@@ -62,6 +62,24 @@ struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
 					const struct sp_unit_set *only, struct sp_error *err);
 
 /*
+ * sp_linetab_new_lenient() for a caller whose only questions will be
+ * sp_linetab_find() at the n addresses `addrs` (any order, repeats
+ * allowed): a query table, which holds their answers only and is much
+ * cheaper to build (no table of every row). sp_linetab_find() there gives
+ * the full table's answers; any other address, and the functions that
+ * need every row (sp_linetab_rows(), sp_linetab_find_any*(), the unit
+ * runs), are a bug that aborts: ask sp_linetab_answers() first and build
+ * the full table when it says no. Warnings and unit states are the full
+ * table's.
+ */
+struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
+					size_t n, struct sp_error *err);
+
+/* Whether t answers sp_linetab_find(t, addr): always, unless it is a query
+ * table and addr was not asked. */
+int sp_linetab_answers(const struct sp_linetab *t, uint64_t addr);
+
+/*
  * sp_linetab_new_lenient() that tells, as it goes, what became of each
  * unit's line program: unit_done(ctx, unit, state) once per unit in unit
  * order as soon as its state is final, then unit_done(ctx, UINT32_MAX, 0)

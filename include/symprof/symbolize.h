@@ -227,6 +227,9 @@ struct sp_gprof_symopts {
 	unsigned no_prefetch : 1;          /* with defer_files: the files will most likely not
 					      be asked for, so do not start reading the line
 					      table in the background (it is read on demand) */
+	unsigned files_only : 1;           /* with defer_files: the symbols' files and lines
+					      are all the image will be asked about, so it
+					      may read the line table for them alone */
 	unsigned keep_clones : 1;          /* --precise: keep .constprop/.isra/.part/.cold ... */
 	unsigned use_sizes : 1;            /* --precise: a symbol ends at addr + st_size */
 };

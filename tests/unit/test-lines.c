@@ -18,10 +18,12 @@
 #include <libelf.h>
 
 #include "dwarf-funcs.h"
+#include "internal.h"
 #include "lines.h"
 #include "suites.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
+#include "symprof/symbolize.h"
 
 #define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
 
@@ -449,7 +451,104 @@ static uint64_t rnd(uint64_t *x)
 	return *x;
 }
 
-/* Random damage to .debug_line: any outcome but a crash (run under ASan). */
+/*
+ * A query table (sp_linetab_new_query) for addresses around the start of
+ * every row of the full table and every `step` bytes of [lo, hi) must give
+ * the full table's answers; returns the number of addresses that differ.
+ */
+static size_t query_differences(struct image *im, uint64_t lo, uint64_t hi, uint64_t step)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	const struct sp_line *rows;
+	size_t nrows = sp_linetab_rows(im->lines, &rows), n = 0, i, bad = 0;
+	uint64_t *addrs = malloc((3 * nrows + (hi - lo) / step + 2) * sizeof(*addrs)), a;
+	struct sp_linetab *q;
+
+	for (i = 0; i < nrows; i++) {
+		addrs[n++] = rows[i].addr;
+		addrs[n++] = rows[i].addr - 1;
+		addrs[n++] = rows[i].addr + 1;
+	}
+	for (a = lo; a < hi; a += step)
+		addrs[n++] = a;
+	q = sp_linetab_new_query(im->dw, &im->strs, addrs, n, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	for (i = 0; i < n; i++) {
+		const struct sp_line *f = sp_linetab_find(im->lines, addrs[i]), *l;
+
+		CU_ASSERT_FATAL(sp_linetab_answers(q, addrs[i]));
+		l = sp_linetab_find(q, addrs[i]);
+		bad += !((!f && !l) || (f && l && f->file == l->file && f->line == l->line));
+	}
+	CU_ASSERT(!sp_linetab_answers(q, hi + 7));
+	sp_linetab_free(q);
+	free(addrs);
+	return bad;
+}
+
+static void test_query_tables(void)
+{
+	static const char *const fixtures[] = {
+		FIX("c-O1-prefixmap"), FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs"),
+		FIX("cxx-O0-dw5-pie"), FIX("c-O0-gc-big"),	FIX("c-O2-dw4-mips")};
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		struct image im;
+
+		if (open_fixture(&im, fixtures[k]) == 0)
+			CU_ASSERT_EQUAL(query_differences(&im, 0x400000, 0x404000, 1), 0);
+		image_close(&im);
+	}
+}
+
+/*
+ * An image told which addresses src_line will be asked about builds a
+ * query table; a question about any other address must still get the
+ * full table's answer (the image builds the full table then).
+ */
+static void test_image_query_fallback(void)
+{
+	static const uint64_t asked[] = {0x1149, 0x124d, 0x1296};
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_image *q = sp_image_open(FIX("c-O1-prefixmap"), &err);
+	struct sp_image *full = sp_image_open(FIX("c-O1-prefixmap"), &err);
+	uint64_t a;
+	int same = 1, answered = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(full);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q->ops->prefetch_query);
+	q->ops->prefetch_query(q, asked, sizeof(asked) / sizeof(asked[0]));
+	/* the asked addresses first (the query table), then all the others */
+	for (a = 0; a < 3; a++) {
+		const char *f1 = NULL, *f2 = NULL;
+		int l1 = 0, l2 = 0, r1 = sp_image_src_line(q, asked[a], &f1, &l1),
+		    r2 = sp_image_src_line(full, asked[a], &f2, &l2);
+
+		same &= r1 == r2 && (r1 < 0 || (!strcmp(f1, f2) && l1 == l2));
+		answered += r1 == 0;
+	}
+	for (a = 0xff0; a < 0x1400; a++) {
+		const char *f1 = NULL, *f2 = NULL;
+		int l1 = 0, l2 = 0, r1 = sp_image_src_line(q, a, &f1, &l1),
+		    r2 = sp_image_src_line(full, a, &f2, &l2);
+
+		same &= r1 == r2 && (r1 < 0 || (!strcmp(f1, f2) && l1 == l2));
+		answered += r1 == 0;
+	}
+	CU_ASSERT(same);
+	CU_ASSERT(answered > 100);
+	sp_image_free(q);
+	sp_image_free(full);
+}
+
+/*
+ * Random damage to .debug_line: any outcome but a crash (run under ASan).
+ * Whatever the line programs turned into (rows out of order, sequences
+ * overlapping or ending below their start), a query table agrees with the
+ * full table.
+ */
 static void test_fuzz_line_programs(void)
 {
 	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"), FIX("cxx-O2-dw4-nopie"),
@@ -482,6 +581,8 @@ static void test_fuzz_line_programs(void)
 			im.lines = sp_linetab_new_lenient(im.dw, &im.strs, &err);
 			if (im.lines)
 				im.funcs = sp_dwfuncs_new(im.dw, im.lines, &im.strs, &err);
+			if (im.lines)
+				CU_ASSERT_EQUAL(query_differences(&im, 0x400000, 0x402000, 5), 0);
 			for (a = 0; im.funcs && a < 0x2000; a += 3) {
 				sp_linetab_find(im.lines, 0x400000 + a);
 				sp_linetab_find(im.lines, a);
@@ -511,6 +612,8 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "cursor lookups agree in any order", test_cursor_lookups) ||
+	    !CU_add_test(s, "query tables agree with the full table", test_query_tables) ||
+	    !CU_add_test(s, "an image's query table falls back", test_image_query_fallback) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
 	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
 	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs))
