@@ -27,6 +27,7 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->name_len = sp_xcalloc(cg->nsyms + 1, sizeof(uint32_t));
 	r->full = NULL;
 	r->nfull = 0;
+	sp_buf_init(&r->names, 0);
 	sp_buf_init(&r->line, 256);
 }
 
@@ -54,11 +55,10 @@ void sp_report_release(struct sp_report *r)
 	size_t i;
 
 	sp_report_flush_line(r);
-	for (i = 0; i < r->nfull; i++)
-		free(r->full[i].text);
 	free(r->full);
 	r->full = NULL;
 	r->nfull = 0;
+	sp_buf_release(&r->names);
 	for (i = 0; i < r->cg->nsyms; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);
@@ -145,35 +145,48 @@ static void name_uncached(struct sp_report *r, unsigned node)
 	}
 }
 
-/* A call graph prints each name about as often as the node has arcs: the
- * text is made once per node, and remade if its index or cycle changed. */
-void sp_report_name(struct sp_report *r, unsigned node)
+/*
+ * A call graph prints each name about as often as the node has arcs: the
+ * text is made once per node, and remade if its index or cycle changed.
+ * The texts share one buffer, so that a report makes no allocation per
+ * name and frees them at once.
+ */
+const char *sp_report_name_text(struct sp_report *r, unsigned node, size_t *len)
 {
 	const struct sp_cg_node *n = &r->cg->nodes[node];
 	struct sp_report_full_name *f;
 	size_t before;
 
-	if (!r->full) {
-		r->nfull = r->cg->nnodes + r->cg->npseudo;
-		r->full = sp_xcalloc(r->nfull + 1, sizeof(*r->full));
-	}
 	if (node >= r->nfull) {
-		name_uncached(r, node);
-		return;
+		size_t want = (size_t)node + 1 > r->cg->nnodes + r->cg->npseudo
+				      ? (size_t)node + 1
+				      : r->cg->nnodes + r->cg->npseudo;
+
+		r->full = sp_xreallocarray(r->full, want, sizeof(*r->full));
+		memset(r->full + r->nfull, 0, (want - r->nfull) * sizeof(*r->full));
+		r->nfull = want;
 	}
 	f = &r->full[node];
-	if (!f->text || f->index != n->index || f->cycle != n->cycle ||
-	    f->print_flag != n->print_flag) {
+	if (!sp_report_full_name_fresh(f, n->index, n->cycle, n->print_flag)) {
+		/* made at the end of the line being built, then moved out of it */
 		before = r->line.len;
 		name_uncached(r, node);
-		free(f->text);
-		f->len = (uint32_t)(r->line.len - before);
-		f->text = sp_xmalloc(f->len + 1);
-		memcpy(f->text, r->line.buf + before, f->len);
+		f->off = r->names.len;
+		f->len = r->line.len - before;
+		sp_buf_add(&r->names, r->line.buf + before, f->len);
+		sp_buf_setlen(&r->line, before);
 		f->index = n->index;
 		f->cycle = n->cycle;
 		f->print_flag = n->print_flag;
-		return;
 	}
-	sp_buf_add(&r->line, f->text, f->len);
+	*len = f->len;
+	return r->names.buf + f->off;
+}
+
+void sp_report_name(struct sp_report *r, unsigned node)
+{
+	size_t len;
+	const char *text = sp_report_name_text(r, node, &len);
+
+	sp_buf_add(&r->line, text, len);
 }
