@@ -30,16 +30,6 @@ const char sp_fmt_digit_pairs[200] = {
 	'9', '9',
 };
 
-size_t sp_fmt_utoa(char *dst, unsigned long long v)
-{
-	char tmp[24];
-	char *p = sp_fmt_digits_back(tmp + sizeof(tmp), v);
-	size_t n = (size_t)(tmp + sizeof(tmp) - p);
-
-	memcpy(dst, p, n);
-	return n;
-}
-
 size_t sp_fmt_xtoa(char *dst, unsigned long long v)
 {
 	char tmp[24], *p = tmp + sizeof(tmp);

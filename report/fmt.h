@@ -72,23 +72,54 @@ static inline void sp_fmt_line_end(struct sp_buf *b, char *end)
 }
 
 /* Decimal digits of v, right-aligned so that they end at `end`, two at a
- * time; returns the first digit. */
+ * time; returns the first digit. Below 2^32 (nearly every number of a
+ * report) the divisions by 100 are 32-bit: a multiply and a shift. */
 static inline char *sp_fmt_digits_back(char *end, uint64_t v)
 {
-	while (v >= 100) {
+	uint32_t w;
+
+	while (v > UINT32_MAX) {
 		unsigned r = (unsigned)(v % 100);
 
 		v /= 100;
 		end -= 2;
 		memcpy(end, sp_fmt_digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
+	w = (uint32_t)v;
+	while (w >= 100) {
+		unsigned r = w % 100;
+
+		w /= 100;
 		end -= 2;
-		memcpy(end, sp_fmt_digit_pairs + 2 * v, 2);
+		memcpy(end, sp_fmt_digit_pairs + 2 * r, 2);
+	}
+	if (w >= 10) {
+		end -= 2;
+		memcpy(end, sp_fmt_digit_pairs + 2 * w, 2);
 	} else {
-		*--end = (char)('0' + v);
+		*--end = (char)('0' + w);
 	}
 	return end;
+}
+
+/* The number of decimal digits of v: from its bit length (log10(2) is
+ * about 1233 / 4096), one more if v reaches the next power of ten. v | 1
+ * has as many digits as v (0 has one, and no power of ten but 1 is odd). */
+static inline int sp_fmt_ndigits(uint64_t v)
+{
+	uint64_t w = v | 1;
+	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;
+
+	return t + (w >= sp_fmt_pow10[t]);
+}
+
+/* "%llu" of v at dst (room for 20); returns the length. */
+static inline size_t sp_fmt_utoa(char *dst, uint64_t v)
+{
+	int n = sp_fmt_ndigits(v);
+
+	sp_fmt_digits_back(dst + n, v);
+	return (size_t)n;
 }
 
 /* Sixteen spaces at p: one store where a memset would be a call. */
@@ -132,12 +163,8 @@ static inline char *sp_fmt_at_ulong(char *p, uint64_t v, int width)
 static inline char *sp_fmt_at_ulong_left(char *p, uint64_t v, int width)
 {
 	if (width >= 1 && width <= 16 && v < sp_fmt_pow10[width]) {
-		int n = 1;
-
-		while (v >= sp_fmt_pow10[n])
-			n++;
 		sp_fmt_spaces16(p);
-		sp_fmt_digits_back(p + n, v);
+		sp_fmt_utoa(p, v);
 		return p + width;
 	}
 	return sp_fmt_at_ulong_slow(p, v, width, 1);
@@ -217,8 +244,6 @@ static inline char *sp_fmt_at_fixed(char *p, double v, int width, int prec)
 	}
 }
 
-/* "%llu" of v into dst (at least 20 bytes); returns the length. */
-size_t sp_fmt_utoa(char *dst, unsigned long long v);
 /* "%llx" of v into dst (at least 16 bytes); returns the length. */
 size_t sp_fmt_xtoa(char *dst, unsigned long long v);
 /* "%.{prec}f" of v (0 <= prec <= SP_FMT_PREC_MAX) into dst (at least

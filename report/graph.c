@@ -232,9 +232,11 @@ static void print_members(struct sp_report *r, unsigned cyc)
 }
 
 /* An arc line: count only for recursion and calls inside a cycle. When
- * the profile has no call counts (sampling), the count fields are blank. */
-static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only,
-		      uint64_t total, unsigned name_node)
+ * the profile has no call counts (sampling), the count fields are blank.
+ * Inlined into both loops (a call per arc line was a tenth of its cost). */
+static inline __attribute__((always_inline)) void
+print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only, uint64_t total,
+	  unsigned name_node)
 {
 	const struct sp_cg *cg = r->cg;
 	int wide = r->o->bsd ? 11 : 7;

@@ -98,8 +98,13 @@ const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *l
 void sp_report_flush_line(struct sp_report *r);
 /* Ends the line in r->line; it may stay buffered with the following ones
  * until sp_report_flush_line() or sp_report_out() (thousands of small
- * writes cost more than formatting the lines). */
-void sp_report_end_line(struct sp_report *r);
+ * writes cost more than formatting the lines). Inline: a call graph ends
+ * tens of thousands of lines. */
+static inline void sp_report_end_line(struct sp_report *r)
+{
+	if (r->line.len >= 32768)
+		sp_report_flush_line(r);
+}
 /* The output stream, after writing what is buffered: for direct writes. */
 FILE *sp_report_out(struct sp_report *r);
 
