@@ -158,248 +158,10 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg);
 }
 
-/* ---- printing order (gprof's cmp_arc and insertion sorts) ---- */
+/* ---- stable sorts of (k1, k2, rank) keys ---- */
 
-/* gprof's cmp_arc() class: 0 a self call, 1 a call inside a cycle, 2 other. */
-static int arc_class(const struct sp_cg *cg, const struct sp_cg_arc *a)
-{
-	int pc, cc;
-
-	if (a->parent == a->child)
-		return 0;
-	pc = cg->nodes[a->parent].cycle;
-	cc = cg->nodes[a->child].cycle;
-	return pc != 0 && cc != 0 && pc == cc ? 1 : 2;
-}
-
-/* gprof's cmp_arc(): self calls first, then calls inside a cycle by count,
- * then the rest by propagated time and count; <0, 0 or >0. */
-static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const struct sp_cg_arc *r)
-{
-	int lc = arc_class(cg, l), rc = arc_class(cg, r);
-
-	if (lc != rc)
-		return lc < rc ? -1 : 1;
-	if (lc == 0)
-		return -1;
-	if (lc == 2) {
-		double lt = l->time + l->child_time, rt = r->time + r->child_time;
-
-		if (lt < rt)
-			return -1;
-		if (lt > rt)
-			return 1;
-	}
-	return (l->count > r->count) - (l->count < r->count);
-}
-
-/*
- * gprof's own sort, by insertion into a new list: each arc, in list order,
- * goes before the first arc it does not exceed (callers) or is not below
- * (callees). O(n^2); used only when a time is NaN, where cmp_arc is not an
- * order and no other algorithm is sure to give the same list.
- */
-static uint32_t insertion_sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
-{
-	uint32_t sorted = SP_CG_NONE, a, next;
-
-	for (a = head; a != SP_CG_NONE; a = next) {
-		uint32_t *link = &sorted;
-
-		next = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child;
-		while (*link != SP_CG_NONE) {
-			int c = cmp_arc(cg, &cg->arcs[a], &cg->arcs[*link]);
-
-			if (descending ? c >= 0 : c <= 0)
-				break;
-			link = parents ? &cg->arcs[*link].next_parent : &cg->arcs[*link].next_child;
-		}
-		if (parents)
-			cg->arcs[a].next_parent = *link;
-		else
-			cg->arcs[a].next_child = *link;
-		*link = a;
-	}
-	return sorted;
-}
-
-/*
- * Without NaN, cmp_arc is a consistent order, and the insertion above
- * equals a stable sort of the reversed list: O(n log n) instead of O(n^2)
- * for a function with thousands of callers. Each arc's place in that order
- * is the pair (k1, k2) of unsigned integers: k1 = class for classes 0 and
- * 1 (their times are not compared), the time's order bits for class 2
- * (always above 1); k2 = the count. At most one arc of a list is a self
- * call, so class 0 needs no tie rule. Descending sorts complement both.
- */
-struct arc_key {
-	uint64_t k1, k2;
-	uint32_t arc;
-};
-
-static int arc_key_less(const struct arc_key *l, const struct arc_key *r)
-{
-	return l->k1 != r->k1 ? l->k1 < r->k1 : l->k2 < r->k2;
-}
-
-SP_DEFINE_STABLE_SORT(sort_arc_keys, struct arc_key, arc_key_less)
-
-/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
-static uint64_t double_order(double d)
-{
-	uint64_t u;
-
-	d += 0.0;
-	memcpy(&u, &d, sizeof(u));
-	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
-}
-
-/* Keys of short lists (most of them) stay on the stack. */
-enum { ARC_KEYS_ON_STACK = 64 };
-
-static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
-{
-	struct arc_key stack_buf[2 * ARC_KEYS_ON_STACK], *v = stack_buf;
-	size_t n = 0, i, alloc = ARC_KEYS_ON_STACK;
-	uint64_t flip = descending ? ~UINT64_C(0) : 0;
-	uint32_t a;
-
-	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
-		const struct sp_cg_arc *arc = &cg->arcs[a];
-		int cls = arc_class(cg, arc);
-		uint64_t k1 = (uint64_t)cls;
-
-		if (cls == 2) {
-			double t = arc->time + arc->child_time;
-
-			if (t != t) {
-				if (v != stack_buf)
-					free(v);
-				return insertion_sort_list(cg, head, parents, descending);
-			}
-			k1 = double_order(t);
-		}
-		if (n == alloc) {
-			/* room for the keys and the merge's scratch */
-			struct arc_key *nv = sp_xreallocarray(NULL, 2 * (alloc * 2), sizeof(*nv));
-
-			memcpy(nv, v, n * sizeof(*v));
-			if (v != stack_buf)
-				free(v);
-			v = nv;
-			alloc *= 2;
-		}
-		v[n].k1 = k1 ^ flip;
-		v[n].k2 = arc->count ^ flip;
-		v[n].arc = a;
-		n++;
-	}
-	for (i = 0; i < n / 2; i++) {
-		struct arc_key t = v[i];
-
-		v[i] = v[n - 1 - i];
-		v[n - 1 - i] = t;
-	}
-	sort_arc_keys(v, n, v + alloc);
-	head = SP_CG_NONE;
-	for (i = n; i > 0; i--) {
-		if (parents)
-			cg->arcs[v[i - 1].arc].next_parent = head;
-		else
-			cg->arcs[v[i - 1].arc].next_child = head;
-		head = v[i - 1].arc;
-	}
-	if (v != stack_buf)
-		free(v);
-	return head;
-}
-
-void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
-{
-	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0);
-}
-
-void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
-{
-	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
-}
-
-/* ---- node orders ---- */
-
-struct node_key {
-	double a;          /* the compared time */
-	uint64_t calls;
-	uint32_t rank;     /* name rank */
-	uint32_t node;
-	int32_t top_order;
-	uint8_t noname, cycle, underscore;
-};
-
-static int cmp_key_total(const void *pa, const void *pb, void *ctx)
-{
-	const struct node_key *l = pa, *r = pb;
-	double diff = l->a - r->a;
-
-	(void)ctx;
-	if (diff < 0.0)
-		return 1;
-	if (diff > 0.0)
-		return -1;
-	if (l->noname && l->cycle)
-		return -1;
-	if (r->noname && r->cycle)
-		return 1;
-	if (l->noname)
-		return -1;
-	if (r->noname)
-		return 1;
-	if (!l->underscore && r->underscore)
-		return -1;
-	if (l->underscore && !r->underscore)
-		return 1;
-	if (l->calls != r->calls)
-		return l->calls > r->calls ? -1 : 1;
-	return (l->rank > r->rank) - (l->rank < r->rank);
-}
-
-static int cmp_key_time(const void *pa, const void *pb, void *ctx)
-{
-	const struct node_key *l = pa, *r = pb;
-	double diff = r->a - l->a;
-
-	(void)ctx;
-	if (diff > 0.0)
-		return 1;
-	if (diff < 0.0)
-		return -1;
-	if (r->calls != l->calls)
-		return r->calls > l->calls ? 1 : -1;
-	return (l->rank > r->rank) - (l->rank < r->rank);
-}
-
-static int cmp_key_topo(const void *pa, const void *pb, void *ctx)
-{
-	(void)ctx;
-	return ((const struct node_key *)pa)->top_order - ((const struct node_key *)pb)->top_order;
-}
-
-static int cmp_key_name(const void *pa, const void *pb, void *ctx)
-{
-	const struct node_key *l = pa, *r = pb;
-
-	(void)ctx;
-	return (l->rank > r->rank) - (l->rank < r->rank);
-}
-
-/*
- * The four orders above are consistent once glibc's merge sort is taken
- * into account (its merge keeps the left element unless the comparison is
- * positive, so cmp_total's "-1 both ways" for two nameless nodes is a tie
- * kept in input order). Each is therefore a stable sort by a key of at
- * most two words and a name rank, which the code below compares inline:
- * several times faster than calling the comparators. Keys that do not fit
- * (a NaN time, call counts of 2^61 or more) take the comparator path.
- */
+/* A place in an order: compared by k1, then k2, then rank; `node` is what
+ * is sorted (a node, or an arc). */
 struct packed_key {
 	uint64_t k1, k2;
 	uint32_t rank, node;
@@ -497,12 +259,12 @@ static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n,
 }
 
 /*
- * The stable sort for large tables (-l has a line symbol each). Most
- * symbols of a profile have no time, so share one k1: those are radix
- * sorted by (k2, rank), the others merge sorted, and the two runs merged.
- * Orders with a small integer key (topological numbers) are counting
- * sorts. Same result as sort_packed(). `tmp` has room for 2n keys;
- * returns the array holding the result.
+ * The stable sort for large tables. Most of them share one k1: symbols
+ * without time (and -l has a line symbol each), the callers of a function
+ * without time. Those keys are radix sorted by (k2, rank), the others
+ * merge sorted, and the two runs merged. Orders with a small integer key
+ * (topological numbers) are counting sorts. Same result as sort_packed().
+ * `tmp` has room for 2n keys; returns the array holding the result.
  */
 static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, struct packed_key *tmp,
 					    int k1_is_small)
@@ -568,6 +330,249 @@ static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, stru
 	return v;
 }
 
+/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
+static uint64_t double_order(double d)
+{
+	uint64_t u;
+
+	d += 0.0;
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+/* ---- printing order (gprof's cmp_arc and insertion sorts) ---- */
+
+/* gprof's cmp_arc() class: 0 a self call, 1 a call inside a cycle, 2 other. */
+static int arc_class(const struct sp_cg *cg, const struct sp_cg_arc *a)
+{
+	int pc, cc;
+
+	if (a->parent == a->child)
+		return 0;
+	pc = cg->nodes[a->parent].cycle;
+	cc = cg->nodes[a->child].cycle;
+	return pc != 0 && cc != 0 && pc == cc ? 1 : 2;
+}
+
+/* gprof's cmp_arc(): self calls first, then calls inside a cycle by count,
+ * then the rest by propagated time and count; <0, 0 or >0. */
+static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const struct sp_cg_arc *r)
+{
+	int lc = arc_class(cg, l), rc = arc_class(cg, r);
+
+	if (lc != rc)
+		return lc < rc ? -1 : 1;
+	if (lc == 0)
+		return -1;
+	if (lc == 2) {
+		double lt = l->time + l->child_time, rt = r->time + r->child_time;
+
+		if (lt < rt)
+			return -1;
+		if (lt > rt)
+			return 1;
+	}
+	return (l->count > r->count) - (l->count < r->count);
+}
+
+/*
+ * gprof's own sort, by insertion into a new list: each arc, in list order,
+ * goes before the first arc it does not exceed (callers) or is not below
+ * (callees). O(n^2); used only when a time is NaN, where cmp_arc is not an
+ * order and no other algorithm is sure to give the same list.
+ */
+static uint32_t insertion_sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+{
+	uint32_t sorted = SP_CG_NONE, a, next;
+
+	for (a = head; a != SP_CG_NONE; a = next) {
+		uint32_t *link = &sorted;
+
+		next = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child;
+		while (*link != SP_CG_NONE) {
+			int c = cmp_arc(cg, &cg->arcs[a], &cg->arcs[*link]);
+
+			if (descending ? c >= 0 : c <= 0)
+				break;
+			link = parents ? &cg->arcs[*link].next_parent : &cg->arcs[*link].next_child;
+		}
+		if (parents)
+			cg->arcs[a].next_parent = *link;
+		else
+			cg->arcs[a].next_child = *link;
+		*link = a;
+	}
+	return sorted;
+}
+
+/*
+ * Without NaN, cmp_arc is a consistent order, and the insertion above
+ * equals a stable sort of the reversed list: O(n log n) instead of O(n^2)
+ * for a function with thousands of callers. Each arc's place in that order
+ * is the pair (k1, k2) of unsigned integers: k1 = class for classes 0 and
+ * 1 (their times are not compared), the time's order bits for class 2
+ * (always above 1); k2 = the count. At most one arc of a list is a self
+ * call, so class 0 needs no tie rule. Descending sorts complement both.
+ * Long lists mostly share k1 (the callers of a function without time all
+ * pass it none), which sort_packed_large() sorts by the count's bytes.
+ */
+enum {
+	ARC_KEYS_ON_STACK = 128, /* short lists (most of them) stay on the stack */
+	ARC_KEYS_LARGE = 128,    /* from this length on, sort_packed_large() */
+};
+
+static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+{
+	/*
+	 * The keys fill keys[0..alloc) from its end, so that they come out
+	 * in reversed list order; the sorts' scratch (two more per key)
+	 * follows at keys + alloc.
+	 */
+	struct packed_key stack_buf[3 * ARC_KEYS_ON_STACK], *keys = stack_buf, *v, *sorted;
+	size_t n = 0, i, alloc = ARC_KEYS_ON_STACK;
+	uint64_t flip = descending ? ~UINT64_C(0) : 0;
+	uint32_t a;
+
+	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+		const struct sp_cg_arc *arc = &cg->arcs[a];
+		int cls = arc_class(cg, arc);
+		uint64_t k1 = (uint64_t)cls;
+
+		if (cls == 2) {
+			double t = arc->time + arc->child_time;
+
+			if (t != t) {
+				if (keys != stack_buf)
+					free(keys);
+				return insertion_sort_list(cg, head, parents, descending);
+			}
+			k1 = double_order(t);
+		}
+		if (n == alloc) {
+			struct packed_key *nk = sp_xreallocarray(NULL, 3 * (alloc * 2), sizeof(*nk));
+
+			memcpy(nk + alloc, keys, n * sizeof(*keys));
+			if (keys != stack_buf)
+				free(keys);
+			keys = nk;
+			alloc *= 2;
+		}
+		n++;
+		v = &keys[alloc - n];
+		v->k1 = k1 ^ flip;
+		v->k2 = arc->count ^ flip;
+		v->rank = 0;
+		v->node = a;
+	}
+	v = keys + alloc - n;
+	sorted = v;
+	if (n >= ARC_KEYS_LARGE)
+		sorted = sort_packed_large(v, n, keys + alloc, 0);
+	else
+		sort_packed(v, n, keys + alloc);
+	head = SP_CG_NONE;
+	if (parents) {
+		for (i = n; i > 0; i--) {
+			cg->arcs[sorted[i - 1].node].next_parent = head;
+			head = sorted[i - 1].node;
+		}
+	} else {
+		for (i = n; i > 0; i--) {
+			cg->arcs[sorted[i - 1].node].next_child = head;
+			head = sorted[i - 1].node;
+		}
+	}
+	if (keys != stack_buf)
+		free(keys);
+	return head;
+}
+
+void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
+{
+	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0);
+}
+
+void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
+{
+	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
+}
+
+/* ---- node orders ---- */
+
+struct node_key {
+	double a;          /* the compared time */
+	uint64_t calls;
+	uint32_t rank;     /* name rank */
+	uint32_t node;
+	int32_t top_order;
+	uint8_t noname, cycle, underscore;
+};
+
+static int cmp_key_total(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = l->a - r->a;
+
+	(void)ctx;
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (l->noname && l->cycle)
+		return -1;
+	if (r->noname && r->cycle)
+		return 1;
+	if (l->noname)
+		return -1;
+	if (r->noname)
+		return 1;
+	if (!l->underscore && r->underscore)
+		return -1;
+	if (l->underscore && !r->underscore)
+		return 1;
+	if (l->calls != r->calls)
+		return l->calls > r->calls ? -1 : 1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_time(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+	double diff = r->a - l->a;
+
+	(void)ctx;
+	if (diff > 0.0)
+		return 1;
+	if (diff < 0.0)
+		return -1;
+	if (r->calls != l->calls)
+		return r->calls > l->calls ? 1 : -1;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+static int cmp_key_topo(const void *pa, const void *pb, void *ctx)
+{
+	(void)ctx;
+	return ((const struct node_key *)pa)->top_order - ((const struct node_key *)pb)->top_order;
+}
+
+static int cmp_key_name(const void *pa, const void *pb, void *ctx)
+{
+	const struct node_key *l = pa, *r = pb;
+
+	(void)ctx;
+	return (l->rank > r->rank) - (l->rank < r->rank);
+}
+
+/*
+ * The four orders above are consistent once glibc's merge sort is taken
+ * into account (its merge keeps the left element unless the comparison is
+ * positive, so cmp_total's "-1 both ways" for two nameless nodes is a tie
+ * kept in input order). Each is therefore a stable sort by a key of at
+ * most two words and a name rank, which the code below compares inline:
+ * several times faster than calling the comparators. Keys that do not fit
+ * (a NaN time, call counts of 2^61 or more) take the comparator path.
+ */
 /* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
 static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
 		     struct packed_key *k)
