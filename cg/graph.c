@@ -421,7 +421,10 @@ enum {
 	ARC_KEYS_LARGE = 128,    /* from this length on, sort_packed_large() */
 };
 
-static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+/* Inlined into its two callers, so that each gets a loop without the
+ * tests on `parents` and `descending`. */
+static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t head,
+								int parents, int descending)
 {
 	/*
 	 * The keys fill keys[0..alloc) from its end, so that they come out
