@@ -158,122 +158,335 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg);
 }
 
-/* ---- printing order (gprof's cmp_arc and insertion sorts) ---- */
+/* ---- stable sorts of (k1, k2, rank) keys ---- */
 
-static int in_cycle_arc(const struct sp_cg *cg, const struct sp_cg_arc *a)
+/* A place in an order: compared by k1, then k2, then rank; `node` is what
+ * is sorted (a node, or an arc). */
+struct packed_key {
+	uint64_t k1, k2;
+	uint32_t rank, node;
+};
+
+static int packed_less(const struct packed_key *l, const struct packed_key *r)
 {
-	int pc = cg->nodes[a->parent].cycle, cc = cg->nodes[a->child].cycle;
+	if (l->k1 != r->k1)
+		return l->k1 < r->k1;
+	if (l->k2 != r->k2)
+		return l->k2 < r->k2;
+	return l->rank < r->rank;
+}
 
-	return pc != 0 && cc != 0 && pc == cc;
+SP_DEFINE_STABLE_SORT(sort_packed, struct packed_key, packed_less)
+
+/* Stable counting sort of v[0..n) by rank, or by k1, (each below `range`)
+ * into out. */
+static void counting_sort(const struct packed_key *v, size_t n, size_t range, int by_rank,
+			  struct packed_key *out)
+{
+	uint32_t *pos = sp_xcalloc(range + 1, sizeof(*pos));
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		pos[by_rank ? v[i].rank : v[i].k1]++;
+	for (i = 0; i < range; i++) {
+		size_t c = pos[i];
+
+		pos[i] = (uint32_t)sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		out[pos[by_rank ? v[i].rank : v[i].k1]++] = v[i];
+	free(pos);
+}
+
+/* One stable pass of a least-significant-digit radix sort: v into out by
+ * byte `shift / 8` of k2 (or of rank when by_rank). */
+static void radix_pass(const struct packed_key *v, size_t n, int by_rank, unsigned shift,
+		       struct packed_key *out)
+{
+	size_t pos[256] = {0}, i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		pos[((by_rank ? v[i].rank : v[i].k2) >> shift) & 0xff]++;
+	for (i = 0; i < 256; i++) {
+		size_t c = pos[i];
+
+		pos[i] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		out[pos[((by_rank ? v[i].rank : v[i].k2) >> shift) & 0xff]++] = v[i];
 }
 
 /*
- * gprof sorts a node's arc list by insertion: each arc, in list order, goes
- * before the first arc it does not exceed (callers) or is not below
- * (callees). Since cmp_arc is a consistent order, that equals a stable sort
- * of the reversed list, which is O(n log n) instead of O(n^2) for a function
- * with thousands of callers. The keys are gathered first so that the sort
- * compares contiguous records.
+ * Stable sort of keys that share k1 by (k2, rank): a radix sort over the
+ * bytes that differ between the keys (often 2 of rank and 2 or 3 of a call
+ * count), cheaper than merging for thousands of keys. The result is in v
+ * or tmp (room for n); returns which.
  */
-/* gprof's cmp_arc(): self calls first, then calls inside a cycle by count,
- * then the rest by propagated time and count. */
-struct arc_key {
-	double t;        /* time + child_time (normal arcs) */
-	uint64_t count;
-	uint32_t arc;
-	int cls;         /* 0 self call, 1 call inside a cycle, 2 other */
-};
-
-static int cmp_key(const struct arc_key *l, const struct arc_key *r)
+static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n,
+					     struct packed_key *tmp)
 {
-	if (l->cls != r->cls)
-		return l->cls < r->cls ? -1 : 1;
-	if (l->cls == 0)
+	uint64_t diff_k2 = 0;
+	uint32_t diff_rank = 0, max_rank = 0;
+	int digit;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		diff_k2 |= v[i].k2 ^ v[0].k2;
+		diff_rank |= v[i].rank ^ v[0].rank;
+		max_rank = v[i].rank > max_rank ? v[i].rank : max_rank;
+	}
+	if (!diff_k2 && max_rank <= 4 * (uint64_t)n) {
+		/* by name alone (the index): one pass */
+		counting_sort(v, n, (size_t)max_rank + 1, 1, tmp);
+		return tmp;
+	}
+	/* the 4 bytes of rank, then the 8 of k2, least significant first */
+	for (digit = 0; digit < 12; digit++) {
+		int by_rank = digit < 4;
+		unsigned shift = 8 * (unsigned)(by_rank ? digit : digit - 4);
+
+		if (((by_rank ? diff_rank : diff_k2) >> shift) & 0xff) {
+			struct packed_key *t = v;
+
+			radix_pass(v, n, by_rank, shift, tmp);
+			v = tmp;
+			tmp = t;
+		}
+	}
+	return v;
+}
+
+/*
+ * The stable sort for large tables. Most of them share one k1: symbols
+ * without time (and -l has a line symbol each), the callers of a function
+ * without time. Those keys are radix sorted by (k2, rank), the others
+ * merge sorted, and the two runs merged. Orders with a small integer key
+ * (topological numbers) are counting sorts. Same result as sort_packed().
+ * `tmp` has room for 2n keys; returns the array holding the result.
+ */
+static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, struct packed_key *tmp,
+					    int k1_is_small)
+{
+	struct packed_key *rest = tmp + n, *bulk;
+	size_t i, votes = 0, nbulk = 0, nrest = 0, j, k;
+	uint64_t cand = v[0].k1;
+
+	if (k1_is_small) {
+		uint64_t lo = v[0].k1, hi = v[0].k1;
+
+		for (i = 1; i < n; i++) {
+			lo = v[i].k1 < lo ? v[i].k1 : lo;
+			hi = v[i].k1 > hi ? v[i].k1 : hi;
+		}
+		if (hi - lo < 4 * (uint64_t)n) {
+			for (i = 0; i < n; i++)
+				v[i].k1 -= lo;
+			counting_sort(v, n, (size_t)(hi - lo) + 1, 0, tmp);
+			for (i = 0; i < n; i++)
+				tmp[i].k1 += lo;
+			return tmp;
+		}
+	}
+	/* the majority k1, if there is one (Boyer-Moore vote) */
+	for (i = 0; i < n; i++) {
+		if (!votes) {
+			cand = v[i].k1;
+			votes = 1;
+		} else if (v[i].k1 == cand) {
+			votes++;
+		} else {
+			votes--;
+		}
+	}
+	for (i = 0; i < n; i++)
+		nbulk += v[i].k1 == cand;
+	if (2 * nbulk < n) {
+		sort_packed(v, n, tmp);
+		return v;
+	}
+	/* rest in input order (stable), then sorted in place; bulk by (k2, rank) */
+	for (i = 0; i < n; i++)
+		if (v[i].k1 != cand)
+			rest[nrest++] = v[i];
+	sort_packed(rest, nrest, tmp);
+	nbulk = 0;
+	for (i = 0; i < n; i++)
+		if (v[i].k1 == cand)
+			v[nbulk++] = v[i];
+	bulk = radix_sort_k2_rank(v, nbulk, tmp);
+	if (bulk == v) {
+		memcpy(tmp, v, nbulk * sizeof(*v));
+		bulk = tmp;
+	}
+	/* merge: the runs never hold equal keys, as they differ in k1 */
+	for (i = 0, j = 0, k = 0; i < nbulk && j < nrest; k++)
+		v[k] = packed_less(&rest[j], &bulk[i]) ? rest[j++] : bulk[i++];
+	while (i < nbulk)
+		v[k++] = bulk[i++];
+	while (j < nrest)
+		v[k++] = rest[j++];
+	return v;
+}
+
+/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
+static uint64_t double_order(double d)
+{
+	uint64_t u;
+
+	d += 0.0;
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+/* ---- printing order (gprof's cmp_arc and insertion sorts) ---- */
+
+/* gprof's cmp_arc() class: 0 a self call, 1 a call inside a cycle, 2 other. */
+static int arc_class(const struct sp_cg *cg, const struct sp_cg_arc *a)
+{
+	int pc, cc;
+
+	if (a->parent == a->child)
+		return 0;
+	pc = cg->nodes[a->parent].cycle;
+	cc = cg->nodes[a->child].cycle;
+	return pc != 0 && cc != 0 && pc == cc ? 1 : 2;
+}
+
+/* gprof's cmp_arc(): self calls first, then calls inside a cycle by count,
+ * then the rest by propagated time and count; <0, 0 or >0. */
+static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const struct sp_cg_arc *r)
+{
+	int lc = arc_class(cg, l), rc = arc_class(cg, r);
+
+	if (lc != rc)
+		return lc < rc ? -1 : 1;
+	if (lc == 0)
 		return -1;
-	if (l->cls == 2) {
-		if (l->t < r->t)
+	if (lc == 2) {
+		double lt = l->time + l->child_time, rt = r->time + r->child_time;
+
+		if (lt < rt)
 			return -1;
-		if (l->t > r->t)
+		if (lt > rt)
 			return 1;
 	}
 	return (l->count > r->count) - (l->count < r->count);
 }
 
-/* Stable sort of arc keys (ascending, or descending when desc): insertion
- * for short lists, top-down merging (as glibc's qsort) for long ones. */
-static void sort_keys(struct arc_key *v, size_t n, struct arc_key *tmp, int desc)
+/*
+ * gprof's own sort, by insertion into a new list: each arc, in list order,
+ * goes before the first arc it does not exceed (callers) or is not below
+ * (callees). O(n^2); used only when a time is NaN, where cmp_arc is not an
+ * order and no other algorithm is sure to give the same list.
+ */
+static uint32_t insertion_sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
 {
-	size_t n1, i, j, k;
+	uint32_t sorted = SP_CG_NONE, a, next;
 
-	if (n <= 12) {
-		for (i = 1; i < n; i++) {
-			struct arc_key x = v[i];
+	for (a = head; a != SP_CG_NONE; a = next) {
+		uint32_t *link = &sorted;
 
-			for (j = i; j > 0 && (desc ? cmp_key(&v[j - 1], &x) < 0 : cmp_key(&x, &v[j - 1]) < 0);
-			     j--)
-				v[j] = v[j - 1];
-			v[j] = x;
+		next = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child;
+		while (*link != SP_CG_NONE) {
+			int c = cmp_arc(cg, &cg->arcs[a], &cg->arcs[*link]);
+
+			if (descending ? c >= 0 : c <= 0)
+				break;
+			link = parents ? &cg->arcs[*link].next_parent : &cg->arcs[*link].next_child;
 		}
-		return;
+		if (parents)
+			cg->arcs[a].next_parent = *link;
+		else
+			cg->arcs[a].next_child = *link;
+		*link = a;
 	}
-	n1 = n / 2;
-	sort_keys(v, n1, tmp, desc);
-	sort_keys(v + n1, n - n1, tmp, desc);
-	for (i = 0, j = n1, k = 0; i < n1 && j < n; k++) {
-		int c = desc ? cmp_key(&v[j], &v[i]) : cmp_key(&v[i], &v[j]);
-
-		tmp[k] = c <= 0 ? v[i++] : v[j++];
-	}
-	while (i < n1)
-		tmp[k++] = v[i++];
-	memcpy(v, tmp, k * sizeof(*v));
+	return sorted;
 }
 
-static uint32_t sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+/*
+ * Without NaN, cmp_arc is a consistent order, and the insertion above
+ * equals a stable sort of the reversed list: O(n log n) instead of O(n^2)
+ * for a function with thousands of callers. Each arc's place in that order
+ * is the pair (k1, k2) of unsigned integers: k1 = class for classes 0 and
+ * 1 (their times are not compared), the time's order bits for class 2
+ * (always above 1); k2 = the count. At most one arc of a list is a self
+ * call, so class 0 needs no tie rule. Descending sorts complement both.
+ * Long lists mostly share k1 (the callers of a function without time all
+ * pass it none), which sort_packed_large() sorts by the count's bytes.
+ */
+enum {
+	ARC_KEYS_ON_STACK = 128, /* short lists (most of them) stay on the stack */
+	ARC_KEYS_LARGE = 128,    /* from this length on, sort_packed_large() */
+};
+
+/* Inlined into its two callers, so that each gets a loop without the
+ * tests on `parents` and `descending`. */
+static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t head,
+								int parents, int descending)
 {
-	struct arc_key stack_buf[32], *v = stack_buf;
-	size_t n = 0, i, alloc = 32;
+	/*
+	 * The keys fill keys[0..alloc) from its end, so that they come out
+	 * in reversed list order; the sorts' scratch (two more per key)
+	 * follows at keys + alloc.
+	 */
+	struct packed_key stack_buf[3 * ARC_KEYS_ON_STACK], *keys = stack_buf, *v, *sorted;
+	size_t n = 0, i, alloc = ARC_KEYS_ON_STACK;
+	uint64_t flip = descending ? ~UINT64_C(0) : 0;
 	uint32_t a;
 
 	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
 		const struct sp_cg_arc *arc = &cg->arcs[a];
-		struct arc_key *k;
+		int cls = arc_class(cg, arc);
+		uint64_t k1 = (uint64_t)cls;
 
+		if (cls == 2) {
+			double t = arc->time + arc->child_time;
+
+			if (t != t) {
+				if (keys != stack_buf)
+					free(keys);
+				return insertion_sort_list(cg, head, parents, descending);
+			}
+			k1 = double_order(t);
+		}
 		if (n == alloc) {
-			struct arc_key *nv = sp_xreallocarray(NULL, alloc * 2, sizeof(*nv));
-			memcpy(nv, v, n * sizeof(*v));
-			if (v != stack_buf)
-				free(v);
-			v = nv;
+			struct packed_key *nk = sp_xreallocarray(NULL, 3 * (alloc * 2), sizeof(*nk));
+
+			memcpy(nk + alloc, keys, n * sizeof(*keys));
+			if (keys != stack_buf)
+				free(keys);
+			keys = nk;
 			alloc *= 2;
 		}
-		k = &v[n++];
-		k->arc = a;
-		k->count = arc->count;
-		k->t = arc->time + arc->child_time;
-		k->cls = arc->parent == arc->child ? 0 : in_cycle_arc(cg, arc) ? 1 : 2;
+		n++;
+		v = &keys[alloc - n];
+		v->k1 = k1 ^ flip;
+		v->k2 = arc->count ^ flip;
+		v->rank = 0;
+		v->node = a;
 	}
-	for (i = 0; i < n / 2; i++) {
-		struct arc_key t = v[i];
-		v[i] = v[n - 1 - i];
-		v[n - 1 - i] = t;
-	}
-	if (n > 1) {
-		struct arc_key *tmp = sp_xreallocarray(NULL, n, sizeof(*tmp));
-
-		sort_keys(v, n, tmp, descending);
-		free(tmp);
-	}
+	v = keys + alloc - n;
+	sorted = v;
+	if (n >= ARC_KEYS_LARGE)
+		sorted = sort_packed_large(v, n, keys + alloc, 0);
+	else
+		sort_packed(v, n, keys + alloc);
 	head = SP_CG_NONE;
-	for (i = n; i > 0; i--) {
-		if (parents)
-			cg->arcs[v[i - 1].arc].next_parent = head;
-		else
-			cg->arcs[v[i - 1].arc].next_child = head;
-		head = v[i - 1].arc;
+	if (parents) {
+		for (i = n; i > 0; i--) {
+			cg->arcs[sorted[i - 1].node].next_parent = head;
+			head = sorted[i - 1].node;
+		}
+	} else {
+		for (i = n; i > 0; i--) {
+			cg->arcs[sorted[i - 1].node].next_child = head;
+			head = sorted[i - 1].node;
+		}
 	}
-	if (v != stack_buf)
-		free(v);
+	if (keys != stack_buf)
+		free(keys);
 	return head;
 }
 
@@ -363,124 +576,6 @@ static int cmp_key_name(const void *pa, const void *pb, void *ctx)
  * several times faster than calling the comparators. Keys that do not fit
  * (a NaN time, call counts of 2^61 or more) take the comparator path.
  */
-struct packed_key {
-	uint64_t k1, k2;
-	uint32_t rank, node;
-};
-
-/* Ascending order of doubles as unsigned integers (-0.0 folded into 0.0). */
-static uint64_t double_order(double d)
-{
-	uint64_t u;
-
-	d += 0.0;
-	memcpy(&u, &d, sizeof(u));
-	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
-}
-
-static int packed_less(const struct packed_key *l, const struct packed_key *r)
-{
-	if (l->k1 != r->k1)
-		return l->k1 < r->k1;
-	if (l->k2 != r->k2)
-		return l->k2 < r->k2;
-	return l->rank < r->rank;
-}
-
-SP_DEFINE_STABLE_SORT(sort_packed, struct packed_key, packed_less)
-
-/* Stable counting sort of v[0..n) by rank, or by k1, (each below `range`)
- * into out. */
-static void counting_sort(const struct packed_key *v, size_t n, size_t range, int by_rank,
-			  struct packed_key *out)
-{
-	uint32_t *pos = sp_xcalloc(range + 1, sizeof(*pos));
-	size_t i, sum = 0;
-
-	for (i = 0; i < n; i++)
-		pos[by_rank ? v[i].rank : v[i].k1]++;
-	for (i = 0; i < range; i++) {
-		size_t c = pos[i];
-
-		pos[i] = (uint32_t)sum;
-		sum += c;
-	}
-	for (i = 0; i < n; i++)
-		out[pos[by_rank ? v[i].rank : v[i].k1]++] = v[i];
-	free(pos);
-}
-
-/*
- * The stable sort for large tables (-l has a line symbol each). Most
- * symbols of a profile have no time and no calls, so share one (k1, k2):
- * those only need ordering by name rank, a counting sort; the others are
- * merge sorted and the two runs merged. Orders with a small integer key
- * (topological numbers) are counting sorts. Same result as sort_packed().
- * `tmp` has room for 2n keys; returns the array holding the result.
- */
-static struct packed_key *sort_packed_large(struct packed_key *v, size_t n, struct packed_key *tmp,
-					    int k1_is_small)
-{
-	struct packed_key *bulk = tmp, *rest = tmp + n, cand = v[0];
-	size_t i, votes = 0, nbulk = 0, nrest = 0, j, k, max_rank = 0;
-
-	if (k1_is_small) {
-		uint64_t lo = v[0].k1, hi = v[0].k1;
-
-		for (i = 1; i < n; i++) {
-			lo = v[i].k1 < lo ? v[i].k1 : lo;
-			hi = v[i].k1 > hi ? v[i].k1 : hi;
-		}
-		if (hi - lo < 4 * (uint64_t)n) {
-			for (i = 0; i < n; i++)
-				v[i].k1 -= lo;
-			counting_sort(v, n, (size_t)(hi - lo) + 1, 0, tmp);
-			for (i = 0; i < n; i++)
-				tmp[i].k1 += lo;
-			return tmp;
-		}
-	}
-	/* the majority (k1, k2), if there is one (Boyer-Moore vote) */
-	for (i = 0; i < n; i++) {
-		if (!votes) {
-			cand = v[i];
-			votes = 1;
-		} else if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2) {
-			votes++;
-		} else {
-			votes--;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
-			nbulk++;
-		if (v[i].rank > max_rank)
-			max_rank = v[i].rank;
-	}
-	if (2 * nbulk < n || max_rank > 4 * (size_t)n) {
-		sort_packed(v, n, tmp);
-		return v;
-	}
-	/* rest in input order (stable), then sorted in place; bulk by rank */
-	for (i = 0; i < n; i++)
-		if (!(v[i].k1 == cand.k1 && v[i].k2 == cand.k2))
-			rest[nrest++] = v[i];
-	sort_packed(rest, nrest, bulk);
-	nbulk = 0;
-	for (i = 0; i < n; i++)
-		if (v[i].k1 == cand.k1 && v[i].k2 == cand.k2)
-			v[nbulk++] = v[i];
-	counting_sort(v, nbulk, max_rank + 1, 1, bulk);
-	/* merge: the runs never hold equal keys, as they differ in (k1, k2) */
-	for (i = 0, j = 0, k = 0; i < nbulk && j < nrest; k++)
-		v[k] = packed_less(&rest[j], &bulk[i]) ? rest[j++] : bulk[i++];
-	while (i < nbulk)
-		v[k++] = bulk[i++];
-	while (j < nrest)
-		v[k++] = rest[j++];
-	return v;
-}
-
 /* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
 static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
 		     struct packed_key *k)

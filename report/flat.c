@@ -102,6 +102,10 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 		cg->dimen, "calls", unit, unit, "name");
 }
 
+/* The numbers of a line go straight into room reserved for them (fmt.h),
+ * at most this many fields of SP_FMT_NUM_MAX. */
+#define LINE_FIELDS 8
+
 static void print_line(struct sp_report *r, unsigned node, double scale, double total_time,
 		       double *accum)
 {
@@ -109,36 +113,39 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	const struct sp_cg_node *n = &cg->nodes[node];
 	struct sp_buf *b = &r->line;
 	double pct = total_time > 0.0 ? 100 * n->time / total_time : 0.0;
+	char *p;
 
 	if (n->folded || (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0))
 		return;
 	*accum += n->time;
+	p = sp_fmt_line_begin(b, LINE_FIELDS * (size_t)SP_FMT_NUM_MAX);
 	if (r->o->bsd) {
-		sp_fmt_put_fixed(b, pct, 5, 1);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, *accum / cg->hz, 10, 2);
+		p = sp_fmt_at_fixed(p, pct, 5, 1);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, *accum / cg->hz, 10, 2);
 	} else {
-		sp_fmt_put_fixed(b, pct, 6, 2);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, *accum / cg->hz, 9, 2);
+		p = sp_fmt_at_fixed(p, pct, 6, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, *accum / cg->hz, 9, 2);
 	}
-	sp_buf_addch(b, ' ');
-	sp_fmt_put_fixed(b, n->time / cg->hz, 8, 2);
+	*p++ = ' ';
+	p = sp_fmt_at_fixed(p, n->time / cg->hz, 8, 2);
 	if (cg->precise) {
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, sqrt(n->time) / cg->hz, 8, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, sqrt(n->time) / cg->hz, 8, 2);
 	}
 	if (n->ncalls != 0) {
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_ulong(b, n->ncalls, 8, 0);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, scale * n->time / cg->hz / n->ncalls, 8, 2);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8, 2);
-		sp_buf_addchars(b, ' ', 2);
+		*p++ = ' ';
+		p = sp_fmt_at_ulong(p, n->ncalls, 8);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, scale * n->time / cg->hz / n->ncalls, 8, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8, 2);
+		p = sp_fmt_at_spaces(p, 2);
 	} else {
-		sp_buf_addchars(b, ' ', 1 + 8 + 1 + 8 + 1 + 8 + 2);
+		p = sp_fmt_at_spaces(p, 1 + 8 + 1 + 8 + 1 + 8 + 2);
 	}
+	sp_fmt_line_end(b, p);
 	if (r->o->bsd)
 		sp_report_name(r, node);
 	else

@@ -8,6 +8,7 @@
 #include "symprof/report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "blurbs.h"
 #include "fmt.h"
@@ -71,25 +72,54 @@ static void print_header(struct sp_report *r, double *print_time)
 	}
 }
 
+/*
+ * The lines below are written with the field writers of fmt.h into room
+ * reserved once per line (LINE_ROOM plus the name): the name's text is
+ * cached per node, so a line is a few stores and one copy.
+ */
+#define LINE_ROOM (8 * (size_t)SP_FMT_NUM_MAX)
+
+/* sp_report_name_text(), with the usual case (text made) inline. */
+static inline const char *name_text(struct sp_report *r, unsigned node, size_t *len)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+
+	if (node < r->nfull &&
+	    sp_report_full_name_fresh(&r->full[node], n->index, n->cycle, n->print_flag)) {
+		*len = r->full[node].len;
+		return r->names.buf + r->full[node].off;
+	}
+	return sp_report_name_text(r, node, len);
+}
+
 /* "+%-7lu" (trailing space optional), or " %7.7s" of "" */
-static void put_self_calls(struct sp_buf *b, uint64_t self_calls, int trailing_space)
+static char *at_self_calls(char *p, uint64_t self_calls, int trailing_space)
 {
 	if (self_calls != 0) {
-		sp_buf_addch(b, '+');
-		sp_fmt_put_ulong(b, self_calls, 7, 1);
+		*p++ = '+';
+		p = sp_fmt_at_ulong_left(p, self_calls, 7);
 	} else {
-		sp_buf_addchars(b, ' ', 8);
+		p = sp_fmt_at_spaces(p, 8);
 	}
 	if (trailing_space)
-		sp_buf_addch(b, ' ');
+		*p++ = ' ';
+	return p;
 }
 
 /* "%-6.6s" of "[N]" (a longer index is cut, as gprof's precision does) */
-static void put_index_field(struct sp_buf *b, int index)
+static char *at_index_field(char *p, int index)
 {
 	char tmp[32];
 	int n;
 
+	if (index >= 0 && index < 10000) {
+		n = index < 10 ? 1 : index < 100 ? 2 : index < 1000 ? 3 : 4;
+		sp_fmt_spaces16(p);
+		p[0] = '[';
+		sp_fmt_digits_back(p + 1 + n, (uint64_t)index);
+		p[1 + n] = ']';
+		return p + 6;
+	}
 	if (index >= 0) {
 		tmp[0] = '[';
 		n = (int)sp_fmt_utoa(tmp + 1, (unsigned long long)index) + 1;
@@ -99,21 +129,29 @@ static void put_index_field(struct sp_buf *b, int index)
 	}
 	if (n > 6)
 		n = 6;
-	sp_buf_add(b, tmp, (size_t)n);
-	sp_buf_addchars(b, ' ', (size_t)(6 - n));
+	return sp_fmt_at_text(p, tmp, (size_t)n, 6, 1);
 }
 
 /* the " %5.1f %7.2f %7.2f" (BSD: %11.2f) columns */
-static void put_times(struct sp_report *r, double pct, double self, double child)
+static char *at_times(const struct sp_report *r, char *p, double pct, double self, double child)
 {
-	struct sp_buf *b = &r->line;
+	*p++ = ' ';
+	p = sp_fmt_at_fixed(p, pct, 5, 1);
+	*p++ = ' ';
+	p = sp_fmt_at_fixed(p, self, 7, 2);
+	*p++ = ' ';
+	return sp_fmt_at_fixed(p, child, r->o->bsd ? 11 : 7, 2);
+}
 
-	sp_buf_addch(b, ' ');
-	sp_fmt_put_fixed(b, pct, 5, 1);
-	sp_buf_addch(b, ' ');
-	sp_fmt_put_fixed(b, self, 7, 2);
-	sp_buf_addch(b, ' ');
-	sp_fmt_put_fixed(b, child, r->o->bsd ? 11 : 7, 2);
+/* The name of `node`, a newline, and the end of the line begun at `p`'s
+ * reservation (the name is looked up before the line is reserved). */
+static void end_named_line(struct sp_report *r, char *p, const char *name, size_t len)
+{
+	memcpy(p, name, len);
+	p += len;
+	*p++ = '\n';
+	sp_fmt_line_end(&r->line, p);
+	sp_report_end_line(r);
 }
 
 static void print_cycle(struct sp_report *r, unsigned c, double print_time)
@@ -121,13 +159,15 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[c];
 	struct sp_buf *b = &r->line;
+	char *p = sp_fmt_line_begin(b, LINE_ROOM);
 
-	put_index_field(b, n->index);
-	put_times(r, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
-		  n->prop_child / cg->hz);
-	sp_buf_addch(b, ' ');
-	sp_fmt_put_ulong(b, n->ncalls, 7, 0);
-	put_self_calls(b, n->self_calls, 0);
+	p = at_index_field(p, n->index);
+	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
+		     n->prop_child / cg->hz);
+	*p++ = ' ';
+	p = sp_fmt_at_ulong(p, n->ncalls, 7);
+	p = at_self_calls(p, n->self_calls, 0);
+	sp_fmt_line_end(b, p);
 	sp_buf_addstr(b, " <cycle ");
 	sp_fmt_put_long(b, n->cycle);
 	sp_buf_addstr(b, " as a whole> [");
@@ -170,60 +210,60 @@ static void sort_members(struct sp_cg *cg, unsigned cyc)
 static void print_members(struct sp_report *r, unsigned cyc)
 {
 	struct sp_cg *cg = r->cg;
-	struct sp_buf *b = &r->line;
 	uint32_t m;
 
 	sort_members(cg, cyc);
 	for (m = cg->nodes[cyc].cyc_next; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
 		const struct sp_cg_node *n = &cg->nodes[m];
+		size_t len;
+		const char *name = name_text(r, m, &len);
+		char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
 
-		sp_buf_addchars(b, ' ', 6 + 1 + 5 + 1);
-		sp_fmt_put_fixed(b, n->prop_self / cg->hz, 7, 2);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, n->prop_child / cg->hz, r->o->bsd ? 11 : 7, 2);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_ulong(b, n->ncalls, 7, 0);
-		put_self_calls(b, n->self_calls, 0);
-		sp_buf_addchars(b, ' ', 5);
-		sp_report_name(r, m);
-		sp_buf_addch(b, '\n');
-		sp_report_end_line(r);
+		p = sp_fmt_at_spaces(p, 6 + 1 + 5 + 1);
+		p = sp_fmt_at_fixed(p, n->prop_self / cg->hz, 7, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, n->prop_child / cg->hz, r->o->bsd ? 11 : 7, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_ulong(p, n->ncalls, 7);
+		p = at_self_calls(p, n->self_calls, 0);
+		p = sp_fmt_at_spaces(p, 5);
+		end_named_line(r, p, name, len);
 	}
 }
 
 /* An arc line: count only for recursion and calls inside a cycle. When
- * the profile has no call counts (sampling), the count fields are blank. */
-static void print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only,
-		      uint64_t total, unsigned name_node)
+ * the profile has no call counts (sampling), the count fields are blank.
+ * Inlined into both loops (a call per arc line was a tenth of its cost). */
+static inline __attribute__((always_inline)) void
+print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only, uint64_t total,
+	  unsigned name_node)
 {
 	const struct sp_cg *cg = r->cg;
-	struct sp_buf *b = &r->line;
+	int wide = r->o->bsd ? 11 : 7;
+	size_t len;
+	const char *name = name_text(r, name_node, &len);
+	char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
 
-	sp_buf_addchars(b, ' ', 6 + 1 + 5 + 1);
+	p = sp_fmt_at_spaces(p, 6 + 1 + 5 + 1);
 	if (count_only) {
-		sp_buf_addchars(b, ' ', (r->o->bsd ? 11 : 7) + 1 + 7 + 1);
-		if (cg->counts_known)
-			sp_fmt_put_ulong(b, a->count, 7, 0);
-		else
-			sp_buf_addchars(b, ' ', 7);
-		sp_buf_addchars(b, ' ', 1 + 7);
+		p = sp_fmt_at_spaces(p, (size_t)wide + 1 + 7 + 1);
+		p = cg->counts_known ? sp_fmt_at_ulong(p, a->count, 7) : sp_fmt_at_spaces(p, 7);
+		p = sp_fmt_at_spaces(p, 1 + 7);
 	} else {
-		sp_fmt_put_fixed(b, a->time / cg->hz, 7, 2);
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_fixed(b, a->child_time / cg->hz, r->o->bsd ? 11 : 7, 2);
-		sp_buf_addch(b, ' ');
+		p = sp_fmt_at_fixed(p, a->time / cg->hz, 7, 2);
+		*p++ = ' ';
+		p = sp_fmt_at_fixed(p, a->child_time / cg->hz, wide, 2);
+		*p++ = ' ';
 		if (cg->counts_known) {
-			sp_fmt_put_ulong(b, a->count, 7, 0);
-			sp_buf_addch(b, '/');
-			sp_fmt_put_ulong(b, total, 7, 1);
+			p = sp_fmt_at_ulong(p, a->count, 7);
+			*p++ = '/';
+			p = sp_fmt_at_ulong_left(p, total, 7);
 		} else {
-			sp_buf_addchars(b, ' ', 7 + 1 + 7);
+			p = sp_fmt_at_spaces(p, 7 + 1 + 7);
 		}
 	}
-	sp_buf_addchars(b, ' ', 5);
-	sp_report_name(r, name_node);
-	sp_buf_addch(b, '\n');
-	sp_report_end_line(r);
+	p = sp_fmt_at_spaces(p, 5);
+	end_named_line(r, p, name, len);
 }
 
 static void print_parents(struct sp_report *r, unsigned child)
@@ -267,21 +307,21 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 {
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[node];
-	struct sp_buf *b = &r->line;
+	size_t len;
+	const char *name = name_text(r, node, &len);
+	char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
 
-	put_index_field(b, n->index);
-	put_times(r, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
-		  n->prop_child / cg->hz);
+	p = at_index_field(p, n->index);
+	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time,
+		     n->prop_self / cg->hz, n->prop_child / cg->hz);
 	if (n->ncalls + n->self_calls != 0) {
-		sp_buf_addch(b, ' ');
-		sp_fmt_put_ulong(b, n->ncalls, 7, 0);
-		put_self_calls(b, n->self_calls, 1);
+		*p++ = ' ';
+		p = sp_fmt_at_ulong(p, n->ncalls, 7);
+		p = at_self_calls(p, n->self_calls, 1);
 	} else {
-		sp_buf_addchars(b, ' ', 1 + 7 + 1 + 7 + 1);
+		p = sp_fmt_at_spaces(p, 1 + 7 + 1 + 7 + 1);
 	}
-	sp_report_name(r, node);
-	sp_buf_addch(b, '\n');
-	sp_report_end_line(r);
+	end_named_line(r, p, name, len);
 }
 
 static int skipped(const struct sp_report *r, const struct sp_cg_node *n)

@@ -27,6 +27,7 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->name_len = sp_xcalloc(cg->nsyms + 1, sizeof(uint32_t));
 	r->full = NULL;
 	r->nfull = 0;
+	sp_buf_init(&r->names, 0);
 	sp_buf_init(&r->line, 256);
 }
 
@@ -35,12 +36,6 @@ void sp_report_flush_line(struct sp_report *r)
 	if (r->line.len)
 		fwrite(r->line.buf, 1, r->line.len, r->out);
 	sp_buf_reset(&r->line);
-}
-
-void sp_report_end_line(struct sp_report *r)
-{
-	if (r->line.len >= 32768)
-		sp_report_flush_line(r);
 }
 
 FILE *sp_report_out(struct sp_report *r)
@@ -54,11 +49,10 @@ void sp_report_release(struct sp_report *r)
 	size_t i;
 
 	sp_report_flush_line(r);
-	for (i = 0; i < r->nfull; i++)
-		free(r->full[i].text);
 	free(r->full);
 	r->full = NULL;
 	r->nfull = 0;
+	sp_buf_release(&r->names);
 	for (i = 0; i < r->cg->nsyms; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);
@@ -99,7 +93,8 @@ static const char *file_label(const struct sp_report *r, const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int sp_report_name_only(struct sp_report *r, unsigned node)
+/* print_name_only() appended to b; returns the width appended. */
+static int name_only_to(struct sp_report *r, struct sp_buf *b, unsigned node)
 {
 	const struct sp_symbol *s = r->cg->nodes[node].sym;
 	const char *name;
@@ -109,71 +104,98 @@ int sp_report_name_only(struct sp_report *r, unsigned node)
 	if (!s || !s->name)
 		return 0;
 	name = sp_report_display_name(r, node, &len);
-	before = r->line.len;
-	sp_buf_add(&r->line, name, len);
+	before = b->len;
+	sp_buf_add(b, name, len);
 	if ((r->o->line_granularity || r->o->inline_file_names) && s->file) {
-		sp_buf_add(&r->line, " (", 2);
-		sp_buf_addstr(&r->line, file_label(r, s->file->name));
-		sp_buf_addch(&r->line, ':');
+		sp_buf_add(b, " (", 2);
+		sp_buf_addstr(b, file_label(r, s->file->name));
+		sp_buf_addch(b, ':');
 		if (s->line >= 0)
-			sp_buf_add(&r->line, num, sp_fmt_utoa(num, (unsigned long long)s->line));
+			sp_buf_add(b, num, sp_fmt_utoa(num, (unsigned long long)s->line));
 		else
-			sp_buf_addf(&r->line, "%d", s->line);
+			sp_buf_addf(b, "%d", s->line);
 		if (r->o->line_granularity) {
-			sp_buf_add(&r->line, " @ ", 3);
-			sp_buf_add(&r->line, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
+			sp_buf_add(b, " @ ", 3);
+			sp_buf_add(b, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
 		}
-		sp_buf_addch(&r->line, ')');
+		sp_buf_addch(b, ')');
 	}
-	return (int)(r->line.len - before);
+	return (int)(b->len - before);
 }
 
-static void name_uncached(struct sp_report *r, unsigned node)
+int sp_report_name_only(struct sp_report *r, unsigned node)
+{
+	return name_only_to(r, &r->line, node);
+}
+
+/* "%d" of v at p; returns the end. */
+static char *at_int(char *p, int v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return p + sp_fmt_utoa(p, (uint64_t)-(int64_t)v);
+	}
+	return p + sp_fmt_utoa(p, (uint64_t)v);
+}
+
+/* print_name() appended to b: the name, " <cycle N>", " [index]". */
+static void name_uncached(struct sp_report *r, struct sp_buf *b, unsigned node)
 {
 	const struct sp_cg_node *n = &r->cg->nodes[node];
+	char *p;
 
-	sp_report_name_only(r, node);
+	name_only_to(r, b, node);
+	p = sp_fmt_line_begin(b, 64);
 	if (n->cycle != 0) {
-		sp_buf_addstr(&r->line, " <cycle ");
-		sp_fmt_put_long(&r->line, n->cycle);
-		sp_buf_addch(&r->line, '>');
+		memcpy(p, " <cycle ", 8);
+		p = at_int(p + 8, n->cycle);
+		*p++ = '>';
 	}
 	if (n->index != 0) {
-		sp_buf_addstr(&r->line, n->print_flag ? " [" : " (");
-		sp_fmt_put_long(&r->line, n->index);
-		sp_buf_addch(&r->line, n->print_flag ? ']' : ')');
+		memcpy(p, n->print_flag ? " [" : " (", 2);
+		p = at_int(p + 2, n->index);
+		*p++ = n->print_flag ? ']' : ')';
 	}
+	sp_fmt_line_end(b, p);
 }
 
-/* A call graph prints each name about as often as the node has arcs: the
- * text is made once per node, and remade if its index or cycle changed. */
-void sp_report_name(struct sp_report *r, unsigned node)
+/*
+ * A call graph prints each name about as often as the node has arcs: the
+ * text is made once per node, and remade if its index or cycle changed.
+ * The texts share one buffer, so that a report makes no allocation per
+ * name and frees them at once.
+ */
+const char *sp_report_name_text(struct sp_report *r, unsigned node, size_t *len)
 {
 	const struct sp_cg_node *n = &r->cg->nodes[node];
 	struct sp_report_full_name *f;
-	size_t before;
 
-	if (!r->full) {
-		r->nfull = r->cg->nnodes + r->cg->npseudo;
-		r->full = sp_xcalloc(r->nfull + 1, sizeof(*r->full));
-	}
 	if (node >= r->nfull) {
-		name_uncached(r, node);
-		return;
+		size_t want = (size_t)node + 1 > r->cg->nnodes + r->cg->npseudo
+				      ? (size_t)node + 1
+				      : r->cg->nnodes + r->cg->npseudo;
+
+		r->full = sp_xreallocarray(r->full, want, sizeof(*r->full));
+		memset(r->full + r->nfull, 0, (want - r->nfull) * sizeof(*r->full));
+		r->nfull = want;
 	}
 	f = &r->full[node];
-	if (!f->text || f->index != n->index || f->cycle != n->cycle ||
-	    f->print_flag != n->print_flag) {
-		before = r->line.len;
-		name_uncached(r, node);
-		free(f->text);
-		f->len = (uint32_t)(r->line.len - before);
-		f->text = sp_xmalloc(f->len + 1);
-		memcpy(f->text, r->line.buf + before, f->len);
+	if (!sp_report_full_name_fresh(f, n->index, n->cycle, n->print_flag)) {
+		f->off = r->names.len;
+		name_uncached(r, &r->names, node);
+		f->len = r->names.len - f->off;
 		f->index = n->index;
 		f->cycle = n->cycle;
 		f->print_flag = n->print_flag;
-		return;
 	}
-	sp_buf_add(&r->line, f->text, f->len);
+	*len = f->len;
+	return r->names.buf + f->off;
+}
+
+void sp_report_name(struct sp_report *r, unsigned node)
+{
+	size_t len;
+	const char *text = sp_report_name_text(r, node, &len);
+
+	sp_buf_add(&r->line, text, len);
 }

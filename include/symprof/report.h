@@ -33,13 +33,20 @@ struct sp_report_opts {
 	char leading_char;              /* the target's symbol prefix */
 };
 
-/* A node's name as the call graph prints it, with what it was made of. */
+/* A node's name as the call graph prints it (at `off` in the report's
+ * `names`, `len` bytes, 0 for none yet), with what it was made of. */
 struct sp_report_full_name {
-	char *text;
-	uint32_t len;
+	size_t off, len;
 	int index, cycle;
 	unsigned print_flag;
 };
+
+/* Whether f holds the text of a node with these fields. */
+static inline int sp_report_full_name_fresh(const struct sp_report_full_name *f, int index,
+					    int cycle, unsigned print_flag)
+{
+	return f->len && f->index == index && f->cycle == cycle && f->print_flag == print_flag;
+}
 
 /* State shared by the sections of one report. */
 struct sp_report {
@@ -51,6 +58,7 @@ struct sp_report {
 	uint32_t *name_len; /* its length */
 	struct sp_report_full_name *full; /* per node: sp_report_name()'s text (cache) */
 	size_t nfull;
+	struct sp_buf names;  /* the texts of `full`, one after the other */
 	struct sp_buf line; /* the line being built */
 };
 
@@ -78,6 +86,10 @@ void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *
  * returns the width of what was appended. */
 int sp_report_name_only(struct sp_report *r, unsigned node);
 void sp_report_name(struct sp_report *r, unsigned node);
+/* What sp_report_name() appends, made once per node: `*len` bytes, not
+ * NUL-terminated, borrowed and valid until the next call of a name
+ * function or sp_report_release(). */
+const char *sp_report_name_text(struct sp_report *r, unsigned node, size_t *len);
 /* The name of a node as the reports print it (demangled unless -T or
  * --no-demangle), computed once per symbol and valid until
  * sp_report_release(); its length in *len unless len is NULL. */
@@ -86,8 +98,13 @@ const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *l
 void sp_report_flush_line(struct sp_report *r);
 /* Ends the line in r->line; it may stay buffered with the following ones
  * until sp_report_flush_line() or sp_report_out() (thousands of small
- * writes cost more than formatting the lines). */
-void sp_report_end_line(struct sp_report *r);
+ * writes cost more than formatting the lines). Inline: a call graph ends
+ * tens of thousands of lines. */
+static inline void sp_report_end_line(struct sp_report *r)
+{
+	if (r->line.len >= 32768)
+		sp_report_flush_line(r);
+}
 /* The output stream, after writing what is buffered: for direct writes. */
 FILE *sp_report_out(struct sp_report *r);
 

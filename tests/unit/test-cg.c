@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for cg/: the exact stack-based graph and the arc sorting. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
 #include "symprof/cg.h"
 #include "symprof/profile.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 static struct sp_symtab *three_funcs(void)
@@ -216,6 +219,202 @@ static void test_symtab_lookup(void)
 	sp_image_free(im);
 }
 
+/* ---- arc list order: sp_cg_sort_parents/children against gprof's insertion ---- */
+
+static uint64_t sort_rng_state = UINT64_C(0x2545f4914f6cdd1d);
+
+static uint64_t sort_rng(void)
+{
+	sort_rng_state ^= sort_rng_state << 13;
+	sort_rng_state ^= sort_rng_state >> 7;
+	sort_rng_state ^= sort_rng_state << 17;
+	return sort_rng_state;
+}
+
+/* gprof's cmp_arc(), written out from its description: self calls, then
+ * calls inside one cycle by count, then the rest by time and count. */
+static int ref_cmp_arc(const struct sp_cg *cg, uint32_t l, uint32_t r)
+{
+	const struct sp_cg_arc *a = &cg->arcs[l], *b = &cg->arcs[r];
+	int ca, cb, pa = cg->nodes[a->parent].cycle, pb = cg->nodes[b->parent].cycle;
+
+	ca = a->parent == a->child ? 0 : pa && pa == cg->nodes[a->child].cycle ? 1 : 2;
+	cb = b->parent == b->child ? 0 : pb && pb == cg->nodes[b->child].cycle ? 1 : 2;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if (ca == 0)
+		return -1;
+	if (ca == 2) {
+		double ta = a->time + a->child_time, tb = b->time + b->child_time;
+
+		if (ta < tb)
+			return -1;
+		if (ta > tb)
+			return 1;
+	}
+	return a->count < b->count ? -1 : a->count > b->count;
+}
+
+/* The list of a node's parents (or children) in gprof's printing order,
+ * by its own algorithm: each arc, in list order, is inserted before the
+ * first arc it does not exceed (parents) or is not below (children). */
+static size_t ref_sorted(const struct sp_cg *cg, uint32_t node, int parents, uint32_t *out)
+{
+	uint32_t a = parents ? cg->nodes[node].parents : cg->nodes[node].children;
+	size_t n = 0, j;
+
+	for (; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+		for (j = 0; j < n; j++) {
+			int c = ref_cmp_arc(cg, a, out[j]);
+
+			if (parents ? c <= 0 : c >= 0)
+				break;
+		}
+		memmove(out + j + 1, out + j, (n - j) * sizeof(*out));
+		out[j] = a;
+		n++;
+	}
+	return n;
+}
+
+/* A random graph whose arc lists are short and long (past the sort's
+ * stack buffer), with self calls, cycles, many equal times and counts, a
+ * time split differently between self and children, -0.0, most times
+ * zero, and (when with_nan) NaN times. */
+static struct sp_cg *random_graph(size_t nnodes, size_t narcs, int with_nan)
+{
+	static const double times[] = {0.0, -0.0, 0.5, 1.0, 1.5, 2.0, 1e-300, 3.25};
+	struct sp_cg *cg = calloc(1, sizeof(*cg));
+	size_t i;
+
+	cg->nodes = calloc(nnodes + 1, sizeof(*cg->nodes));
+	cg->nnodes = nnodes;
+	for (i = 0; i < nnodes; i++) {
+		cg->nodes[i].parents = cg->nodes[i].children = SP_CG_NONE;
+		cg->nodes[i].cyc_head = (uint32_t)i;
+		cg->nodes[i].cycle = sort_rng() % 4 == 0 ? (int)(1 + sort_rng() % 2) : 0;
+	}
+	for (i = 0; i < narcs; i++) {
+		/* node 0 and node 1 collect most arcs: long lists */
+		uint32_t from = (uint32_t)(sort_rng() % 3 ? sort_rng() % nnodes : 0);
+		uint32_t to = (uint32_t)(sort_rng() % 3 ? sort_rng() % nnodes : 1);
+		/* counts of one byte (many ties) and of up to eight */
+		uint64_t count = sort_rng() % 3 ? sort_rng() % 4 : sort_rng() >> (sort_rng() % 64);
+		uint32_t a = sp_cg_arc_add(cg, from, to, count);
+		struct sp_cg_arc *arc = &cg->arcs[a];
+
+		/* most arcs pass no time, as in a real profile: a shared key */
+		arc->time = sort_rng() % 8 ? 0.0 : times[sort_rng() % 8];
+		arc->child_time = sort_rng() % 8 ? 0.0 : times[sort_rng() % 8];
+		if (with_nan && sort_rng() % 16 == 0)
+			arc->child_time = NAN;
+	}
+	return cg;
+}
+
+/* Sorts a node's parents (or children) and compares them with the list
+ * gprof's algorithm makes of the same input; want has room for them. */
+static int sorted_as_gprof(struct sp_cg *cg, uint32_t node, int parents, uint32_t *want)
+{
+	size_t n = ref_sorted(cg, node, parents, want), k = 0;
+	uint32_t a;
+	int same = 1;
+
+	if (parents)
+		sp_cg_sort_parents(cg, node);
+	else
+		sp_cg_sort_children(cg, node);
+	for (a = parents ? cg->nodes[node].parents : cg->nodes[node].children; a != SP_CG_NONE;
+	     a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child)
+		same &= k < n && want[k++] == a;
+	return same && k == n;
+}
+
+static void check_arc_order(int with_nan)
+{
+	int round;
+
+	for (round = 0; round < 40; round++) {
+		size_t nnodes = 2 + sort_rng() % (round % 2 ? 40 : 800), narcs = sort_rng() % 1200, i;
+		struct sp_cg *cg = random_graph(nnodes, narcs, with_nan);
+		uint32_t *want = malloc((narcs + 1) * sizeof(*want));
+		int pass, same = 1;
+
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < nnodes; i++) {
+				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want);
+			}
+		}
+		CU_ASSERT(same);
+		free(want);
+		sp_cg_free(cg);
+	}
+}
+
+static void test_arc_order(void)
+{
+	check_arc_order(0);
+}
+
+static void test_arc_order_nan(void)
+{
+	check_arc_order(1);
+}
+
+/* ---- node orders: the large-table sort against a plain stable sort ---- */
+
+/* gprof's cmp_time(): more self time, then more calls, then the name. */
+static int ref_cmp_time(const void *pa, const void *pb, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct sp_cg_node *x = &cg->nodes[a], *y = &cg->nodes[b];
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->ncalls != y->ncalls)
+		return x->ncalls > y->ncalls ? -1 : 1;
+	return (cg->name_rank[a] > cg->name_rank[b]) - (cg->name_rank[a] < cg->name_rank[b]);
+}
+
+static int ref_cmp_name(const void *pa, const void *pb, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return (cg->name_rank[a] > cg->name_rank[b]) - (cg->name_rank[a] < cg->name_rank[b]);
+}
+
+/* Thousands of nodes, most without time (the radix-sorted bulk), calls
+ * of one to five bytes, names ranked with repeats (ties kept in order). */
+static void test_node_orders(void)
+{
+	size_t n = 6000, i;
+	struct sp_cg *cg = calloc(1, sizeof(*cg));
+	uint32_t *got = malloc(n * sizeof(*got)), *want = malloc(n * sizeof(*want));
+	int order;
+
+	cg->nodes = calloc(n + 1, sizeof(*cg->nodes));
+	cg->nnodes = cg->nsyms = n;
+	cg->name_rank = malloc(n * sizeof(*cg->name_rank));
+	for (i = 0; i < n; i++) {
+		cg->nodes[i].time = sort_rng() % 10 == 0 ? (double)(sort_rng() % 50) : 0.0;
+		cg->nodes[i].ncalls = sort_rng() % 3 ? sort_rng() >> (24 + sort_rng() % 40) : 0;
+		cg->name_rank[i] = (uint32_t)(sort_rng() % (n - n / 8));
+	}
+	for (order = 0; order < 2; order++) {
+		for (i = 0; i < n; i++)
+			got[i] = want[i] = (uint32_t)(n - 1 - i);
+		sp_cg_sort_nodes(cg, got, n, order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
+		sp_sort(want, n, sizeof(*want), order ? ref_cmp_name : ref_cmp_time, cg);
+		CU_ASSERT(memcmp(got, want, n * sizeof(*got)) == 0);
+	}
+	free(got);
+	free(want);
+	sp_cg_free(cg);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -225,7 +424,10 @@ int sp_test_register_cg(void)
 	if (!CU_add_test(s, "stacks: recursion counted once", test_exact_recursion) ||
 	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
 	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
-	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
+	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles) ||
+	    !CU_add_test(s, "arc lists in gprof's order", test_arc_order) ||
+	    !CU_add_test(s, "arc lists with NaN times", test_arc_order_nan) ||
+	    !CU_add_test(s, "node orders of large tables", test_node_orders))
 		return -1;
 	return 0;
 }
