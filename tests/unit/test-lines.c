@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <CUnit/CUnit.h>
+#include <demangle.h>
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -597,6 +598,47 @@ static void test_fuzz_line_programs(void)
 	CU_ASSERT(failed > 50); /* the damage was noticed often */
 }
 
+/* sp_demangle() skips cplus_demangle() for names that cannot be mangled in
+ * the current style: it must agree with cplus_demangle() on every name, in
+ * every style, including the ones that look nearly mangled. */
+static void test_demangle_shortcut(void)
+{
+	static const char *const names[] = {
+		"main", "_Z3fooi", "_ZN3foo3barEv", "_GLOBAL__sub_I_main", "_GLOBAL__D_x",
+		"_RNvCs1234_7mycrate4main", "_ZN4core3fmt5write17h0123456789abcdefE",
+		"_D3foo3barFZv", "Z3fooi", "ZN3fooE", "RNvC5crate4main", "GLOBAL__sub_I_x",
+		"pack__proc", "_ada_main", "__gmon_start__", "_start", "foo.cold", "_Z3foov.cold",
+		"_Z1fv@@VER_1", "x", "",
+	};
+	static const char *const styles[] = { "auto", "gnu-v3", "rust", "dlang", "java", "gnat" };
+	size_t i, j;
+
+	for (j = 0; j < sizeof(styles) / sizeof(styles[0]); j++) {
+		CU_ASSERT_EQUAL_FATAL(sp_demangle_set_style(styles[j]), 0);
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			char *want = strchr(names[i], '@') ? NULL
+				     : cplus_demangle(names[i], DMGL_ANSI | DMGL_PARAMS);
+			char *got = sp_demangle(names[i], 0);
+
+			if (!strchr(names[i], '@')) {
+				CU_ASSERT_EQUAL(got == NULL, want == NULL);
+				if (got && want)
+					CU_ASSERT_STRING_EQUAL(got, want);
+			}
+			free(want);
+			free(got);
+		}
+	}
+	CU_ASSERT_EQUAL(sp_demangle_set_style("auto"), 0);
+	{
+		char *d = sp_demangle("_Z3fooi", 0);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_STRING_EQUAL(d, "foo(int)");
+		free(d);
+	}
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -616,7 +658,9 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "an image's query table falls back", test_image_query_fallback) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
 	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
-	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs))
+	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs) ||
+	    !CU_add_test(s, "demangling skips names that cannot be mangled",
+			 test_demangle_shortcut))
 		return -1;
 	return 0;
 }
