@@ -29,6 +29,7 @@ void sp_symtab_free(struct sp_symtab *t)
 		return;
 	free(t->syms);
 	free(t->addrs);
+	free(t->buckets);
 	free(t->pending);
 	free(t->files);
 	free(t->file_slots);
@@ -236,16 +237,46 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 	return ranks;
 }
 
+/*
+ * The lookup index: the addresses from addrs[0] on are cut into nbuckets
+ * buckets of 2^bucket_shift bytes, about one per symbol, and buckets[b] is
+ * the first symbol starting in bucket b or later (buckets[nbuckets] = len).
+ * An address then finds its symbol among the few starting in its bucket
+ * (or it is the last one before), instead of by a binary search with a
+ * cache miss per step over the whole table.
+ */
+static void index_buckets(struct sp_symtab *t)
+{
+	uint64_t base = t->addrs[0], span = t->addrs[t->len - 1] - base;
+	unsigned shift = 0;
+	size_t b, i = 0;
+
+	while (shift < 63 && (span >> shift) >= t->len)
+		shift++;
+	t->bucket_shift = shift;
+	t->nbuckets = (size_t)(span >> shift) + 1;
+	t->buckets = sp_xreallocarray(NULL, t->nbuckets + 1, sizeof(*t->buckets));
+	for (b = 0; b <= t->nbuckets; b++) {
+		while (i < t->len && ((t->addrs[i] - base) >> shift) < b)
+			i++;
+		t->buckets[b] = (uint32_t)i;
+	}
+}
+
 static void symtab_index(struct sp_symtab *t)
 {
 	size_t i;
 
-
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
 	free(t->addrs);
+	free(t->buckets);
+	t->buckets = NULL;
+	t->nbuckets = 0;
 	t->addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*t->addrs));
 	for (i = 0; i < t->len; i++)
 		t->addrs[i] = t->syms[i].addr;
+	if (t->len && t->len < UINT32_MAX)
+		index_buckets(t);
 }
 
 void sp_symtab_finalize_sorted(struct sp_symtab *t)
@@ -265,21 +296,37 @@ void sp_symtab_finalize(struct sp_symtab *t)
 /*
  * gprof's sym_lookup() answers with the last symbol starting at or below
  * addr (addresses are distinct after finalizing), if addr is within its
- * range; searching a plain array of addresses finds it with fewer cache
- * misses than walking the symbols.
+ * range. The bucket of addr holds the symbols that may start at or below
+ * it past the ones of earlier buckets; a crowded bucket (-l puts many
+ * lines in a few bytes) is searched by halves.
  */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
 {
-	size_t lo = 0, n = t->len;
+	const uint64_t *a = t->addrs;
+	size_t lo, hi, b;
 
-	if (!n || !t->addrs || addr < t->addrs[0])
-		return !t->addrs ? sp_symbols_lookup(t->syms, t->len, addr) : NULL;
-	while (n > 1) {
-		size_t half = n / 2;
+	if (!t->buckets)
+		return sp_symbols_lookup(t->syms, t->len, addr);
+	if (addr < a[0])
+		return NULL;
+	b = (size_t)((addr - a[0]) >> t->bucket_shift);
+	if (b >= t->nbuckets) {
+		lo = t->len - 1;
+	} else {
+		/* a[lo - 1] <= addr < a[hi]: symbol 0 starts bucket 0 */
+		lo = t->buckets[b];
+		hi = t->buckets[b + 1];
+		while (hi - lo > 4) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (t->addrs[lo + half] <= addr)
-			lo += half;
-		n -= half;
+			if (a[mid] <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (lo < hi && a[lo] <= addr)
+			lo++;
+		lo--;
 	}
 	return addr > t->syms[lo].end_addr ? NULL : &t->syms[lo];
 }
@@ -291,7 +338,7 @@ const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_
 	size_t i = *hint;
 
 	/* the same answer as the search: the last symbol starting at or below */
-	if (t->addrs && i < t->len && t->addrs[i] <= addr && (i + 1 == t->len || t->addrs[i + 1] > addr))
+	if (t->buckets && i < t->len && t->addrs[i] <= addr && (i + 1 == t->len || t->addrs[i + 1] > addr))
 		return addr > t->syms[i].end_addr ? NULL : &t->syms[i];
 	s = sp_symtab_lookup(t, addr);
 	if (s)

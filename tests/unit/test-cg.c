@@ -216,6 +216,42 @@ static void test_symtab_lookup(void)
 	sp_image_free(im);
 }
 
+/* The bucket index on tables of every density: lone symbols far apart,
+ * crowded runs (line symbols a byte apart), and addresses near 2^64. */
+static void test_symtab_buckets(void)
+{
+	static const uint64_t bases[] = {0x1000, 0x400000, UINT64_MAX - 0x4000000};
+	uint64_t seed = 12345;
+	size_t k;
+
+	for (k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
+		struct sp_symtab *t = sp_symtab_new();
+		uint64_t a = bases[k], probe;
+		size_t i, n = 500, bad = 0;
+
+		for (i = 0; i < n; i++) {
+			struct sp_symbol *s = sp_symtab_add(t);
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* mostly close together, sometimes a long gap */
+			a += (seed >> 60) < 2 ? (seed >> 33) % 20000 : 1 + (seed >> 33) % 3;
+			s->addr = a;
+			s->is_func = 1;
+			s->name = "f";
+		}
+		t->text_end = a + 7;
+		sp_symtab_finalize(t);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->buckets);
+		for (probe = bases[k] - 3; probe <= t->text_end + 3 && probe >= bases[k] - 3; probe++)
+			if (sp_symtab_lookup(t, probe) != sp_symbols_lookup(t->syms, t->len, probe))
+				bad++;
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT_PTR_NULL(sp_symtab_lookup(t, bases[k] - 1));
+		CU_ASSERT_PTR_EQUAL(sp_symtab_lookup(t, t->text_end), &t->syms[t->len - 1]);
+		sp_symtab_free(t);
+	}
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -225,6 +261,7 @@ int sp_test_register_cg(void)
 	if (!CU_add_test(s, "stacks: recursion counted once", test_exact_recursion) ||
 	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
 	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
+	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
 		return -1;
 	return 0;
