@@ -171,6 +171,51 @@ static void test_sort_sizes(void)
 	CU_ASSERT(!memcmp(u, uref, sizeof(u)));
 }
 
+struct rk {
+	uint64_t key;
+	uint32_t seq;
+};
+
+static uint64_t rk_key(const struct rk *r)
+{
+	return r->key;
+}
+
+SP_DEFINE_RADIX_SORT(radix_rk, struct rk, rk_key)
+
+static int cmp_rk(const void *a, const void *b, void *ctx)
+{
+	const struct rk *x = a, *y = b;
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The radix sort equals the stable merge sort: keys with constant bytes
+ * (no pass), bytes that vary, and many equal keys (stability). */
+static void test_radix_sort(void)
+{
+	static struct rk v[3000], tmp[3000], ref[3000];
+	const struct rk *out;
+	uint64_t x = 99;
+	int i, ok = 1;
+
+	for (i = 0; i < 3000; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* bytes 7 and 2 constant; 200 distinct keys in all */
+		v[i].key = UINT64_C(0x4200000000000000) | ((x >> 40) % 200) << 24 | 0xab0000 |
+			   ((x >> 50) % 2) << 40;
+		v[i].seq = (uint32_t)i;
+	}
+	memcpy(ref, v, sizeof(v));
+	sp_sort(ref, 3000, sizeof(ref[0]), cmp_rk, NULL);
+	out = radix_rk(v, 3000, tmp);
+	for (i = 0; i < 3000; i++)
+		if (out[i].key != ref[i].key || out[i].seq != ref[i].seq)
+			ok = 0;
+	CU_ASSERT(ok);
+	CU_ASSERT_PTR_EQUAL(radix_rk(v, 1, tmp), v);
+}
+
 static void test_pairmap(void)
 {
 	struct sp_pairmap m;
@@ -252,6 +297,7 @@ int sp_test_register_core(void)
 	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
 	    !CU_add_test(s, "buf", test_buf) || !CU_add_test(s, "sort is stable", test_sort_stable) ||
 	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||
+	    !CU_add_test(s, "radix sort", test_radix_sort) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
