@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for cg/: the exact stack-based graph and the arc sorting. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
@@ -252,6 +253,52 @@ static void test_symtab_buckets(void)
 	}
 }
 
+/* Name ranks follow strcmp(): names that share 8 or 16 bytes, prefixes
+ * of each other, bytes above 0x7f, equal names at distinct addresses. */
+static void test_name_ranks(void)
+{
+	static const char *const names[] = {
+		"alloc_build_event", "alloc_build_rule", "alloc_bu", "alloc_build_", "alloc",
+		"", "alloc_build_event", "zeta", "alloc_build_eventX", "alloc_build_even",
+		"\xc3\xa9t\xc3\xa9", "a\x7f", "a\x80", "abcdefghabcdefgh1", "abcdefghabcdefgh",
+		"abcdefghabcdefgh0", "_start", "__start", "abcdefgh",
+	};
+	size_t n = sizeof(names) / sizeof(names[0]), i, j, bad = 0;
+	struct sp_symtab *t = sp_symtab_new();
+	uint32_t *rank;
+
+	for (i = 0; i < n; i++) {
+		struct sp_symbol *s = sp_symtab_add(t);
+
+		/* the same characters at another address must rank the same */
+		s->name = sp_arena_strdup(&t->arena, names[i]);
+		s->addr = 0x1000 + 16 * i;
+	}
+	/* and enough names built of a few syllables for the radix path */
+	for (i = 0; i < 700; i++) {
+		static const char *const syl[] = {"al", "loc_", "b", "uild", "_e", "ve", "nt"};
+		struct sp_symbol *s = sp_symtab_add(t);
+		char buf[64] = "";
+		size_t k, x = i * 2654435761u;
+
+		for (k = 0; k < 2 + i % 9; k++, x /= 7)
+			strcat(buf, syl[x % 7]);
+		s->name = sp_arena_strdup(&t->arena, buf);
+		s->addr = 0x8000 + 16 * i;
+	}
+	rank = sp_symtab_name_ranks(t);
+	for (i = 0; i < t->len; i++)
+		for (j = 0; j < t->len; j++) {
+			int c = strcmp(t->syms[i].name, t->syms[j].name);
+
+			if ((c > 0) - (c < 0) != (rank[i] > rank[j]) - (rank[i] < rank[j]))
+				bad++;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+	free(rank);
+	sp_symtab_free(t);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -262,6 +309,7 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "stacks: inline chains are arcs", test_inline_expansion) ||
 	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
 	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
+	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
 		return -1;
 	return 0;
