@@ -77,10 +77,12 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 	uint64_t lowpc = h->low_pc / UNIT;
 	double scale = cg->hist_scale;
 	uint32_t i, j, k;
+	size_t x;
 	FILE *dbg = (o->debug.mask & SP_DBG_SAMPLE) ? o->debug.out : NULL;
 
-	for (i = 0, k = 1; i < h->nbins; ++i) {
-		uint32_t bin_count = h->bins[i];
+	/* gprof walks every bin; the empty ones change nothing */
+	for (x = 0, k = 1; x < h->nnonzero; ++x) {
+		uint32_t bin_count = h->bins[i = h->nonzero[x]];
 		uint64_t bin_low, bin_high;
 		double count_time;
 
@@ -135,13 +137,12 @@ static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 {
 	const struct sp_symtab *t = cg->symtab;
 	double w = (double)(h->high_pc - h->low_pc) / h->nbins;
-	size_t j = 0;
-	uint32_t i;
+	size_t j = 0, x;
 
-	for (i = 0; i < h->nbins; i++) {
+	for (x = 0; x < h->nnonzero; x++) {
+		uint32_t i = h->nonzero[x], count = h->bins[i];
 		double bs = (double)h->low_pc + w * i, be = bs + w, left;
 		double lo, hi;
-		uint32_t count = h->bins[i];
 
 		if (!count)
 			continue;

@@ -260,6 +260,109 @@ static void test_profile_sums(void)
 	sp_profile_free(p);
 }
 
+/* Appends records and sums them as a reader does at the end of a file. */
+static void append(struct sp_profile *p, const uint64_t (*r)[3], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_pcarc a;
+
+		a.from_pc = r[i][0];
+		a.self_pc = r[i][1];
+		a.count = r[i][2];
+		sp_profile_append_pcarcs(p, &a, 1);
+	}
+	sp_profile_sum_pcarcs(p);
+}
+
+static int has_arcs(const struct sp_profile *p, const uint64_t (*r)[3], size_t n)
+{
+	size_t i;
+
+	if (p->npcarcs != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (p->pcarcs[i].from_pc != r[i][0] || p->pcarcs[i].self_pc != r[i][1] ||
+		    p->pcarcs[i].count != r[i][2])
+			return 0;
+	return 1;
+}
+
+/* Equal (from, self) pairs are summed onto their first record, and the
+ * records that stay keep their order: in glibc's order (by call site)
+ * with a repeat inside a call site's run, in no order at all, across
+ * files, and with a call site of more callees than the one-pass check
+ * takes. */
+static void test_pcarc_sums(void)
+{
+	static const uint64_t by_site[][3] = {
+		{0x10, 0x100, 1}, {0x20, 0x300, 2}, {0x20, 0x200, 3},
+		{0x20, 0x300, 4}, {0x30, 0x100, 5},
+	};
+	static const uint64_t by_site_sum[][3] = {
+		{0x10, 0x100, 1}, {0x20, 0x300, 6}, {0x20, 0x200, 3}, {0x30, 0x100, 5},
+	};
+	static const uint64_t shuffled[][3] = {
+		{0x30, 0x100, 1}, {0x10, 0x100, 2}, {0x30, 0x100, 3},
+		{0x20, 0x200, 4}, {0x10, 0x100, 5},
+	};
+	static const uint64_t shuffled_sum[][3] = {
+		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 4},
+	};
+	static const uint64_t again[][3] = {{0x20, 0x200, 10}, {0x40, 0x100, 1}};
+	static const uint64_t again_sum[][3] = {
+		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 14}, {0x40, 0x100, 1},
+	};
+	static uint64_t wide[100][3], wide_sum[99][3];
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	size_t i;
+
+	append(p, by_site, 5);
+	CU_ASSERT(has_arcs(p, by_site_sum, 4));
+	sp_profile_free(p);
+	p = sp_profile_new(SP_PROFILE_GMON);
+	append(p, shuffled, 5);
+	CU_ASSERT(has_arcs(p, shuffled_sum, 3));
+	append(p, again, 2);
+	CU_ASSERT(has_arcs(p, again_sum, 4));
+	sp_profile_free(p);
+	/* one call site, 99 callees, the last one twice */
+	for (i = 0; i < 100; i++) {
+		wide[i][0] = 0x50;
+		wide[i][1] = i < 99 ? 0x1000 - 8 * i : 0x1000 - 8 * 98;
+		wide[i][2] = i + 1;
+		if (i < 99)
+			memcpy(wide_sum[i], wide[i], sizeof(wide[i]));
+	}
+	wide_sum[98][2] += 100;
+	p = sp_profile_new(SP_PROFILE_GMON);
+	append(p, (const uint64_t(*)[3])wide, 99);
+	CU_ASSERT(has_arcs(p, (const uint64_t(*)[3])wide_sum, 99) == 0); /* not summed yet */
+	append(p, (const uint64_t(*)[3])wide + 99, 1);
+	CU_ASSERT(has_arcs(p, (const uint64_t(*)[3])wide_sum, 99));
+	sp_profile_free(p);
+}
+
+/* The list of bins that are not zero follows what was added, in order. */
+static void test_hist_nonzero(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_hist *h = sp_profile_findnew_hist(p, 0, 400, 100);
+	const uint32_t idx1[] = {3, 50, 97}, cnt1[] = {1, 0, 2};
+	const uint32_t idx2[] = {0, 3, 60, 99}, cnt2[] = {5, 1, 1, 7};
+
+	sp_profile_hist_add(h, idx1, cnt1, 3);
+	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 2);
+	CU_ASSERT(h->nonzero[0] == 3 && h->nonzero[1] == 97);
+	sp_profile_hist_add(h, idx2, cnt2, 4);
+	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 5);
+	CU_ASSERT(h->nonzero[0] == 0 && h->nonzero[1] == 3 && h->nonzero[2] == 60 &&
+		  h->nonzero[3] == 97 && h->nonzero[4] == 99);
+	CU_ASSERT(h->bins[3] == 2 && h->bins[50] == 0 && h->bins[99] == 7);
+	sp_profile_free(p);
+}
+
 static void test_error(void)
 {
 	struct sp_error err = SP_ERROR_INIT;
@@ -300,6 +403,8 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "radix sort", test_radix_sort) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
+	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
+	    !CU_add_test(s, "histogram lists the bins that are not 0", test_hist_nonzero) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
 		return -1;
 	return 0;
