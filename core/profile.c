@@ -180,9 +180,14 @@ void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t 
 	for (k = 0; k < n; k++) {
 		if (!counts[k])
 			continue;
-		if (!h->bins[idx[k]])
+		/* with none listed every bin is 0: stored without a read, which
+		 * would map a zero page and then fault again for the write */
+		if (!h->nnonzero || !h->bins[idx[k]])
 			fresh[nfresh++] = idx[k];
-		h->bins[idx[k]] += counts[k];
+		if (!h->nnonzero)
+			h->bins[idx[k]] = counts[k];
+		else
+			h->bins[idx[k]] += counts[k];
 	}
 	if (nfresh && !h->nnonzero) {
 		free(h->nonzero);

@@ -348,7 +348,7 @@ uint32_t sp_profile_find_counter(const struct sp_profile *p, const char *name);
  * new zeroed one. The caller checks overlaps first. */
 struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint64_t high,
 					uint32_t nbins);
-/* gmon: adds counts[k] to bin idx[k] of h for k < n (idx ascending, each
+/* gmon: adds counts[k] to bin idx[k] of h for k < n (idx strictly ascending, each
  * below h->nbins), keeping h->nonzero. Zero counts may be left out. */
 void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
 			 size_t n);
