@@ -24,6 +24,20 @@ static struct sp_symtab *three_funcs(void)
 	return t;
 }
 
+/* main, a and b at 0x100, 0x200 and 0x300, with `specs` resolved on them. */
+static struct sp_symtab *three_funcs_placed(struct sp_symspecs *specs)
+{
+	struct sp_symtab *t = three_funcs();
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		t->syms[i].addr = 0x100 * (i + 1);
+	t->text_end = 0x3ff;
+	sp_symtab_finalize(t);
+	sp_symspecs_resolve(specs, t, NULL);
+	return t;
+}
+
 static uint32_t stack(struct sp_profile *p, const uint32_t *leaf_first, size_t n, int64_t v)
 {
 	uint32_t node = sp_profile_cct_insert_leaf_first(p, leaf_first, n);
@@ -134,6 +148,55 @@ static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t h
 }
 
 /*
+ * The arcs of a gmon.out: repeats of a pair from another call site summed
+ * onto the first arc, arcs in creation order and each node's lists newest
+ * first, while the callers come in runs and after one comes back (main
+ * after a), when the arcs go through the index instead.
+ */
+static void test_tally_runs(void)
+{
+	static const uint64_t recs[][3] = {
+		{0x108, 0x200, 1}, {0x110, 0x300, 2}, {0x120, 0x200, 4}, {0x208, 0x300, 8},
+		{0x130, 0x300, 16}, {0x210, 0x300, 32}, {0x308, 0x100, 64},
+	};
+	static const uint32_t ends[][2] = {{0, 1}, {0, 2}, {1, 2}, {2, 0}};
+	static const uint64_t counts[] = {5, 18, 40, 64};
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_symtab *t = three_funcs_placed(specs);
+	struct sp_cg_gmon_opts o;
+	struct sp_cg *cg;
+	size_t i;
+
+	for (i = 0; i < 7; i++)
+		sp_profile_add_pcarc(p, recs[i][0], recs[i][1], recs[i][2]);
+	memset(&o, 0, sizeof(o));
+	o.specs = specs;
+	o.hz = 100;
+	o.have_arcs = 1;
+	cg = sp_cg_from_gmon(p, t, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	CU_ASSERT_EQUAL_FATAL(cg->narcs, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT(cg->arcs[i].parent == ends[i][0] && cg->arcs[i].child == ends[i][1]);
+		CU_ASSERT_EQUAL(cg->arcs[i].count, counts[i]);
+		CU_ASSERT_EQUAL(find_arc(cg, ends[i][0], ends[i][1]), i);
+	}
+	CU_ASSERT_EQUAL(find_arc(cg, 2, 1), SP_CG_NONE);
+	CU_ASSERT_EQUAL(cg->nodes[0].children, 1);
+	CU_ASSERT_EQUAL(cg->arcs[1].next_child, 0);
+	CU_ASSERT_EQUAL(cg->nodes[2].parents, 2);
+	CU_ASSERT_EQUAL(cg->arcs[2].next_parent, 1);
+	CU_ASSERT(cg->nodes[0].ncalls == 64 && cg->nodes[1].ncalls == 5 &&
+		  cg->nodes[2].ncalls == 58);
+	CU_ASSERT_EQUAL(cg->narc_list, 4);
+	sp_cg_free(cg);
+	sp_symspecs_free(specs);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
+/*
  * Pseudo nodes sit after the cycle nodes once the graph is assembled, the
  * arcs into them follow, and they stay out of the ranking: main -> a,
  * a <-> b (one cycle), and every function -> "<p>".
@@ -141,18 +204,13 @@ static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t h
 static void test_pseudo_after_cycles(void)
 {
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
-	struct sp_symtab *t = three_funcs();
 	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_symtab *t = three_funcs_placed(specs);
 	struct sp_cg_gmon_opts o;
 	struct sp_cg *cg;
 	uint32_t ps, a;
 	size_t i;
 
-	for (i = 0; i < 3; i++)
-		t->syms[i].addr = 0x100 * (i + 1);
-	t->text_end = 0x3ff;
-	sp_symtab_finalize(t);
-	sp_symspecs_resolve(specs, t, NULL);
 	sp_profile_add_pcarc(p, 0x108, 0x200, 3);
 	sp_profile_add_pcarc(p, 0x208, 0x300, 5);
 	sp_profile_add_pcarc(p, 0x308, 0x200, 4);
@@ -310,6 +368,7 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
 	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
 	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
+	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs) ||
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
 		return -1;
 	return 0;
