@@ -140,9 +140,57 @@ static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
 	       kept->name[1] == '_';
 }
 
+/*
+ * sp_symbol_cmp_addr() order as one integer, when the addresses span less
+ * than 2^62: the offset from the lowest address, then 0 for a function,
+ * then 1 for a static. The radix sort keeps equal keys in table order, as
+ * the merge sort does. 0 if the span is too wide.
+ */
+static int sort_by_key(struct sp_symbol *syms, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct sp_keyed *k, *v;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		lo = syms[i].addr < lo ? syms[i].addr : lo;
+		hi = syms[i].addr > hi ? syms[i].addr : hi;
+	}
+	if (hi - lo >= UINT64_C(1) << 62 || n >= UINT32_MAX)
+		return 0;
+	k = sp_xreallocarray(NULL, 2 * n, sizeof(*k));
+	for (i = 0; i < n; i++) {
+		k[i].key = (syms[i].addr - lo) << 2 | (uint64_t)!syms[i].is_func << 1 |
+			   syms[i].is_static;
+		k[i].idx = (uint32_t)i;
+	}
+	v = sp_sort_keyed(k, n, k + n);
+	/* v[i].idx is the symbol that goes to i: follow each cycle once */
+	for (i = 0; i < n; i++) {
+		struct sp_symbol tmp;
+
+		if (v[i].idx == i)
+			continue;
+		tmp = syms[i];
+		for (j = i; v[j].idx != i;) {
+			size_t from = v[j].idx;
+
+			syms[j] = syms[from];
+			v[j].idx = (uint32_t)j;
+			j = from;
+		}
+		syms[j] = tmp;
+		v[j].idx = (uint32_t)j;
+	}
+	free(k);
+	return 1;
+}
+
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 {
-	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
+	/* a program's table is thousands of symbols: a radix sort by a key */
+	if (*len < 256 || !sort_by_key(syms, *len))
+		sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
 	symbols_dedup(syms, len, text_end);
 }
 

@@ -103,4 +103,14 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx);
 		return v;                                                                          \
 	}
 
+/* An element's sort key and where it came from. */
+struct sp_keyed {
+	uint64_t key;
+	uint32_t idx;
+};
+
+/* SP_DEFINE_RADIX_SORT by key: stable, so equal keys stay in input order;
+ * `tmp` has room for n; returns v or tmp, whichever holds the result. */
+struct sp_keyed *sp_sort_keyed(struct sp_keyed *v, size_t n, struct sp_keyed *tmp);
+
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for cg/: the exact stack-based graph and the arc sorting. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
@@ -8,6 +9,7 @@
 #include "suites.h"
 #include "symprof/cg.h"
 #include "symprof/profile.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 static struct sp_symtab *three_funcs(void)
@@ -311,6 +313,41 @@ static void test_symtab_buckets(void)
 	}
 }
 
+static int cmp_sym(const void *l, const void *r, void *ctx)
+{
+	(void)ctx;
+	return sp_symbol_cmp_addr(l, r);
+}
+
+/* The radix sort of a large table gives gprof's order, ties (same
+ * address, kind and binding) in table order, as the merge sort does. */
+static void test_symbols_sort(void)
+{
+	static struct sp_symbol a[600], b[600];
+	static char names[600][8];
+	uint64_t x = 5;
+	size_t i, na = 600, nb = 600, bad = 0;
+
+	for (i = 0; i < 600; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].addr = 0x400000 + 16 * ((x >> 33) % 150);
+		a[i].is_func = (x >> 20) & 1;
+		a[i].is_static = (x >> 21) & 1;
+		snprintf(names[i], sizeof(names[i]), "%c%zu", (x >> 22) & 1 ? '_' : 'f', i);
+		a[i].name = names[i];
+	}
+	memcpy(b, a, sizeof(a));
+	sp_sort(b, nb, sizeof(b[0]), cmp_sym, NULL); /* already sorted: kept as is */
+	sp_symbols_finalize(a, &na, 0x500000);
+	sp_symbols_finalize(b, &nb, 0x500000);
+	CU_ASSERT_EQUAL_FATAL(na, nb);
+	for (i = 0; i < na; i++)
+		if (a[i].name != b[i].name || a[i].end_addr != b[i].end_addr)
+			bad++;
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* Name ranks follow strcmp(): names that share 8 or 16 bytes, prefixes
  * of each other, bytes above 0x7f, equal names at distinct addresses. */
 static void test_name_ranks(void)
@@ -368,6 +405,7 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "symtab lookup equals gprof's", test_symtab_lookup) ||
 	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
 	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
+	    !CU_add_test(s, "symbols sorted by key as by comparisons", test_symbols_sort) ||
 	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs) ||
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles))
 		return -1;

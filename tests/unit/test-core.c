@@ -171,21 +171,9 @@ static void test_sort_sizes(void)
 	CU_ASSERT(!memcmp(u, uref, sizeof(u)));
 }
 
-struct rk {
-	uint64_t key;
-	uint32_t seq;
-};
-
-static uint64_t rk_key(const struct rk *r)
-{
-	return r->key;
-}
-
-SP_DEFINE_RADIX_SORT(radix_rk, struct rk, rk_key)
-
 static int cmp_rk(const void *a, const void *b, void *ctx)
 {
-	const struct rk *x = a, *y = b;
+	const struct sp_keyed *x = a, *y = b;
 	(void)ctx;
 	return (x->key > y->key) - (x->key < y->key);
 }
@@ -194,8 +182,8 @@ static int cmp_rk(const void *a, const void *b, void *ctx)
  * (no pass), bytes that vary, and many equal keys (stability). */
 static void test_radix_sort(void)
 {
-	static struct rk v[3000], tmp[3000], ref[3000];
-	const struct rk *out;
+	static struct sp_keyed v[3000], tmp[3000], ref[3000];
+	const struct sp_keyed *out;
 	uint64_t x = 99;
 	int i, ok = 1;
 
@@ -204,16 +192,16 @@ static void test_radix_sort(void)
 		/* bytes 7 and 2 constant; 200 distinct keys in all */
 		v[i].key = UINT64_C(0x4200000000000000) | ((x >> 40) % 200) << 24 | 0xab0000 |
 			   ((x >> 50) % 2) << 40;
-		v[i].seq = (uint32_t)i;
+		v[i].idx = (uint32_t)i;
 	}
 	memcpy(ref, v, sizeof(v));
 	sp_sort(ref, 3000, sizeof(ref[0]), cmp_rk, NULL);
-	out = radix_rk(v, 3000, tmp);
+	out = sp_sort_keyed(v, 3000, tmp);
 	for (i = 0; i < 3000; i++)
-		if (out[i].key != ref[i].key || out[i].seq != ref[i].seq)
+		if (out[i].key != ref[i].key || out[i].idx != ref[i].idx)
 			ok = 0;
 	CU_ASSERT(ok);
-	CU_ASSERT_PTR_EQUAL(radix_rk(v, 1, tmp), v);
+	CU_ASSERT_PTR_EQUAL(sp_sort_keyed(v, 1, tmp), v);
 }
 
 static void test_pairmap(void)
