@@ -208,6 +208,8 @@ void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t 
 
 void sp_profile_append_pcarcs(struct sp_profile *p, const struct sp_pcarc *v, size_t n)
 {
+	if (!n)
+		return;
 	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
 	memcpy(p->pcarcs + p->npcarcs, v, n * sizeof(*v));
 	p->npcarcs += n;
