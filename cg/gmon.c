@@ -134,12 +134,13 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 
 	/* gprof walks every bin; the empty ones change nothing */
 	for (x = 0, k = 1; x < h->nnonzero; ++x) {
-		uint32_t bin_count = h->bins[i = h->nonzero[x]];
+		uint32_t bin_count = h->counts[x];
 		uint64_t bin_low, bin_high;
 		double count_time;
 
 		if (!bin_count)
 			continue;
+		i = h->nonzero[x];
 		bin_low = lowpc + (uint64_t)(scale * i);
 		bin_high = lowpc + (uint64_t)(scale * (i + 1));
 		count_time = bin_count;
@@ -192,7 +193,7 @@ static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 	size_t j = 0, x;
 
 	for (x = 0; x < h->nnonzero; x++) {
-		uint32_t i = h->nonzero[x], count = h->bins[i];
+		uint32_t i = h->nonzero[x], count = h->counts[x];
 		double bs = (double)h->low_pc + w * i, be = bs + w, left;
 		double lo, hi;
 

@@ -48,8 +48,8 @@ void sp_profile_free(struct sp_profile *p)
 	free(p->maps);
 	free(p->counters);
 	for (i = 0; i < p->nhists; i++) {
-		free(p->hists[i].bins);
 		free(p->hists[i].nonzero);
+		free(p->hists[i].counts);
 	}
 	free(p->hists);
 	free(p->pcarcs);
@@ -140,68 +140,57 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 	h->low_pc = low;
 	h->high_pc = high;
 	h->nbins = nbins;
-	/* calloc: fresh pages are zero already, and the bins never counted
-	 * into (most of them) are then never touched */
-	h->bins = sp_xcalloc(nbins ? nbins : 1, sizeof(uint32_t));
 	h->nonzero = NULL;
+	h->counts = NULL;
 	h->nnonzero = 0;
 	return h;
-}
-
-/* The union of two ascending lists without repeats. */
-static uint32_t *merge_bins(const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
-			    size_t *n)
-{
-	uint32_t *m = sp_xreallocarray(NULL, na + nb, sizeof(*m));
-	size_t i = 0, j = 0, k = 0;
-
-	while (i < na && j < nb) {
-		if (a[i] < b[j])
-			m[k++] = a[i++];
-		else if (b[j] < a[i])
-			m[k++] = b[j++];
-		else
-			m[k++] = a[i++], j++;
-	}
-	while (i < na)
-		m[k++] = a[i++];
-	while (j < nb)
-		m[k++] = b[j++];
-	*n = k;
-	return m;
 }
 
 void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
 			 size_t n)
 {
-	uint32_t *fresh = sp_xreallocarray(NULL, n ? n : 1, sizeof(*fresh)), *merged;
-	size_t k, nfresh = 0;
+	uint32_t *bin = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*bin));
+	uint32_t *sum = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*sum));
+	size_t i = 0, j = 0, m = 0;
 
-	for (k = 0; k < n; k++) {
-		if (!counts[k])
-			continue;
-		/* with none listed every bin is 0: stored without a read, which
-		 * would map a zero page and then fault again for the write */
-		if (!h->nnonzero || !h->bins[idx[k]])
-			fresh[nfresh++] = idx[k];
-		if (!h->nnonzero)
-			h->bins[idx[k]] = counts[k];
-		else
-			h->bins[idx[k]] += counts[k];
+	/* merge the two ascending lists, adding the counts of a bin in both */
+	while (i < h->nnonzero || j < n) {
+		if (j < n && !counts[j]) {
+			j++;
+		} else if (j == n || (i < h->nnonzero && h->nonzero[i] < idx[j])) {
+			bin[m] = h->nonzero[i];
+			sum[m++] = h->counts[i++];
+		} else if (i == h->nnonzero || idx[j] < h->nonzero[i]) {
+			bin[m] = idx[j];
+			sum[m++] = counts[j++];
+		} else {
+			bin[m] = idx[j];
+			sum[m++] = h->counts[i++] + counts[j++];
+		}
 	}
-	if (nfresh && !h->nnonzero) {
-		free(h->nonzero);
-		h->nonzero = fresh;
-		h->nnonzero = nfresh;
-		return;
+	free(h->nonzero);
+	free(h->counts);
+	h->nonzero = bin;
+	h->counts = sum;
+	h->nnonzero = m;
+}
+
+size_t sp_hist_find(const struct sp_hist *h, uint32_t bin)
+{
+	size_t k = 0, n = h->nnonzero;
+
+	/* halve the part of the list still in question */
+	while (n > 0) {
+		size_t half = n / 2;
+
+		if (h->nonzero[k + half] < bin) {
+			k += half + 1;
+			n -= half + 1;
+		} else {
+			n = half;
+		}
 	}
-	if (nfresh) {
-		/* a bin that wrapped to 0 stays listed: the list may hold extra bins */
-		merged = merge_bins(h->nonzero, h->nnonzero, fresh, nfresh, &h->nnonzero);
-		free(h->nonzero);
-		h->nonzero = merged;
-	}
-	free(fresh);
+	return k;
 }
 
 /* ---- pc arcs ---- */

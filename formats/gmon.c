@@ -189,7 +189,7 @@ static size_t note_bins(struct gmon_reader *r, const uint8_t *raw, uint32_t from
 /*
  * Adds nbins u16 counters (the caller checked they are there). Most are 0:
  * 32 at a time (a cache line) are passed over with a few loads, and only
- * the others reach the histogram, whose untouched pages then stay unmapped.
+ * the others reach the histogram, which keeps just those.
  */
 static void add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
 {

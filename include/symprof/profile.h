@@ -85,17 +85,15 @@ struct sp_map {
 
 /*
  * One histogram: nbins counters over vaddr [low_pc, high_pc). Most bins of
- * a profile are empty (705 of 390,524 in bench/'s program), so the bins
- * that are not also have a list: a pass that skips empty bins reads it
- * instead of all of them. Counts are added with sp_profile_hist_add(),
- * which keeps the list.
+ * a profile are empty (705 of 390,524 in bench/'s program), so only the
+ * others are kept: bin nonzero[k] holds counts[k], every bin not listed
+ * holds 0. Counts are added with sp_profile_hist_add().
  */
 struct sp_hist {
 	uint64_t low_pc, high_pc;
 	uint32_t nbins;
-	uint32_t *bins;            /* summed counts, nbins entries */
-	uint32_t *nonzero;         /* every bin that is not 0 (and maybe a few that are),
-				      ascending, no repeats */
+	uint32_t *nonzero;         /* bin indexes, ascending, no repeats */
+	uint32_t *counts;          /* their summed counts (0 only if a sum wrapped) */
 	size_t nnonzero;
 };
 
@@ -345,13 +343,15 @@ uint32_t sp_profile_find_counter(const struct sp_profile *p, const char *name);
 
 /* gmon: a histogram record [low,high) with nbins bins; returns the existing
  * one if a record with the same range exists (counts then add up), else a
- * new zeroed one. The caller checks overlaps first. */
+ * new empty one. The caller checks overlaps first. */
 struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint64_t high,
 					uint32_t nbins);
-/* gmon: adds counts[k] to bin idx[k] of h for k < n (idx strictly ascending, each
- * below h->nbins), keeping h->nonzero. Zero counts may be left out. */
+/* gmon: adds counts[k] to bin idx[k] of h for k < n (idx strictly
+ * ascending, each below h->nbins). Zero counts may be left out. */
 void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
 			 size_t n);
+/* The first k with h->nonzero[k] >= bin (h->nnonzero if none). */
+size_t sp_hist_find(const struct sp_hist *h, uint32_t bin);
 /* gmon: appends n records as they are, equal pairs or not: a reader
  * appends a file's records, then calls sp_profile_sum_pcarcs() once,
  * before anything reads pcarcs. */

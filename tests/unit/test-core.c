@@ -332,22 +332,25 @@ static void test_pcarc_sums(void)
 	sp_profile_free(p);
 }
 
-/* The list of bins that are not zero follows what was added, in order. */
+/* A histogram keeps the bins that are not 0, in order, with their sums. */
 static void test_hist_nonzero(void)
 {
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
 	struct sp_hist *h = sp_profile_findnew_hist(p, 0, 400, 100);
 	const uint32_t idx1[] = {3, 50, 97}, cnt1[] = {1, 0, 2};
 	const uint32_t idx2[] = {0, 3, 60, 99}, cnt2[] = {5, 1, 1, 7};
+	const uint32_t bins[] = {0, 3, 60, 97, 99}, sums[] = {5, 2, 1, 2, 7};
+	size_t k;
 
 	sp_profile_hist_add(h, idx1, cnt1, 3);
 	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 2);
 	CU_ASSERT(h->nonzero[0] == 3 && h->nonzero[1] == 97);
 	sp_profile_hist_add(h, idx2, cnt2, 4);
 	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 5);
-	CU_ASSERT(h->nonzero[0] == 0 && h->nonzero[1] == 3 && h->nonzero[2] == 60 &&
-		  h->nonzero[3] == 97 && h->nonzero[4] == 99);
-	CU_ASSERT(h->bins[3] == 2 && h->bins[50] == 0 && h->bins[99] == 7);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT(h->nonzero[k] == bins[k] && h->counts[k] == sums[k]);
+	CU_ASSERT(sp_hist_find(h, 0) == 0 && sp_hist_find(h, 4) == 2 && sp_hist_find(h, 97) == 3 &&
+		  sp_hist_find(h, 100) == 5);
 	sp_profile_free(p);
 }
 
@@ -392,7 +395,7 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
 	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
-	    !CU_add_test(s, "histogram lists the bins that are not 0", test_hist_nonzero) ||
+	    !CU_add_test(s, "histogram keeps the bins that are not 0", test_hist_nonzero) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
 		return -1;
 	return 0;
