@@ -284,39 +284,28 @@ static void sort_names(struct named *v, size_t n, struct named *tmp, size_t dept
 
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 {
-	/* line symbols share their function's name: sort each distinct
-	 * string pointer once (a pointer hash finds them), then map back */
-	size_t cap = 16, i, nu = 0;
-	const char **keys;
-	uint32_t *slot_u, *sym_u, *rank_u, *ranks, r = 0;
+	/* line symbols share their function's name and follow each other:
+	 * each run of one name pointer is sorted once, then mapped back */
+	size_t i, nu = 0;
+	uint32_t *sym_u, *rank_u, *ranks, r = 0;
 	struct named *v;
 
-	while (cap < 2 * t->len)
-		cap *= 2;
-	keys = sp_xcalloc(cap, sizeof(*keys));
-	slot_u = sp_xreallocarray(NULL, cap, sizeof(*slot_u));
 	sym_u = sp_xreallocarray(NULL, t->len + 1, sizeof(*sym_u));
 	v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
 	for (i = 0; i < t->len; i++) {
 		const char *name = t->syms[i].name ? t->syms[i].name : "";
-		size_t h = (size_t)(((uintptr_t)name >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 24) &
-			   (cap - 1);
 
-		while (keys[h] && keys[h] != name)
-			h = (h + 1) & (cap - 1);
-		if (!keys[h]) {
-			keys[h] = name;
-			slot_u[h] = (uint32_t)nu;
+		if (!nu || v[nu - 1].name != name) {
 			v[nu].name = name;
 			v[nu].sym = (uint32_t)nu;
 			nu++;
 		}
-		sym_u[i] = slot_u[h];
+		sym_u[i] = (uint32_t)nu - 1;
 	}
 	sort_names(v, nu, v + nu, 0);
 	rank_u = sp_xreallocarray(NULL, nu + 1, sizeof(*rank_u));
 	for (i = 0; i < nu; i++) {
-		/* equal strings at different addresses share a rank */
+		/* equal strings (at different addresses, or runs apart) share a rank */
 		if (i && strcmp(v[i].name, v[i - 1].name))
 			r = (uint32_t)i;
 		rank_u[v[i].sym] = r;
@@ -324,8 +313,6 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
 	for (i = 0; i < t->len; i++)
 		ranks[i] = rank_u[sym_u[i]];
-	free(keys);
-	free(slot_u);
 	free(sym_u);
 	free(rank_u);
 	free(v);
