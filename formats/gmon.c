@@ -396,6 +396,10 @@ static int read_gnu(struct gmon_reader *r)
 	r->in->version = (int)version;
 	r->st->file_version = (int)version;
 	sp_cursor_skip(&r->c, 12);
+	/* room for as many arc records as the file could hold: the array is
+	 * then never copied, and what the records do not fill is never touched */
+	sp_profile_reserve_pcarcs(r->p,
+				  sp_cursor_left(&r->c) / (2 * (size_t)r->o->target.ptr_size + 5));
 	while (ret == 0 && sp_cursor_left(&r->c) > 0) {
 		uint8_t tag = *r->c.p++;
 
