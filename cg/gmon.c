@@ -91,6 +91,7 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 	FILE *dbg = (o->debug.mask & SP_DBG_TALLY) ? o->debug.out : NULL;
 	struct tally y;
 	size_t i, hint = 0;
+	uint32_t pn, cn;
 
 	memset(&y, 0, sizeof(y));
 	y.parent_run = sp_xcalloc(3 * (t->len + 1), sizeof(uint32_t));
@@ -111,12 +112,13 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 			child--;
 		if (!child->is_func || (filter && !sp_symspecs_keeps_arc(o->specs, parent, child)))
 			continue;
-		cg->nodes[folded(o, node_of(cg, child))].ncalls += a->count;
+		pn = folded(o, node_of(cg, parent));
+		cn = folded(o, node_of(cg, child));
+		cg->nodes[cn].ncalls += a->count;
 		if (dbg)
 			fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n",
 				parent->name, child->name, (unsigned long long)a->count);
-		tally_arc(cg, &y, folded(o, node_of(cg, parent)), folded(o, node_of(cg, child)),
-			  a->count);
+		tally_arc(cg, &y, pn, cn, a->count);
 	}
 	free(y.parent_run);
 }

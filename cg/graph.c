@@ -63,25 +63,14 @@ uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 	return a == UINT32_MAX ? SP_CG_NONE : a;
 }
 
-uint32_t sp_cg_arc_append(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count)
+uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
+			       uint64_t count)
 {
-	uint32_t a = (uint32_t)cg->narcs;
-	struct sp_cg_arc *arc;
+	uint32_t a;
 
 	SP_ALLOC_GROW(cg->arcs, cg->narcs + 1, cg->arcs_alloc);
-	arc = &cg->arcs[cg->narcs++];
-	memset(arc, 0, sizeof(*arc));
-	arc->parent = parent;
-	arc->child = child;
-	arc->count = count;
-	arc->next_child = cg->nodes[parent].children;
-	cg->nodes[parent].children = a;
-	arc->next_parent = cg->nodes[child].parents;
-	cg->nodes[child].parents = a;
-	if (parent != child) {
-		SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
-		cg->arc_list[cg->narc_list++] = a;
-	}
+	SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
+	a = sp_cg_arc_link(cg, parent, child, count);
 	if (cg->arc_index)
 		sp_pairmap_put(cg->arc_index, parent, child, a);
 	return a;
