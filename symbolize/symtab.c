@@ -149,7 +149,7 @@ static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
 static int sort_by_key(struct sp_symbol *syms, size_t n)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
-	struct sp_keyed *k, *v;
+	struct sp_keyed *k, *tmp_keys, *v;
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
@@ -158,13 +158,15 @@ static int sort_by_key(struct sp_symbol *syms, size_t n)
 	}
 	if (hi - lo >= UINT64_C(1) << 62 || n >= UINT32_MAX)
 		return 0;
-	k = sp_xreallocarray(NULL, 2 * n, sizeof(*k));
+	/* two blocks, each small enough for malloc to reuse later */
+	k = sp_xreallocarray(NULL, n, sizeof(*k));
+	tmp_keys = sp_xreallocarray(NULL, n, sizeof(*tmp_keys));
 	for (i = 0; i < n; i++) {
 		k[i].key = (syms[i].addr - lo) << 2 | (uint64_t)!syms[i].is_func << 1 |
 			   syms[i].is_static;
 		k[i].idx = (uint32_t)i;
 	}
-	v = sp_sort_keyed(k, n, k + n);
+	v = sp_sort_keyed(k, n, tmp_keys);
 	/* v[i].idx is the symbol that goes to i: follow each cycle once */
 	for (i = 0; i < n; i++) {
 		struct sp_symbol tmp;
@@ -183,6 +185,7 @@ static int sort_by_key(struct sp_symbol *syms, size_t n)
 		v[j].idx = (uint32_t)j;
 	}
 	free(k);
+	free(tmp_keys);
 	return 1;
 }
 
