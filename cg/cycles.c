@@ -120,7 +120,7 @@ static void post_visit(struct dfn *d, uint32_t n)
 }
 
 /* Visits `n`; returns 1 if it was pushed (its children are to be walked). */
-static int visit(struct dfn *d, uint32_t n)
+static inline int visit(struct dfn *d, uint32_t n)
 {
 	int order = d->cg->nodes[n].top_order;
 

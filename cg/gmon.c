@@ -43,30 +43,84 @@ static uint32_t folded(const struct sp_cg_gmon_opts *o, uint32_t n)
 	return o->fold && o->fold[n] != SIZE_MAX ? (uint32_t)o->fold[n] : n;
 }
 
-/* gprof's cg_tally() for one summed record. */
-static void tally(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struct sp_pcarc *a,
-		  size_t *parent_hint)
+/*
+ * Adding arcs without a hash index: while each parent's records come in
+ * one run (gmon.out lists them by call site, so by caller), an arc to
+ * `child` from the current parent exists iff seen[child] is the current
+ * run, and is arc_of[child]. A parent that comes back after another ends
+ * that, and the rest goes through sp_cg_arc_add() and its index, which
+ * gives the same arcs in the same order.
+ */
+struct tally {
+	uint32_t *parent_run;  /* per node: its run as a parent, 0 none yet */
+	uint32_t *seen;        /* per node: the run of its last arc as a child */
+	uint32_t *arc_of;      /* per node: that arc */
+	uint32_t parent, run;
+	int runs;              /* the parents' runs are still distinct */
+};
+
+static void tally_arc(struct sp_cg *cg, struct tally *y, uint32_t parent, uint32_t child,
+		      uint64_t count)
+{
+	if (y->runs && parent != y->parent) {
+		if (y->parent_run[parent]) {
+			y->runs = 0;
+		} else {
+			y->parent = parent;
+			y->parent_run[parent] = ++y->run;
+		}
+	}
+	if (!y->runs) {
+		sp_cg_arc_add(cg, parent, child, count);
+	} else if (y->seen[child] == y->run) {
+		cg->arcs[y->arc_of[child]].count += count;
+	} else {
+		y->seen[child] = y->run;
+		y->arc_of[child] = sp_cg_arc_append(cg, parent, child, count);
+	}
+}
+
+/* gprof's cg_tally() for every summed record. */
+static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
+		       const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symtab *t = cg->symtab;
-	/* gmon.out lists arcs by call site: mostly from the same caller */
-	const struct sp_symbol *parent = sp_symtab_lookup_near(t, a->from_pc, parent_hint);
-	const struct sp_symbol *child = sp_symtab_lookup(t, a->self_pc);
+	/* -k and -q arc specs: without any, every arc is kept */
+	int filter = sp_symspecs_len(o->specs, SP_INCL_ARCS) ||
+		     sp_symspecs_len(o->specs, SP_EXCL_ARCS);
 	FILE *dbg = (o->debug.mask & SP_DBG_TALLY) ? o->debug.out : NULL;
+	struct tally y;
+	size_t i, hint = 0;
+	uint32_t pn, cn;
 
-	if (!parent || !child)
-		return;
-	while (child >= t->syms && !child->is_func) {
-		if (child == t->syms)
-			return;
-		child--;
+	memset(&y, 0, sizeof(y));
+	y.parent_run = sp_xcalloc(3 * (t->len + 1), sizeof(uint32_t));
+	y.seen = y.parent_run + t->len + 1;
+	y.arc_of = y.seen + t->len + 1;
+	y.parent = SP_CG_NONE;
+	y.runs = 1;
+	sp_cg_arc_reserve(cg, p->npcarcs);
+	for (i = 0; i < p->npcarcs; i++) {
+		const struct sp_pcarc *a = &p->pcarcs[i];
+		/* gmon.out lists arcs by call site: mostly from the same caller */
+		const struct sp_symbol *parent = sp_symtab_lookup_near(t, a->from_pc, &hint);
+		const struct sp_symbol *child = sp_symtab_lookup(t, a->self_pc);
+
+		if (!parent || !child)
+			continue;
+		while (!child->is_func && child > t->syms)
+			child--;
+		if (!child->is_func || (filter && !sp_symspecs_keeps_arc(o->specs, parent, child)))
+			continue;
+		pn = folded(o, node_of(cg, parent));
+		cn = folded(o, node_of(cg, child));
+		cg->nodes[cn].ncalls += a->count;
+		if (dbg)
+			fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n",
+				parent->name, child->name, (unsigned long long)a->count);
+		tally_arc(cg, &y, pn, cn, a->count);
 	}
-	if (!sp_symspecs_keeps_arc(o->specs, parent, child))
-		return;
-	cg->nodes[folded(o, node_of(cg, child))].ncalls += a->count;
-	if (dbg)
-		fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n", parent->name,
-			child->name, (unsigned long long)a->count);
-	sp_cg_arc_add(cg, folded(o, node_of(cg, parent)), folded(o, node_of(cg, child)), a->count);
+	free(y.parent_run);
 }
 
 /* gprof's hist_assign_samples_1() for one histogram. */
@@ -77,15 +131,18 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 	uint64_t lowpc = h->low_pc / UNIT;
 	double scale = cg->hist_scale;
 	uint32_t i, j, k;
+	size_t x;
 	FILE *dbg = (o->debug.mask & SP_DBG_SAMPLE) ? o->debug.out : NULL;
 
-	for (i = 0, k = 1; i < h->nbins; ++i) {
-		uint32_t bin_count = h->bins[i];
+	/* gprof walks every bin; the empty ones change nothing */
+	for (x = 0, k = 1; x < h->nnonzero; ++x) {
+		uint32_t bin_count = h->counts[x];
 		uint64_t bin_low, bin_high;
 		double count_time;
 
 		if (!bin_count)
 			continue;
+		i = h->nonzero[x];
 		bin_low = lowpc + (uint64_t)(scale * i);
 		bin_high = lowpc + (uint64_t)(scale * (i + 1));
 		count_time = bin_count;
@@ -135,13 +192,12 @@ static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 {
 	const struct sp_symtab *t = cg->symtab;
 	double w = (double)(h->high_pc - h->low_pc) / h->nbins;
-	size_t j = 0;
-	uint32_t i;
+	size_t j = 0, x;
 
-	for (i = 0; i < h->nbins; i++) {
+	for (x = 0; x < h->nnonzero; x++) {
+		uint32_t i = h->nonzero[x], count = h->counts[x];
 		double bs = (double)h->low_pc + w * i, be = bs + w, left;
 		double lo, hi;
-		uint32_t count = h->bins[i];
 
 		if (!count)
 			continue;
@@ -246,7 +302,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err)
 {
 	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
-	size_t i, hint = 0;
+	size_t i;
 
 	(void)err;
 	cg->symtab = t;
@@ -272,9 +328,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 	cg->have_hist = o->have_hist;
 	cg->have_arcs = o->have_arcs;
 	cg->counts_known = 1; /* gmon arcs count calls */
-	sp_cg_arc_reserve(cg, p->npcarcs);
-	for (i = 0; i < p->npcarcs; i++)
-		tally(cg, o, &p->pcarcs[i], &hint);
+	tally_arcs(cg, p, o);
 	if (o->line_granularity && p->nbbs) {
 		attach_bbs(cg, p);
 		cg->have_bbs = 1;

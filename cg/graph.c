@@ -24,52 +24,67 @@ static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
 	*k2 = cg->arcs[a].child;
 }
 
-void sp_cg_arc_reserve(struct sp_cg *cg, size_t n)
+/*
+ * The (parent, child) -> arc index is built on first use: sp_cg_from_gmon()
+ * adds the arcs of a gmon.out without it (tally_arcs() finds repeats by
+ * other means), and most runs never ask for an arc by its ends.
+ */
+static struct sp_pairmap *arc_index(struct sp_cg *cg)
 {
+	size_t i;
+
 	if (!cg->arc_index) {
 		cg->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
 		sp_pairmap_init(cg->arc_index, arc_key, cg);
+		sp_pairmap_reserve(cg->arc_index, cg->narcs);
+		for (i = 0; i < cg->narcs; i++)
+			sp_pairmap_put(cg->arc_index, cg->arcs[i].parent, cg->arcs[i].child,
+				       (uint32_t)i);
 	}
-	sp_pairmap_reserve(cg->arc_index, n);
+	return cg->arc_index;
+}
+
+void sp_cg_arc_reserve(struct sp_cg *cg, size_t n)
+{
+	SP_ALLOC_GROW(cg->arcs, cg->narcs + n, cg->arcs_alloc);
+	SP_ALLOC_GROW(cg->arc_list, cg->narc_list + n, cg->arc_list_alloc);
+	if (cg->arc_index)
+		sp_pairmap_reserve(cg->arc_index, n);
 }
 
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 {
 	uint32_t a;
 
-	if (!cg->arc_index)
+	if (!cg->narcs)
 		return SP_CG_NONE;
-	a = sp_pairmap_get(cg->arc_index, parent, child);
+	/* the index is a cache: building it changes nothing the caller sees */
+	a = sp_pairmap_get(arc_index((struct sp_cg *)cg), parent, child);
 	return a == UINT32_MAX ? SP_CG_NONE : a;
+}
+
+uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
+			       uint64_t count)
+{
+	uint32_t a;
+
+	SP_ALLOC_GROW(cg->arcs, cg->narcs + 1, cg->arcs_alloc);
+	SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
+	a = sp_cg_arc_link(cg, parent, child, count);
+	if (cg->arc_index)
+		sp_pairmap_put(cg->arc_index, parent, child, a);
+	return a;
 }
 
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count)
 {
-	struct sp_cg_arc *arc;
-	uint32_t a;
+	uint32_t a = sp_pairmap_get(arc_index(cg), parent, child);
 
-	if (!cg->arc_index)
-		sp_cg_arc_reserve(cg, 0);
-	a = sp_pairmap_put(cg->arc_index, parent, child, (uint32_t)cg->narcs);
-	if (a != cg->narcs) {
+	if (a != UINT32_MAX) {
 		cg->arcs[a].count += count;
 		return a;
 	}
-	SP_ALLOC_GROW(cg->arcs, cg->narcs + 1, cg->arcs_alloc);
-	arc = &cg->arcs[cg->narcs++];
-	memset(arc, 0, sizeof(*arc));
-	arc->parent = parent;
-	arc->child = child;
-	arc->count = count;
-	arc->next_child = cg->nodes[parent].children;
-	cg->nodes[parent].children = a;
-	arc->next_parent = cg->nodes[child].parents;
-	cg->nodes[child].parents = a;
-	if (parent != child) {
-		SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
-		cg->arc_list[cg->narc_list++] = a;
-	}
-	return a;
+	return sp_cg_arc_append(cg, parent, child, count);
 }
 
 /* ---- pseudo nodes ---- */
@@ -99,18 +114,15 @@ uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name)
 	return (uint32_t)n;
 }
 
-/* Rebuilds the arc index after arc ends were renumbered. */
+/* Drops the arc index after arc ends were renumbered (the next use
+ * builds it again). */
 static void reindex_arcs(struct sp_cg *cg)
 {
-	size_t i;
-
 	if (!cg->arc_index)
 		return;
 	sp_pairmap_release(cg->arc_index);
-	sp_pairmap_init(cg->arc_index, arc_key, cg);
-	sp_pairmap_reserve(cg->arc_index, cg->narcs);
-	for (i = 0; i < cg->narcs; i++)
-		sp_pairmap_put(cg->arc_index, cg->arcs[i].parent, cg->arcs[i].child, (uint32_t)i);
+	free(cg->arc_index);
+	cg->arc_index = NULL;
 }
 
 void sp_cg_insert_nodes(struct sp_cg *cg, size_t n)

@@ -7,9 +7,10 @@
 #define SYMPROF_CG_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
-struct sp_cg;
-struct sp_cg_gmon_opts;
+#include "symprof/cg.h"
 
 /* gprof's cg_assemble() (cycles.c). */
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
@@ -20,5 +21,43 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
  * and the arc index.
  */
 void sp_cg_insert_nodes(struct sp_cg *cg, size_t n);
+
+/* The new arc parent -> child, first in both nodes' lists, with room for
+ * it already made and no index to update. */
+static inline uint32_t sp_cg_arc_link(struct sp_cg *cg, uint32_t parent, uint32_t child,
+				      uint64_t count)
+{
+	uint32_t a = (uint32_t)cg->narcs++;
+	struct sp_cg_arc *arc = &cg->arcs[a];
+
+	memset(arc, 0, sizeof(*arc));
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = count;
+	arc->next_child = cg->nodes[parent].children;
+	cg->nodes[parent].children = a;
+	arc->next_parent = cg->nodes[child].parents;
+	cg->nodes[child].parents = a;
+	if (parent != child)
+		cg->arc_list[cg->narc_list++] = a;
+	return a;
+}
+
+/* sp_cg_arc_append() when the arrays are full or the index exists (graph.c). */
+uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
+			       uint64_t count);
+
+/*
+ * Adds the arc parent -> child with `count`, in gprof's list order,
+ * without looking for one with the same ends: for a caller that knows
+ * there is none (one call per new arc of a gmon.out, hence inline).
+ */
+static inline uint32_t sp_cg_arc_append(struct sp_cg *cg, uint32_t parent, uint32_t child,
+					uint64_t count)
+{
+	if (cg->narcs == cg->arcs_alloc || cg->narc_list == cg->arc_list_alloc || cg->arc_index)
+		return sp_cg_arc_append_slow(cg, parent, child, count);
+	return sp_cg_arc_link(cg, parent, child, count);
+}
 
 #endif

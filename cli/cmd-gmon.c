@@ -194,7 +194,8 @@ static int check_match(struct gmon_run *g)
 	for (i = 0; i < g->prof->npcarcs; i++) {
 		uint64_t self = g->prof->pcarcs[i].self_pc;
 
-		if (!sp_image_in_code(g->im, self)) {
+		/* .text is code: the other sections only for what lies outside */
+		if (!(self >= lo && self < hi) && !sp_image_in_code(g->im, self)) {
 			sp_cli_error("profile does not match '%s': a call-graph record has its "
 				     "callee at %#llx, outside every code section",
 				     g->o->image, (unsigned long long)self);

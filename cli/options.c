@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "symprof/alloc.h"
@@ -169,7 +170,9 @@ void sp_cli_mark(const char *phase)
 {
 	static int enabled = -1;
 	static double last;
+	static long last_faults;
 	struct timespec ts;
+	struct rusage ru;
 	double now;
 
 	if (enabled < 0)
@@ -178,9 +181,14 @@ void sp_cli_mark(const char *phase)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	/* the calling thread's page faults (the line table's thread apart) */
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		ru.ru_minflt = last_faults;
 	if (phase)
-		fprintf(stderr, "symprof: %-16s %8.3f ms\n", phase, now - last);
+		fprintf(stderr, "symprof: %-16s %8.3f ms %6ld faults\n", phase, now - last,
+			ru.ru_minflt - last_faults);
 	last = now;
+	last_faults = ru.ru_minflt;
 }
 
 static _Noreturn void usage_error(void)

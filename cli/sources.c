@@ -83,23 +83,24 @@ static void line_values(struct sp_image *im, const struct sp_profile *p, const s
 		const struct sp_hist *hist = &p->hists[h];
 		double size = (double)(hist->high_pc - hist->low_pc) / hist->nbins;
 		uint64_t lo = s->addr > hist->low_pc ? s->addr : hist->low_pc;
-		uint32_t i = (uint32_t)((double)(lo - hist->low_pc) / size);
+		size_t k = sp_hist_find(hist, (uint32_t)((double)(lo - hist->low_pc) / size));
 
-		for (; i < hist->nbins; i++) {
-			uint64_t pc = hist->low_pc + (uint64_t)(size * i);
+		/* the listed bins from there on: the others are 0 */
+		for (; k < hist->nnonzero; k++) {
+			uint64_t pc = hist->low_pc + (uint64_t)(size * hist->nonzero[k]);
 			const char *file, *fb;
 			int line;
 
 			if (pc > s->end_addr)
 				break;
-			if (!hist->bins[i] || pc < s->addr)
+			if (!hist->counts[k] || pc < s->addr)
 				continue;
 			if (sp_image_src_line(im, pc, &file, &line) < 0 || !file)
 				continue;
 			fb = strrchr(file, '/');
 			if (strcmp(fb ? fb + 1 : file, base) || line < first || line >= first + n)
 				continue;
-			v[line - first] += hist->bins[i] / (double)(cg->hz > 0 ? cg->hz : 1);
+			v[line - first] += hist->counts[k] / (double)(cg->hz > 0 ? cg->hz : 1);
 		}
 	}
 }

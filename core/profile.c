@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The profile model (profile.h): constructors used by the readers. Records
- * that a format may repeat (pc arcs, basic blocks, CCT paths) are summed
- * through hash indexes so readers never need a second pass.
+ * that a format may repeat (basic blocks, CCT paths) are summed through
+ * hash indexes so readers never need a second pass; pc arcs, which come by
+ * the tens of thousands and in glibc's files never repeat, are appended as
+ * read and summed once per file (sp_profile_sum_pcarcs()).
  */
 #include "symprof/profile.h"
 
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "symprof/hashmap.h"
+#include "symprof/sort.h"
 
 struct sp_profile *sp_profile_new(enum sp_profile_kind kind)
 {
@@ -36,15 +39,20 @@ static void free_map(void **slot)
 
 void sp_profile_free(struct sp_profile *p)
 {
+	size_t i;
+
 	if (!p)
 		return;
 	free(p->inputs);
 	free(p->objects);
 	free(p->maps);
 	free(p->counters);
+	for (i = 0; i < p->nhists; i++) {
+		free(p->hists[i].nonzero);
+		free(p->hists[i].counts);
+	}
 	free(p->hists);
 	free(p->pcarcs);
-	free_map(&p->pcarc_index);
 	free(p->bbs);
 	free_map(&p->bb_index);
 	free(p->frames);
@@ -132,18 +140,177 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 	h->low_pc = low;
 	h->high_pc = high;
 	h->nbins = nbins;
-	h->bins = sp_arena_array(&p->arena, nbins ? nbins : 1, sizeof(uint32_t));
-	memset(h->bins, 0, (size_t)nbins * sizeof(uint32_t));
+	h->nonzero = NULL;
+	h->counts = NULL;
+	h->nnonzero = 0;
 	return h;
 }
 
-static void pcarc_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
+			 size_t n)
 {
-	const struct sp_profile *p = ctx;
+	uint32_t *bin = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*bin));
+	uint32_t *sum = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*sum));
+	size_t i = 0, j = 0, m = 0;
 
-	*k1 = p->pcarcs[i].from_pc;
-	*k2 = p->pcarcs[i].self_pc;
+	/* merge the two ascending lists, adding the counts of a bin in both */
+	while (i < h->nnonzero || j < n) {
+		if (j < n && !counts[j]) {
+			j++;
+		} else if (j == n || (i < h->nnonzero && h->nonzero[i] < idx[j])) {
+			bin[m] = h->nonzero[i];
+			sum[m++] = h->counts[i++];
+		} else if (i == h->nnonzero || idx[j] < h->nonzero[i]) {
+			bin[m] = idx[j];
+			sum[m++] = counts[j++];
+		} else {
+			bin[m] = idx[j];
+			sum[m++] = h->counts[i++] + counts[j++];
+		}
+	}
+	free(h->nonzero);
+	free(h->counts);
+	h->nonzero = bin;
+	h->counts = sum;
+	h->nnonzero = m;
 }
+
+size_t sp_hist_find(const struct sp_hist *h, uint32_t bin)
+{
+	size_t k = 0, n = h->nnonzero;
+
+	/* halve the part of the list still in question */
+	while (n > 0) {
+		size_t half = n / 2;
+
+		if (h->nonzero[k + half] < bin) {
+			k += half + 1;
+			n -= half + 1;
+		} else {
+			n = half;
+		}
+	}
+	return k;
+}
+
+/* ---- pc arcs ---- */
+
+void sp_profile_append_pcarcs(struct sp_profile *p, const struct sp_pcarc *v, size_t n)
+{
+	if (!n)
+		return;
+	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
+	memcpy(p->pcarcs + p->npcarcs, v, n * sizeof(*v));
+	p->npcarcs += n;
+}
+
+/*
+ * Whether no pair repeats, found in one pass: glibc writes a file's records
+ * by call site, so from_pc never decreases and an equal pair could only be
+ * in one run of equal from_pc (one call site: usually one callee, a few
+ * for an indirect call), which a small hash set of its callees checks. 0
+ * also for whatever this pass cannot vouch for.
+ */
+static int pcarcs_distinct(const struct sp_profile *p)
+{
+	const struct sp_pcarc *a = p->pcarcs;
+	size_t n = p->npcarcs, i, j, k;
+	uint32_t set[256]; /* record index + 1, 0 empty */
+
+	for (i = 0; i < n; i = j) {
+		size_t mask = 255;
+
+		for (j = i + 1; j < n && a[j].from_pc == a[i].from_pc; j++)
+			;
+		if (j < n && a[j].from_pc < a[i].from_pc)
+			return 0;
+		if (j - i < 2)
+			continue;
+		if (j - i > 64)
+			return 0; /* let the sort see to a call site with that many callees */
+		while (mask / 4 >= j - i)
+			mask /= 2;
+		memset(set, 0, (mask + 1) * sizeof(*set));
+		for (k = i; k < j; k++) {
+			size_t h = (size_t)(sp_hash_u64(a[k].self_pc) & mask);
+
+			for (; set[h]; h = (h + 1) & mask)
+				if (a[set[h] - 1].self_pc == a[k].self_pc)
+					return 0;
+			set[h] = (uint32_t)(k + 1);
+		}
+	}
+	return 1;
+}
+
+struct pc_key {
+	uint64_t from, self;
+	uint32_t idx;
+};
+
+static uint64_t pc_key_from(const struct pc_key *k)
+{
+	return k->from;
+}
+
+static uint64_t pc_key_self(const struct pc_key *k)
+{
+	return k->self;
+}
+
+SP_DEFINE_RADIX_SORT(radix_by_from, struct pc_key, pc_key_from)
+SP_DEFINE_RADIX_SORT(radix_by_self, struct pc_key, pc_key_self)
+
+void sp_profile_sum_pcarcs(struct sp_profile *p)
+{
+	size_t n = p->npcarcs, i, j, m = 0;
+	struct pc_key *keys, *v;
+	uint8_t *dup;
+
+	if (n < 2 || pcarcs_distinct(p))
+		return;
+	/* sorted by (from, self), equal pairs in record order (both sorts are
+	 * stable): the first of each run takes the others' counts */
+	keys = sp_xreallocarray(NULL, 2 * n, sizeof(*keys));
+	for (i = 0; i < n; i++) {
+		keys[i].from = p->pcarcs[i].from_pc;
+		keys[i].self = p->pcarcs[i].self_pc;
+		keys[i].idx = (uint32_t)i;
+	}
+	v = radix_by_self(keys, n, keys + n);
+	v = radix_by_from(v, n, v == keys ? keys + n : keys);
+	dup = sp_xcalloc(n, 1);
+	for (i = 0; i < n; i = j)
+		for (j = i + 1; j < n && v[j].from == v[i].from && v[j].self == v[i].self; j++) {
+			p->pcarcs[v[i].idx].count += p->pcarcs[v[j].idx].count;
+			dup[v[j].idx] = 1;
+		}
+	for (i = 0; i < n; i++)
+		if (!dup[i])
+			p->pcarcs[m++] = p->pcarcs[i];
+	p->npcarcs = m;
+	free(dup);
+	free(keys);
+}
+
+void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
+			  uint64_t count)
+{
+	struct sp_pcarc a;
+
+	a.from_pc = from_pc;
+	a.self_pc = self_pc;
+	a.count = count;
+	sp_profile_append_pcarcs(p, &a, 1);
+	sp_profile_sum_pcarcs(p);
+}
+
+void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n)
+{
+	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
+}
+
+/* ---- basic blocks and the rest ---- */
 
 static void bb_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 {
@@ -160,28 +327,6 @@ static struct sp_pairmap *index_of(struct sp_profile *p, void **slot, sp_pairmap
 		sp_pairmap_init(*slot, key, p);
 	}
 	return *slot;
-}
-
-void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
-			  uint64_t count)
-{
-	struct sp_pairmap *m = index_of(p, &p->pcarc_index, pcarc_key);
-	uint32_t i = sp_pairmap_put(m, from_pc, self_pc, (uint32_t)p->npcarcs);
-
-	if (i == p->npcarcs) {
-		SP_ALLOC_GROW(p->pcarcs, p->npcarcs + 1, p->pcarcs_alloc);
-		p->pcarcs[i].from_pc = from_pc;
-		p->pcarcs[i].self_pc = self_pc;
-		p->pcarcs[i].count = 0;
-		p->npcarcs++;
-	}
-	p->pcarcs[i].count += count;
-}
-
-void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n)
-{
-	sp_pairmap_reserve(index_of(p, &p->pcarc_index, pcarc_key), n);
-	SP_ALLOC_GROW(p->pcarcs, p->npcarcs + n, p->pcarcs_alloc);
 }
 
 void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)

@@ -174,3 +174,17 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx)
 	}
 	free(m.tmp);
 }
+
+/* ---- radix sort by key ---- */
+
+static uint64_t keyed_key(const struct sp_keyed *k)
+{
+	return k->key;
+}
+
+SP_DEFINE_RADIX_SORT(radix_keyed, struct sp_keyed, keyed_key)
+
+struct sp_keyed *sp_sort_keyed(struct sp_keyed *v, size_t n, struct sp_keyed *tmp)
+{
+	return radix_keyed(v, n, tmp);
+}

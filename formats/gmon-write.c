@@ -49,12 +49,21 @@ static void put_ptr(struct gmon_writer *w, uint64_t v)
 
 static uint32_t max_bin(const struct sp_hist *h)
 {
-	uint32_t m = 0, i;
+	uint32_t m = 0;
+	size_t k;
 
-	for (i = 0; i < h->nbins; i++)
-		if (h->bins[i] > m)
-			m = h->bins[i];
+	for (k = 0; k < h->nnonzero; k++)
+		if (h->counts[k] > m)
+			m = h->counts[k];
 	return m;
+}
+
+/* Bin i's count, for i = 0, 1, ... in turn (*k walks the list). */
+static uint32_t next_bin(const struct sp_hist *h, uint32_t i, size_t *k)
+{
+	if (*k < h->nnonzero && h->nonzero[*k] == i)
+		return h->counts[(*k)++];
+	return 0;
 }
 
 static void write_gnu_hists(struct gmon_writer *w, const struct sp_profile *p)
@@ -72,6 +81,7 @@ static void write_gnu_hists(struct gmon_writer *w, const struct sp_profile *p)
 		memcpy(dimen, p->hist_dimen, strnlen(p->hist_dimen, 15));
 		for (pass = 0; pass < npasses; pass++) {
 			uint32_t i;
+			size_t k = 0;
 
 			put_uint(w, 1, 0);
 			put_ptr(w, h->low_pc);
@@ -82,9 +92,10 @@ static void write_gnu_hists(struct gmon_writer *w, const struct sp_profile *p)
 			put(w, &p->hist_dimen_abbrev, 1);
 			for (i = 0; i < h->nbins; i++) {
 				uint64_t done = (uint64_t)pass * 65535, v = 0;
+				uint32_t b = next_bin(h, i, &k);
 
-				if (h->bins[i] > done)
-					v = h->bins[i] - done > 65535 ? 65535 : h->bins[i] - done;
+				if (b > done)
+					v = b - done > 65535 ? 65535 : b - done;
 				put_uint(w, 2, v);
 			}
 		}
@@ -130,7 +141,7 @@ static int write_bsd(struct gmon_writer *w, const struct sp_profile *p, const ch
 	size_t hdrsize = bsd44 ? (ptr64 ? 40 : 28) : (ptr64 ? 20 : 12);
 	const struct sp_hist *h;
 	uint32_t i;
-	size_t a;
+	size_t a, k;
 
 	if (p->nhists != 1)
 		return sp_error_set(err, SP_E_UNSUPPORTED,
@@ -153,8 +164,8 @@ static int write_bsd(struct gmon_writer *w, const struct sp_profile *p, const ch
 		put_uint(w, 4, (uint64_t)w->o->hz);
 		put(w, pad, sizeof(pad));
 	}
-	for (i = 0; i < h->nbins; i++)
-		put_uint(w, 2, h->bins[i]);
+	for (i = 0, k = 0; i < h->nbins; i++)
+		put_uint(w, 2, next_bin(h, i, &k));
 	for (a = 0; a < p->npcarcs; a++) {
 		put_ptr(w, p->pcarcs[a].from_pc);
 		put_ptr(w, p->pcarcs[a].self_pc);

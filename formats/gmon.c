@@ -39,6 +39,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -63,6 +64,8 @@ struct gmon_reader {
 	struct sp_cursor c;
 	struct sp_input *in;
 	struct sp_error *err;
+	uint32_t *bin_idx, *bin_count; /* add_bins(): the bins that are not 0 */
+	size_t bins_alloc, bin_count_alloc;
 };
 
 /* ---- primitive reads ---- */
@@ -164,18 +167,53 @@ static int hist_overlaps(const struct sp_profile *p, uint64_t low, uint64_t high
 	return 0;
 }
 
-/* Adds nbins u16 counters (the caller checked they are there). */
+/* The bins of raw[from, to) that are not 0, noted for add_bins(). */
+static size_t note_bins(struct gmon_reader *r, const uint8_t *raw, uint32_t from, uint32_t to,
+			size_t n)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		uint32_t v = (uint32_t)sp_load_uint(raw + 2 * (size_t)i, 2, r->c.big_endian);
+
+		if (!v)
+			continue;
+		SP_ALLOC_GROW(r->bin_idx, n + 1, r->bins_alloc);
+		SP_ALLOC_GROW(r->bin_count, n + 1, r->bin_count_alloc);
+		r->bin_idx[n] = i;
+		r->bin_count[n++] = v;
+	}
+	return n;
+}
+
+/*
+ * Adds nbins u16 counters (the caller checked they are there). Most are 0:
+ * 32 at a time (a cache line) are passed over with a few loads, and only
+ * the others reach the histogram, which keeps just those.
+ */
 static void add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
 {
 	const uint8_t *p = r->c.p;
 	uint32_t i;
+	size_t n = 0;
 
-	if (r->c.big_endian)
-		for (i = 0; i < nbins; i++)
-			h->bins[i] += (uint32_t)p[2 * i] << 8 | p[2 * i + 1];
-	else
-		for (i = 0; i < nbins; i++)
-			h->bins[i] += (uint32_t)p[2 * i + 1] << 8 | p[2 * i];
+	for (i = 0; nbins - i >= 32; i += 32) {
+		const uint8_t *q = p + 2 * (size_t)i;
+		uint64_t w0, w1, w2, w3, w4, w5, w6, w7;
+
+		memcpy(&w0, q, 8);
+		memcpy(&w1, q + 8, 8);
+		memcpy(&w2, q + 16, 8);
+		memcpy(&w3, q + 24, 8);
+		memcpy(&w4, q + 32, 8);
+		memcpy(&w5, q + 40, 8);
+		memcpy(&w6, q + 48, 8);
+		memcpy(&w7, q + 56, 8);
+		if (w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7)
+			n = note_bins(r, p, i, i + 32, n);
+	}
+	n = note_bins(r, p, i, nbins, n);
+	sp_profile_hist_add(h, r->bin_idx, r->bin_count, n);
 	r->c.p += 2 * (size_t)nbins;
 }
 
@@ -224,21 +262,58 @@ static int read_hist_rec(struct gmon_reader *r)
 
 /* ---- arcs and basic blocks ---- */
 
-static int read_arc_rec(struct gmon_reader *r)
+/* An address of `ptr` bytes; the usual 8 as a single load. */
+static inline uint64_t load_ptr(const uint8_t *p, size_t ptr, int be)
 {
-	size_t off = sp_cursor_off(&r->c) - 1;
-	uint64_t from, self;
-	uint32_t count;
+	return ptr == 8 ? sp_load_uint(p, 8, be) : sp_load_uint(p, (int)ptr, be);
+}
 
-	if (read_ptr(r, &from) < 0 || read_ptr(r, &self) < 0 || read_u32(r, &count) < 0)
-		return truncated(r, "call-graph record", off);
-	if (r->o->debug)
-		fprintf(r->o->debug, "[cg_read_rec] frompc 0x%llx selfpc 0x%llx count %u\n",
-			(unsigned long long)from, (unsigned long long)self, count);
-	sp_profile_add_pcarc(r->p, from, self, count);
-	r->in->narcs++;
-	r->st->input_flags |= SP_GMON_INPUT_CALL_GRAPH;
-	return 0;
+/*
+ * An arc record and the arc records right after it (29,000 in a row are
+ * usual), appended a batch at a time as they are: the reader's caller sums
+ * equal pairs at the end of the file.
+ */
+static int read_arc_recs(struct gmon_reader *r)
+{
+	size_t ptr = (size_t)r->o->target.ptr_size, len = 2 * ptr + 4, n = 0, nrecs = 0;
+	int be = r->c.big_endian, sext = r->o->target.sign_extend && ptr == 4, ret = 0;
+	struct sp_pcarc batch[256];
+
+	for (;;) {
+		struct sp_pcarc *a = &batch[n];
+		const uint8_t *p = r->c.p;
+
+		if (sp_cursor_left(&r->c) < len) {
+			ret = truncated(r, "call-graph record", sp_cursor_off(&r->c) - 1);
+			break;
+		}
+		a->from_pc = load_ptr(p, ptr, be);
+		a->self_pc = load_ptr(p + ptr, ptr, be);
+		a->count = (uint32_t)sp_load_uint(p + 2 * ptr, 4, be);
+		if (sext) {
+			a->from_pc = (uint64_t)(int64_t)(int32_t)(uint32_t)a->from_pc;
+			a->self_pc = (uint64_t)(int64_t)(int32_t)(uint32_t)a->self_pc;
+		}
+		r->c.p += len;
+		nrecs++;
+		if (r->o->debug)
+			fprintf(r->o->debug,
+				"[cg_read_rec] frompc 0x%llx selfpc 0x%llx count %llu\n",
+				(unsigned long long)a->from_pc, (unsigned long long)a->self_pc,
+				(unsigned long long)a->count);
+		if (++n == sizeof(batch) / sizeof(batch[0])) {
+			sp_profile_append_pcarcs(r->p, batch, n);
+			n = 0;
+		}
+		if (!sp_cursor_left(&r->c) || *r->c.p != GMON_TAG_CG_ARC)
+			break;
+		r->c.p++;
+	}
+	sp_profile_append_pcarcs(r->p, batch, n);
+	r->in->narcs += (uint32_t)nrecs;
+	if (nrecs)
+		r->st->input_flags |= SP_GMON_INPUT_CALL_GRAPH;
+	return ret;
 }
 
 static int skip_string(struct gmon_reader *r)
@@ -306,47 +381,6 @@ static int read_bb_rec(struct gmon_reader *r, int version)
 	return 0;
 }
 
-/* Counts the arc records ahead (stopping quietly at anything broken: the
- * real pass reports it), so that the arc index is sized once. */
-static size_t count_arc_records(const struct gmon_reader *r, int version)
-{
-	size_t ptr = (size_t)r->o->target.ptr_size, n = 0;
-	const uint8_t *p = r->c.p, *end = r->c.end;
-
-	while (p < end) {
-		size_t left = (size_t)(end - p) - 1;
-		uint64_t cnt;
-
-		switch (*p++) {
-		case GMON_TAG_TIME_HIST:
-			if (left < 2 * ptr + 24)
-				return n;
-			cnt = sp_load_uint(p + 2 * ptr, 4, r->c.big_endian);
-			if ((left - 2 * ptr - 24) / 2 < cnt)
-				return n;
-			p += 2 * ptr + 24 + 2 * cnt;
-			break;
-		case GMON_TAG_CG_ARC:
-			if (left < 2 * ptr + 4)
-				return n;
-			p += 2 * ptr + 4;
-			n++;
-			break;
-		case GMON_TAG_BB_COUNT:
-			if (version == 0 || left < 4)
-				return n;
-			cnt = sp_load_uint(p, 4, r->c.big_endian);
-			if ((left - 4) / (2 * ptr) < cnt)
-				return n;
-			p += 4 + 2 * ptr * cnt;
-			break;
-		default:
-			return n;
-		}
-	}
-	return n;
-}
-
 static int read_gnu(struct gmon_reader *r)
 {
 	uint32_t version;
@@ -362,7 +396,10 @@ static int read_gnu(struct gmon_reader *r)
 	r->in->version = (int)version;
 	r->st->file_version = (int)version;
 	sp_cursor_skip(&r->c, 12);
-	sp_profile_reserve_pcarcs(r->p, count_arc_records(r, (int)version));
+	/* room for as many arc records as the file could hold: the array is
+	 * then never copied, and what the records do not fill is never touched */
+	sp_profile_reserve_pcarcs(r->p,
+				  sp_cursor_left(&r->c) / (2 * (size_t)r->o->target.ptr_size + 5));
 	while (ret == 0 && sp_cursor_left(&r->c) > 0) {
 		uint8_t tag = *r->c.p++;
 
@@ -371,7 +408,7 @@ static int read_gnu(struct gmon_reader *r)
 			ret = read_hist_rec(r);
 			break;
 		case GMON_TAG_CG_ARC:
-			ret = read_arc_rec(r);
+			ret = read_arc_recs(r);
 			break;
 		case GMON_TAG_BB_COUNT:
 			ret = read_bb_rec(r, (int)version);
@@ -462,7 +499,7 @@ static int bsd_hist(struct gmon_reader *r, uint64_t low, uint64_t high, uint32_t
 
 static int read_bsd(struct gmon_reader *r)
 {
-	uint64_t low = 0, high = 0, from = 0, self = 0, count = 0;
+	uint64_t low = 0, high = 0;
 	uint32_t ncnt = 0, nbins;
 	size_t hdrsize = 0;
 	int ret, n = r->o->target.ptr_size;
@@ -489,16 +526,19 @@ static int read_bsd(struct gmon_reader *r)
 	ret = bsd_hist(r, low, high, nbins);
 	if (ret < 0)
 		return ret;
+	sp_profile_reserve_pcarcs(r->p, sp_cursor_left(&r->c) / (3 * (size_t)n));
 	while (sp_cursor_left(&r->c) >= (size_t)(3 * n)) {
-		read_ptr(r, &from);
-		read_ptr(r, &self);
-		sp_cursor_uint(&r->c, n, &count);
+		struct sp_pcarc a;
+
+		read_ptr(r, &a.from_pc);
+		read_ptr(r, &a.self_pc);
+		sp_cursor_uint(&r->c, n, &a.count);
 		if (r->o->debug)
 			fprintf(r->o->debug,
 				"[gmon_out_read] frompc 0x%llx selfpc 0x%llx count %llu\n",
-				(unsigned long long)from, (unsigned long long)self,
-				(unsigned long long)count);
-		sp_profile_add_pcarc(r->p, from, self, count);
+				(unsigned long long)a.from_pc, (unsigned long long)a.self_pc,
+				(unsigned long long)a.count);
+		sp_profile_append_pcarcs(r->p, &a, 1);
 		r->in->narcs++;
 	}
 	if (sp_cursor_left(&r->c))
@@ -527,7 +567,7 @@ int sp_fmt_gmon_read_mem(struct sp_profile *p, struct sp_gmon_state *st, const c
 			 struct sp_error *err)
 {
 	struct gmon_reader r;
-	int magic;
+	int magic, ret;
 
 	memset(&r, 0, sizeof(r));
 	r.p = p;
@@ -551,9 +591,12 @@ int sp_fmt_gmon_read_mem(struct sp_profile *p, struct sp_gmon_state *st, const c
 				    "gmon file)",
 				    name);
 	/* unlike gprof, -O bsd/-O 4 still read a GNU file as GNU (conversion) */
-	if (magic)
-		return read_gnu(&r);
-	return read_bsd(&r);
+	ret = magic ? read_gnu(&r) : read_bsd(&r);
+	/* equal arcs are summed once per file, even one that failed half-way */
+	sp_profile_sum_pcarcs(p);
+	free(r.bin_idx);
+	free(r.bin_count);
+	return ret;
 }
 
 int sp_fmt_gmon_read(struct sp_profile *p, struct sp_gmon_state *st, const char *path,

@@ -56,9 +56,17 @@ static size_t bounded_len(const char *p, const char *limit)
 static int static_name_ok(const char *name, const char *limit)
 {
 	const char *p;
+	size_t len;
 
 	if (!name || !*name)
 		return 0;
+	/* most names have neither '.' nor '$': kept, as the walk below finds */
+	if (!limit || limit > name) {
+		p = limit ? memchr(name, '\0', (size_t)(limit - name)) : name + strlen(name);
+		len = (size_t)((p ? p : limit) - name);
+		if (!memchr(name, '.', len) && !memchr(name, '$', len))
+			return 1;
+	}
 	for (p = name; at(p, limit); ++p) {
 		if (*p == '$')
 			return 0;

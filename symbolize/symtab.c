@@ -29,6 +29,7 @@ void sp_symtab_free(struct sp_symtab *t)
 		return;
 	free(t->syms);
 	free(t->addrs);
+	free(t->buckets);
 	free(t->pending);
 	free(t->files);
 	free(t->file_slots);
@@ -139,9 +140,60 @@ static int prefer(const struct sp_symbol *src, const struct sp_symbol *kept)
 	       kept->name[1] == '_';
 }
 
+/*
+ * sp_symbol_cmp_addr() order as one integer, when the addresses span less
+ * than 2^62: the offset from the lowest address, then 0 for a function,
+ * then 1 for a static. The radix sort keeps equal keys in table order, as
+ * the merge sort does. 0 if the span is too wide.
+ */
+static int sort_by_key(struct sp_symbol *syms, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct sp_keyed *k, *tmp_keys, *v;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		lo = syms[i].addr < lo ? syms[i].addr : lo;
+		hi = syms[i].addr > hi ? syms[i].addr : hi;
+	}
+	if (hi - lo >= UINT64_C(1) << 62 || n >= UINT32_MAX)
+		return 0;
+	/* two blocks, each small enough for malloc to reuse later */
+	k = sp_xreallocarray(NULL, n, sizeof(*k));
+	tmp_keys = sp_xreallocarray(NULL, n, sizeof(*tmp_keys));
+	for (i = 0; i < n; i++) {
+		k[i].key = (syms[i].addr - lo) << 2 | (uint64_t)!syms[i].is_func << 1 |
+			   syms[i].is_static;
+		k[i].idx = (uint32_t)i;
+	}
+	v = sp_sort_keyed(k, n, tmp_keys);
+	/* v[i].idx is the symbol that goes to i: follow each cycle once */
+	for (i = 0; i < n; i++) {
+		struct sp_symbol tmp;
+
+		if (v[i].idx == i)
+			continue;
+		tmp = syms[i];
+		for (j = i; v[j].idx != i;) {
+			size_t from = v[j].idx;
+
+			syms[j] = syms[from];
+			v[j].idx = (uint32_t)j;
+			j = from;
+		}
+		syms[j] = tmp;
+		v[j].idx = (uint32_t)j;
+	}
+	free(k);
+	free(tmp_keys);
+	return 1;
+}
+
 void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 {
-	sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
+	/* a program's table is thousands of symbols: a radix sort by a key */
+	if (*len < 256 || !sort_by_key(syms, *len))
+		sp_sort(syms, *len, sizeof(*syms), cmp_addr, NULL);
 	symbols_dedup(syms, len, text_end);
 }
 
@@ -174,53 +226,89 @@ static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end
 	*len = dst;
 }
 
+/*
+ * Names are sorted by 8 bytes at a time: `key` holds the bytes from
+ * `depth` on, big-endian and zero past the NUL, so that comparing keys
+ * compares those bytes as strcmp() does; names whose keys tie and go on
+ * are then sorted by their next 8 bytes. Integer comparisons in place of
+ * a strcmp() call for each of the n log n comparisons.
+ */
 struct named {
+	uint64_t key;
 	const char *name;
 	uint32_t sym;
 };
 
 static int named_less(const struct named *a, const struct named *b)
 {
-	return strcmp(a->name, b->name) < 0;
+	return a->key < b->key;
 }
 
 SP_DEFINE_STABLE_SORT(sort_named, struct named, named_less)
 
+static uint64_t named_key(const struct named *a)
+{
+	return a->key;
+}
+
+SP_DEFINE_RADIX_SORT(radix_named, struct named, named_key)
+
+/* The bytes of s from depth on; s has at least `depth` bytes before its NUL. */
+static uint64_t name_key(const char *s, size_t depth)
+{
+	const unsigned char *p = (const unsigned char *)s + depth;
+	uint64_t k = 0;
+	unsigned i;
+
+	for (i = 0; i < 8 && p[i]; i++)
+		k |= (uint64_t)p[i] << (56 - 8 * i);
+	return k;
+}
+
+static void sort_names(struct named *v, size_t n, struct named *tmp, size_t depth)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		v[i].key = name_key(v[i].name, depth);
+	if (n < 256) {
+		sort_named(v, n, tmp);
+	} else if (radix_named(v, n, tmp) != v) {
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+			;
+		/* a last byte that is not NUL: these names go on */
+		if (j - i > 1 && (v[i].key & 0xff))
+			sort_names(v + i, j - i, tmp, depth + 8);
+	}
+}
+
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 {
-	/* line symbols share their function's name: sort each distinct
-	 * string pointer once (a pointer hash finds them), then map back */
-	size_t cap = 16, i, nu = 0;
-	const char **keys;
-	uint32_t *slot_u, *sym_u, *rank_u, *ranks, r = 0;
+	/* line symbols share their function's name and follow each other:
+	 * each run of one name pointer is sorted once, then mapped back */
+	size_t i, nu = 0;
+	uint32_t *sym_u, *rank_u, *ranks, r = 0;
 	struct named *v;
 
-	while (cap < 2 * t->len)
-		cap *= 2;
-	keys = sp_xcalloc(cap, sizeof(*keys));
-	slot_u = sp_xreallocarray(NULL, cap, sizeof(*slot_u));
 	sym_u = sp_xreallocarray(NULL, t->len + 1, sizeof(*sym_u));
 	v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
 	for (i = 0; i < t->len; i++) {
 		const char *name = t->syms[i].name ? t->syms[i].name : "";
-		size_t h = (size_t)(((uintptr_t)name >> 3) * UINT64_C(0x9e3779b97f4a7c15) >> 24) &
-			   (cap - 1);
 
-		while (keys[h] && keys[h] != name)
-			h = (h + 1) & (cap - 1);
-		if (!keys[h]) {
-			keys[h] = name;
-			slot_u[h] = (uint32_t)nu;
+		if (!nu || v[nu - 1].name != name) {
 			v[nu].name = name;
 			v[nu].sym = (uint32_t)nu;
 			nu++;
 		}
-		sym_u[i] = slot_u[h];
+		sym_u[i] = (uint32_t)nu - 1;
 	}
-	sort_named(v, nu, v + nu);
+	sort_names(v, nu, v + nu, 0);
 	rank_u = sp_xreallocarray(NULL, nu + 1, sizeof(*rank_u));
 	for (i = 0; i < nu; i++) {
-		/* equal strings at different addresses share a rank */
+		/* equal strings (at different addresses, or runs apart) share a rank */
 		if (i && strcmp(v[i].name, v[i - 1].name))
 			r = (uint32_t)i;
 		rank_u[v[i].sym] = r;
@@ -228,24 +316,52 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
 	for (i = 0; i < t->len; i++)
 		ranks[i] = rank_u[sym_u[i]];
-	free(keys);
-	free(slot_u);
 	free(sym_u);
 	free(rank_u);
 	free(v);
 	return ranks;
 }
 
+/*
+ * The lookup index: the addresses from addrs[0] on are cut into nbuckets
+ * buckets of 2^bucket_shift bytes, about one per symbol, and buckets[b] is
+ * the first symbol starting in bucket b or later (buckets[nbuckets] = len).
+ * An address then finds its symbol among the few starting in its bucket
+ * (or it is the last one before), instead of by a binary search with a
+ * cache miss per step over the whole table.
+ */
+static void index_buckets(struct sp_symtab *t)
+{
+	uint64_t base = t->addrs[0], span = t->addrs[t->len - 1] - base;
+	unsigned shift = 0;
+	size_t b, i = 0;
+
+	while (shift < 63 && (span >> shift) >= t->len)
+		shift++;
+	t->bucket_shift = shift;
+	t->nbuckets = (size_t)(span >> shift) + 1;
+	t->buckets = sp_xreallocarray(NULL, t->nbuckets + 1, sizeof(*t->buckets));
+	for (b = 0; b <= t->nbuckets; b++) {
+		while (i < t->len && ((t->addrs[i] - base) >> shift) < b)
+			i++;
+		t->buckets[b] = (uint32_t)i;
+	}
+}
+
 static void symtab_index(struct sp_symtab *t)
 {
 	size_t i;
 
-
 	memset(&t->syms[t->len], 0, sizeof(t->syms[0]));
 	free(t->addrs);
+	free(t->buckets);
+	t->buckets = NULL;
+	t->nbuckets = 0;
 	t->addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*t->addrs));
 	for (i = 0; i < t->len; i++)
 		t->addrs[i] = t->syms[i].addr;
+	if (t->len && t->len < UINT32_MAX)
+		index_buckets(t);
 }
 
 void sp_symtab_finalize_sorted(struct sp_symtab *t)
@@ -265,21 +381,37 @@ void sp_symtab_finalize(struct sp_symtab *t)
 /*
  * gprof's sym_lookup() answers with the last symbol starting at or below
  * addr (addresses are distinct after finalizing), if addr is within its
- * range; searching a plain array of addresses finds it with fewer cache
- * misses than walking the symbols.
+ * range. The bucket of addr holds the symbols that may start at or below
+ * it past the ones of earlier buckets; a crowded bucket (-l puts many
+ * lines in a few bytes) is searched by halves.
  */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
 {
-	size_t lo = 0, n = t->len;
+	const uint64_t *a = t->addrs;
+	size_t lo, hi, b;
 
-	if (!n || !t->addrs || addr < t->addrs[0])
-		return !t->addrs ? sp_symbols_lookup(t->syms, t->len, addr) : NULL;
-	while (n > 1) {
-		size_t half = n / 2;
+	if (!t->buckets)
+		return sp_symbols_lookup(t->syms, t->len, addr);
+	if (addr < a[0])
+		return NULL;
+	b = (size_t)((addr - a[0]) >> t->bucket_shift);
+	if (b >= t->nbuckets) {
+		lo = t->len - 1;
+	} else {
+		/* a[lo - 1] <= addr < a[hi]: symbol 0 starts bucket 0 */
+		lo = t->buckets[b];
+		hi = t->buckets[b + 1];
+		while (hi - lo > 4) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (t->addrs[lo + half] <= addr)
-			lo += half;
-		n -= half;
+			if (a[mid] <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (lo < hi && a[lo] <= addr)
+			lo++;
+		lo--;
 	}
 	return addr > t->syms[lo].end_addr ? NULL : &t->syms[lo];
 }
@@ -291,7 +423,8 @@ const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_
 	size_t i = *hint;
 
 	/* the same answer as the search: the last symbol starting at or below */
-	if (t->addrs && i < t->len && t->addrs[i] <= addr && (i + 1 == t->len || t->addrs[i + 1] > addr))
+	if (t->buckets && i < t->len && t->addrs[i] <= addr &&
+	    (i + 1 == t->len || t->addrs[i + 1] > addr))
 		return addr > t->syms[i].end_addr ? NULL : &t->syms[i];
 	s = sp_symtab_lookup(t, addr);
 	if (s)

@@ -153,7 +153,7 @@ struct sp_cg {
 	 * and call graph headers; per-call columns then use `dimen` as is.
 	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
 	const char *cost_note;
-	void *arc_index;             /* private */
+	void *arc_index;             /* private: (parent, child) -> arc, built on first use */
 };
 
 struct sp_cg_debug {
@@ -419,7 +419,7 @@ struct sp_profile *sp_igtree_build(const struct sp_profile *p, const struct sp_f
 /* 1 if the object's path is one of IgProf's own libraries. */
 int sp_igtree_is_igprof_object(const char *path);
 
-/* Makes room for n arcs in the arc index. */
+/* Makes room for n more arcs. */
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);

@@ -9,6 +9,8 @@
 #define SYMPROF_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 typedef int (*sp_cmp_fn)(const void *a, const void *b, void *ctx);
 
@@ -47,5 +49,68 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx);
 			tmp[k++] = v[i++];                                           \
 		memcpy(v, tmp, k * sizeof(*v));                                      \
 	}
+
+/*
+ * Defines `static TYPE *NAME(TYPE *v, size_t n, TYPE *tmp)`, a stable LSD
+ * radix sort by the 64-bit unsigned key KEY(const TYPE *): one pass per
+ * byte, and none for a byte that is the same in every key (addresses in
+ * one program differ only in their low bytes). One pass over the input
+ * counts all eight bytes first. `tmp` has room for n elements; returns v or
+ * tmp, whichever holds the result. For n in the hundreds and more: below,
+ * the counting costs more than comparing.
+ */
+#define SP_DEFINE_RADIX_SORT(NAME, TYPE, KEY)                                                      \
+	static TYPE *NAME(TYPE *v, size_t n, TYPE *tmp)                                            \
+	{                                                                                          \
+		size_t count[8][256], i, pos;                                                      \
+		unsigned b, d;                                                                     \
+		uint64_t first;                                                                    \
+                                                                                                   \
+		if (n < 2)                                                                         \
+			return v;                                                                  \
+		memset(count, 0, sizeof(count));                                                   \
+		for (i = 0; i < n; i++) {                                                          \
+			uint64_t k = KEY(&v[i]);                                                   \
+                                                                                                   \
+			count[0][k & 0xff]++;                                                      \
+			count[1][(k >> 8) & 0xff]++;                                               \
+			count[2][(k >> 16) & 0xff]++;                                              \
+			count[3][(k >> 24) & 0xff]++;                                              \
+			count[4][(k >> 32) & 0xff]++;                                              \
+			count[5][(k >> 40) & 0xff]++;                                              \
+			count[6][(k >> 48) & 0xff]++;                                              \
+			count[7][k >> 56]++;                                                       \
+		}                                                                                  \
+		first = KEY(&v[0]);                                                                \
+		for (b = 0; b < 8; b++) {                                                          \
+			size_t *c = count[b];                                                      \
+			TYPE *t;                                                                   \
+                                                                                                   \
+			if (c[(first >> (8 * b)) & 0xff] == n)                                     \
+				continue;                                                          \
+			for (d = 0, pos = 0; d < 256; d++) {                                       \
+				size_t m = c[d];                                                   \
+                                                                                                   \
+				c[d] = pos;                                                        \
+				pos += m;                                                          \
+			}                                                                          \
+			for (i = 0; i < n; i++)                                                    \
+				tmp[c[(KEY(&v[i]) >> (8 * b)) & 0xff]++] = v[i];                   \
+			t = v;                                                                     \
+			v = tmp;                                                                   \
+			tmp = t;                                                                   \
+		}                                                                                  \
+		return v;                                                                          \
+	}
+
+/* An element's sort key and where it came from. */
+struct sp_keyed {
+	uint64_t key;
+	uint32_t idx;
+};
+
+/* SP_DEFINE_RADIX_SORT by key: stable, so equal keys stay in input order;
+ * `tmp` has room for n; returns v or tmp, whichever holds the result. */
+struct sp_keyed *sp_sort_keyed(struct sp_keyed *v, size_t n, struct sp_keyed *tmp);
 
 #endif

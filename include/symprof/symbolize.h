@@ -70,6 +70,9 @@ struct sp_symtab {
 	size_t nfile_slots;         /* a power of two, or 0 */
 	uint64_t text_end;          /* last byte of .text, ends the last symbol */
 	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
+	uint32_t *buckets;          /* private: lookup index over addrs (symtab.c) */
+	size_t nbuckets;
+	unsigned bucket_shift;
 	uint64_t *pending;          /* addresses still waiting for a file (in order) */
 	size_t npending, pending_alloc;
 	struct sp_arena arena;

@@ -2,6 +2,7 @@
 /* Unit tests for cg/: the exact stack-based graph and the arc sorting. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
@@ -23,6 +24,20 @@ static struct sp_symtab *three_funcs(void)
 		s->name = sp_strtab_intern(&t->strs, names[i]);
 		s->is_func = 1;
 	}
+	return t;
+}
+
+/* main, a and b at 0x100, 0x200 and 0x300, with `specs` resolved on them. */
+static struct sp_symtab *three_funcs_placed(struct sp_symspecs *specs)
+{
+	struct sp_symtab *t = three_funcs();
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		t->syms[i].addr = 0x100 * (i + 1);
+	t->text_end = 0x3ff;
+	sp_symtab_finalize(t);
+	sp_symspecs_resolve(specs, t, NULL);
 	return t;
 }
 
@@ -136,6 +151,55 @@ static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t h
 }
 
 /*
+ * The arcs of a gmon.out: repeats of a pair from another call site summed
+ * onto the first arc, arcs in creation order and each node's lists newest
+ * first, while the callers come in runs and after one comes back (main
+ * after a), when the arcs go through the index instead.
+ */
+static void test_tally_runs(void)
+{
+	static const uint64_t recs[][3] = {
+		{0x108, 0x200, 1}, {0x110, 0x300, 2}, {0x120, 0x200, 4}, {0x208, 0x300, 8},
+		{0x130, 0x300, 16}, {0x210, 0x300, 32}, {0x308, 0x100, 64},
+	};
+	static const uint32_t ends[][2] = {{0, 1}, {0, 2}, {1, 2}, {2, 0}};
+	static const uint64_t counts[] = {5, 18, 40, 64};
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_symtab *t = three_funcs_placed(specs);
+	struct sp_cg_gmon_opts o;
+	struct sp_cg *cg;
+	size_t i;
+
+	for (i = 0; i < 7; i++)
+		sp_profile_add_pcarc(p, recs[i][0], recs[i][1], recs[i][2]);
+	memset(&o, 0, sizeof(o));
+	o.specs = specs;
+	o.hz = 100;
+	o.have_arcs = 1;
+	cg = sp_cg_from_gmon(p, t, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	CU_ASSERT_EQUAL_FATAL(cg->narcs, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT(cg->arcs[i].parent == ends[i][0] && cg->arcs[i].child == ends[i][1]);
+		CU_ASSERT_EQUAL(cg->arcs[i].count, counts[i]);
+		CU_ASSERT_EQUAL(find_arc(cg, ends[i][0], ends[i][1]), i);
+	}
+	CU_ASSERT_EQUAL(find_arc(cg, 2, 1), SP_CG_NONE);
+	CU_ASSERT_EQUAL(cg->nodes[0].children, 1);
+	CU_ASSERT_EQUAL(cg->arcs[1].next_child, 0);
+	CU_ASSERT_EQUAL(cg->nodes[2].parents, 2);
+	CU_ASSERT_EQUAL(cg->arcs[2].next_parent, 1);
+	CU_ASSERT(cg->nodes[0].ncalls == 64 && cg->nodes[1].ncalls == 5 &&
+		  cg->nodes[2].ncalls == 58);
+	CU_ASSERT_EQUAL(cg->narc_list, 4);
+	sp_cg_free(cg);
+	sp_symspecs_free(specs);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
+/*
  * Pseudo nodes sit after the cycle nodes once the graph is assembled, the
  * arcs into them follow, and they stay out of the ranking: main -> a,
  * a <-> b (one cycle), and every function -> "<p>".
@@ -143,18 +207,13 @@ static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t h
 static void test_pseudo_after_cycles(void)
 {
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
-	struct sp_symtab *t = three_funcs();
 	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_symtab *t = three_funcs_placed(specs);
 	struct sp_cg_gmon_opts o;
 	struct sp_cg *cg;
 	uint32_t ps, a;
 	size_t i;
 
-	for (i = 0; i < 3; i++)
-		t->syms[i].addr = 0x100 * (i + 1);
-	t->text_end = 0x3ff;
-	sp_symtab_finalize(t);
-	sp_symspecs_resolve(specs, t, NULL);
 	sp_profile_add_pcarc(p, 0x108, 0x200, 3);
 	sp_profile_add_pcarc(p, 0x208, 0x300, 5);
 	sp_profile_add_pcarc(p, 0x308, 0x200, 4);
@@ -415,6 +474,123 @@ static void test_node_orders(void)
 	sp_cg_free(cg);
 }
 
+/* The bucket index on tables of every density: lone symbols far apart,
+ * crowded runs (line symbols a byte apart), and addresses near 2^64. */
+static void test_symtab_buckets(void)
+{
+	static const uint64_t bases[] = {0x1000, 0x400000, UINT64_MAX - 0x4000000};
+	uint64_t seed = 12345;
+	size_t k;
+
+	for (k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
+		struct sp_symtab *t = sp_symtab_new();
+		uint64_t a = bases[k], probe;
+		size_t i, n = 500, bad = 0;
+
+		for (i = 0; i < n; i++) {
+			struct sp_symbol *s = sp_symtab_add(t);
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* mostly close together, sometimes a long gap */
+			a += (seed >> 60) < 2 ? (seed >> 33) % 20000 : 1 + (seed >> 33) % 3;
+			s->addr = a;
+			s->is_func = 1;
+			s->name = "f";
+		}
+		t->text_end = a + 7;
+		sp_symtab_finalize(t);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->buckets);
+		for (probe = bases[k] - 3; probe <= t->text_end + 3 && probe >= bases[k] - 3; probe++)
+			if (sp_symtab_lookup(t, probe) != sp_symbols_lookup(t->syms, t->len, probe))
+				bad++;
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT_PTR_NULL(sp_symtab_lookup(t, bases[k] - 1));
+		CU_ASSERT_PTR_EQUAL(sp_symtab_lookup(t, t->text_end), &t->syms[t->len - 1]);
+		sp_symtab_free(t);
+	}
+}
+
+static int cmp_sym(const void *l, const void *r, void *ctx)
+{
+	(void)ctx;
+	return sp_symbol_cmp_addr(l, r);
+}
+
+/* The radix sort of a large table gives gprof's order, ties (same
+ * address, kind and binding) in table order, as the merge sort does. */
+static void test_symbols_sort(void)
+{
+	static struct sp_symbol a[600], b[600];
+	static char names[600][8];
+	uint64_t x = 5;
+	size_t i, na = 600, nb = 600, bad = 0;
+
+	for (i = 0; i < 600; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].addr = 0x400000 + 16 * ((x >> 33) % 150);
+		a[i].is_func = (x >> 20) & 1;
+		a[i].is_static = (x >> 21) & 1;
+		snprintf(names[i], sizeof(names[i]), "%c%zu", (x >> 22) & 1 ? '_' : 'f', i);
+		a[i].name = names[i];
+	}
+	memcpy(b, a, sizeof(a));
+	sp_sort(b, nb, sizeof(b[0]), cmp_sym, NULL); /* already sorted: kept as is */
+	sp_symbols_finalize(a, &na, 0x500000);
+	sp_symbols_finalize(b, &nb, 0x500000);
+	CU_ASSERT_EQUAL_FATAL(na, nb);
+	for (i = 0; i < na; i++)
+		if (a[i].name != b[i].name || a[i].end_addr != b[i].end_addr)
+			bad++;
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Name ranks follow strcmp(): names that share 8 or 16 bytes, prefixes
+ * of each other, bytes above 0x7f, equal names at distinct addresses. */
+static void test_name_ranks(void)
+{
+	static const char *const names[] = {
+		"alloc_build_event", "alloc_build_rule", "alloc_bu", "alloc_build_", "alloc",
+		"", "alloc_build_event", "zeta", "alloc_build_eventX", "alloc_build_even",
+		"\xc3\xa9t\xc3\xa9", "a\x7f", "a\x80", "abcdefghabcdefgh1", "abcdefghabcdefgh",
+		"abcdefghabcdefgh0", "_start", "__start", "abcdefgh",
+	};
+	size_t n = sizeof(names) / sizeof(names[0]), i, j, bad = 0;
+	struct sp_symtab *t = sp_symtab_new();
+	uint32_t *rank;
+
+	for (i = 0; i < n; i++) {
+		struct sp_symbol *s = sp_symtab_add(t);
+
+		/* the same characters at another address must rank the same */
+		s->name = sp_arena_strdup(&t->arena, names[i]);
+		s->addr = 0x1000 + 16 * i;
+	}
+	/* and enough names built of a few syllables for the radix path */
+	for (i = 0; i < 700; i++) {
+		static const char *const syl[] = {"al", "loc_", "b", "uild", "_e", "ve", "nt"};
+		struct sp_symbol *s = sp_symtab_add(t);
+		char buf[64] = "";
+		size_t k, x = i * 2654435761u;
+
+		for (k = 0; k < 2 + i % 9; k++, x /= 7)
+			strcat(buf, syl[x % 7]);
+		s->name = sp_arena_strdup(&t->arena, buf);
+		s->addr = 0x8000 + 16 * i;
+	}
+	rank = sp_symtab_name_ranks(t);
+	for (i = 0; i < t->len; i++)
+		for (j = 0; j < t->len; j++) {
+			int c = strcmp(t->syms[i].name, t->syms[j].name);
+
+			if ((c > 0) - (c < 0) != (rank[i] > rank[j]) - (rank[i] < rank[j]))
+				bad++;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+	free(rank);
+	sp_symtab_free(t);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -427,7 +603,11 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles) ||
 	    !CU_add_test(s, "arc lists in gprof's order", test_arc_order) ||
 	    !CU_add_test(s, "arc lists with NaN times", test_arc_order_nan) ||
-	    !CU_add_test(s, "node orders of large tables", test_node_orders))
+	    !CU_add_test(s, "node orders of large tables", test_node_orders) ||
+	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
+	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
+	    !CU_add_test(s, "symbols sorted by key as by comparisons", test_symbols_sort) ||
+	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs))
 		return -1;
 	return 0;
 }

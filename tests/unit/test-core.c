@@ -171,6 +171,39 @@ static void test_sort_sizes(void)
 	CU_ASSERT(!memcmp(u, uref, sizeof(u)));
 }
 
+static int cmp_rk(const void *a, const void *b, void *ctx)
+{
+	const struct sp_keyed *x = a, *y = b;
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The radix sort equals the stable merge sort: keys with constant bytes
+ * (no pass), bytes that vary, and many equal keys (stability). */
+static void test_radix_sort(void)
+{
+	static struct sp_keyed v[3000], tmp[3000], ref[3000];
+	const struct sp_keyed *out;
+	uint64_t x = 99;
+	int i, ok = 1;
+
+	for (i = 0; i < 3000; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* bytes 7 and 2 constant; 200 distinct keys in all */
+		v[i].key = UINT64_C(0x4200000000000000) | ((x >> 40) % 200) << 24 | 0xab0000 |
+			   ((x >> 50) % 2) << 40;
+		v[i].idx = (uint32_t)i;
+	}
+	memcpy(ref, v, sizeof(v));
+	sp_sort(ref, 3000, sizeof(ref[0]), cmp_rk, NULL);
+	out = sp_sort_keyed(v, 3000, tmp);
+	for (i = 0; i < 3000; i++)
+		if (out[i].key != ref[i].key || out[i].idx != ref[i].idx)
+			ok = 0;
+	CU_ASSERT(ok);
+	CU_ASSERT_PTR_EQUAL(sp_sort_keyed(v, 1, tmp), v);
+}
+
 static void test_pairmap(void)
 {
 	struct sp_pairmap m;
@@ -215,6 +248,112 @@ static void test_profile_sums(void)
 	sp_profile_free(p);
 }
 
+/* Appends records and sums them as a reader does at the end of a file. */
+static void append(struct sp_profile *p, const uint64_t (*r)[3], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_pcarc a;
+
+		a.from_pc = r[i][0];
+		a.self_pc = r[i][1];
+		a.count = r[i][2];
+		sp_profile_append_pcarcs(p, &a, 1);
+	}
+	sp_profile_sum_pcarcs(p);
+}
+
+static int has_arcs(const struct sp_profile *p, const uint64_t (*r)[3], size_t n)
+{
+	size_t i;
+
+	if (p->npcarcs != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (p->pcarcs[i].from_pc != r[i][0] || p->pcarcs[i].self_pc != r[i][1] ||
+		    p->pcarcs[i].count != r[i][2])
+			return 0;
+	return 1;
+}
+
+/* Equal (from, self) pairs are summed onto their first record, and the
+ * records that stay keep their order: in glibc's order (by call site)
+ * with a repeat inside a call site's run, in no order at all, across
+ * files, and with a call site of more callees than the one-pass check
+ * takes. */
+static void test_pcarc_sums(void)
+{
+	static const uint64_t by_site[][3] = {
+		{0x10, 0x100, 1}, {0x20, 0x300, 2}, {0x20, 0x200, 3},
+		{0x20, 0x300, 4}, {0x30, 0x100, 5},
+	};
+	static const uint64_t by_site_sum[][3] = {
+		{0x10, 0x100, 1}, {0x20, 0x300, 6}, {0x20, 0x200, 3}, {0x30, 0x100, 5},
+	};
+	static const uint64_t shuffled[][3] = {
+		{0x30, 0x100, 1}, {0x10, 0x100, 2}, {0x30, 0x100, 3},
+		{0x20, 0x200, 4}, {0x10, 0x100, 5},
+	};
+	static const uint64_t shuffled_sum[][3] = {
+		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 4},
+	};
+	static const uint64_t again[][3] = {{0x20, 0x200, 10}, {0x40, 0x100, 1}};
+	static const uint64_t again_sum[][3] = {
+		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 14}, {0x40, 0x100, 1},
+	};
+	static uint64_t wide[100][3], wide_sum[99][3];
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	size_t i;
+
+	append(p, by_site, 5);
+	CU_ASSERT(has_arcs(p, by_site_sum, 4));
+	sp_profile_free(p);
+	p = sp_profile_new(SP_PROFILE_GMON);
+	append(p, shuffled, 5);
+	CU_ASSERT(has_arcs(p, shuffled_sum, 3));
+	append(p, again, 2);
+	CU_ASSERT(has_arcs(p, again_sum, 4));
+	sp_profile_free(p);
+	/* one call site, 99 callees, the last one twice */
+	for (i = 0; i < 100; i++) {
+		wide[i][0] = 0x50;
+		wide[i][1] = i < 99 ? 0x1000 - 8 * i : 0x1000 - 8 * 98;
+		wide[i][2] = i + 1;
+		if (i < 99)
+			memcpy(wide_sum[i], wide[i], sizeof(wide[i]));
+	}
+	wide_sum[98][2] += 100;
+	p = sp_profile_new(SP_PROFILE_GMON);
+	append(p, (const uint64_t(*)[3])wide, 99);
+	CU_ASSERT(has_arcs(p, (const uint64_t(*)[3])wide_sum, 99) == 0); /* not summed yet */
+	append(p, (const uint64_t(*)[3])wide + 99, 1);
+	CU_ASSERT(has_arcs(p, (const uint64_t(*)[3])wide_sum, 99));
+	sp_profile_free(p);
+}
+
+/* A histogram keeps the bins that are not 0, in order, with their sums. */
+static void test_hist_nonzero(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_hist *h = sp_profile_findnew_hist(p, 0, 400, 100);
+	const uint32_t idx1[] = {3, 50, 97}, cnt1[] = {1, 0, 2};
+	const uint32_t idx2[] = {0, 3, 60, 99}, cnt2[] = {5, 1, 1, 7};
+	const uint32_t bins[] = {0, 3, 60, 97, 99}, sums[] = {5, 2, 1, 2, 7};
+	size_t k;
+
+	sp_profile_hist_add(h, idx1, cnt1, 3);
+	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 2);
+	CU_ASSERT(h->nonzero[0] == 3 && h->nonzero[1] == 97);
+	sp_profile_hist_add(h, idx2, cnt2, 4);
+	CU_ASSERT_EQUAL_FATAL(h->nnonzero, 5);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT(h->nonzero[k] == bins[k] && h->counts[k] == sums[k]);
+	CU_ASSERT(sp_hist_find(h, 0) == 0 && sp_hist_find(h, 4) == 2 && sp_hist_find(h, 97) == 3 &&
+		  sp_hist_find(h, 100) == 5);
+	sp_profile_free(p);
+}
+
 static void test_error(void)
 {
 	struct sp_error err = SP_ERROR_INIT;
@@ -252,8 +391,11 @@ int sp_test_register_core(void)
 	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
 	    !CU_add_test(s, "buf", test_buf) || !CU_add_test(s, "sort is stable", test_sort_stable) ||
 	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||
+	    !CU_add_test(s, "radix sort", test_radix_sort) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
+	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
+	    !CU_add_test(s, "histogram keeps the bins that are not 0", test_hist_nonzero) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
 		return -1;
 	return 0;
