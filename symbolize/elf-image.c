@@ -692,9 +692,15 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 
 	lines_wait(im);
 	vaddr = from_target(e, vaddr);
-	if (e->lines && !sp_linetab_answers(e->lines, vaddr))
+	if (!e->lines)
+		return -1;
+	if (sp_linetab_ask(e->lines, vaddr, &l) < 0) {
 		lines_wait_full(im);
-	if (!e->lines || !(l = sp_linetab_find(e->lines, vaddr)) || !l->file || !l->line)
+		if (!e->lines)
+			return -1;
+		l = sp_linetab_find(e->lines, vaddr);
+	}
+	if (!l || !l->file || !l->line)
 		return -1;
 	*file = l->file;
 	*line = (int)l->line;

@@ -438,10 +438,18 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 {
-	/* neighbouring symbols mostly share a file: remember the last one (a
-	 * reader may reuse its buffer, so the characters are compared too) */
-	const char *last_name = NULL;
-	const struct sp_srcfile *last = NULL;
+	/*
+	 * A symbol's file is most often one seen a few symbols before (the
+	 * global symbols of the ELF table alternate between files): remember
+	 * the files by the address of the name the reader gave, in a small
+	 * direct-mapped cache, rather than interning each name again. A reader
+	 * may reuse its buffer, so the characters are compared too.
+	 */
+	enum { FILE_CACHE = 256 };
+	struct {
+		const char *name;
+		const struct sp_srcfile *sf;
+	} cache[FILE_CACHE] = {{0}};
 	size_t i;
 
 	for (i = 0; i < t->npending; i++) {
@@ -449,16 +457,18 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 		const struct sp_srcfile *sf;
 		struct sp_symbol *sym;
 		const char *file;
+		size_t slot;
 		int line;
 
 		if (sp_image_src_line(im, t->pending[i], &file, &line) < 0)
 			continue;
 		/* the file exists (in this order) even if the symbol was a duplicate */
-		if (!last || file != last_name || strcmp(file, last->name)) {
-			last = sp_symtab_file(t, file);
-			last_name = file;
+		slot = sp_hash_u64((uintptr_t)file) % FILE_CACHE;
+		if (cache[slot].name != file || strcmp(file, cache[slot].sf->name)) {
+			cache[slot].sf = sp_symtab_file(t, file);
+			cache[slot].name = file;
 		}
-		sf = last;
+		sf = cache[slot].sf;
 		found = sp_symtab_lookup(t, t->pending[i]);
 		if (!found || found->addr != t->pending[i] || found->file)
 			continue;

@@ -1306,19 +1306,36 @@ const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_
 	return &t->rows[i];
 }
 
-const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
+/* sp_linetab_find()'s answer from row i (t->nrows: none). */
+static const struct sp_line *answer_of(const struct sp_linetab *t, size_t i)
 {
-	size_t i = t->query ? query_row(t, addr) : row_at(t, addr);
 	const struct sp_line *l;
 
-	if (t->query && i == t->nrows)
-		full_only(t, __func__);
 	if (i == t->nrows)
 		return NULL;
 	l = &t->rows[i];
 	if (l->end_sequence || !l->file || l->line == 0)
 		return NULL;
 	return l;
+}
+
+const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
+{
+	size_t i = t->query ? query_row(t, addr) : row_at(t, addr);
+
+	if (t->query && i == t->nrows)
+		full_only(t, __func__);
+	return answer_of(t, i);
+}
+
+int sp_linetab_ask(const struct sp_linetab *t, uint64_t addr, const struct sp_line **line)
+{
+	size_t i = t->query ? query_row(t, addr) : row_at(t, addr);
+
+	if (t->query && i == t->nrows)
+		return -1;
+	*line = answer_of(t, i);
+	return 0;
 }
 
 const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t addr)

@@ -78,6 +78,9 @@ struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const
 /* Whether t answers sp_linetab_find(t, addr): always, unless it is a query
  * table and addr was not asked. */
 int sp_linetab_answers(const struct sp_linetab *t, uint64_t addr);
+/* sp_linetab_answers() and sp_linetab_find() with one search: returns 0
+ * and sets *line to sp_linetab_find()'s answer, or -1 when t cannot answer. */
+int sp_linetab_ask(const struct sp_linetab *t, uint64_t addr, const struct sp_line **line);
 
 /*
  * sp_linetab_new_lenient() that tells, as it goes, what became of each
