@@ -166,7 +166,7 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg->order);
 	free(cg->arc_list);
 	free(cg->name_rank);
-	free(cg->sort_keys);
+	free(cg->scratch);
 	free(cg->bbs);
 	free(cg);
 }
@@ -179,6 +179,21 @@ struct packed_key {
 	uint64_t k1, k2;
 	uint32_t rank, node;
 };
+
+void *sp_cg_scratch(struct sp_cg *cg, size_t size)
+{
+	/* room for the largest user from the start, the sort keys of every
+	 * node (a cycle node needs two symbols): pages never touched cost
+	 * nothing, and growing would fault in a new block */
+	size_t keys = 3 * (cg->nsyms + cg->nsyms / 2 + cg->npseudo + 2) * sizeof(struct packed_key);
+
+	if (size > cg->scratch_size) {
+		free(cg->scratch);
+		cg->scratch_size = size > keys ? size : keys;
+		cg->scratch = sp_xmalloc(cg->scratch_size);
+	}
+	return cg->scratch;
+}
 
 static int packed_less(const struct packed_key *l, const struct packed_key *r)
 {
@@ -647,14 +662,7 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 
 	if (!cg->name_rank)
 		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
-	/* one block for every sort of this graph: each new one would be
-	 * fresh pages to fault in (the keys of 6000 nodes are 100 pages) */
-	if (3 * n + 1 > cg->sort_keys_alloc) {
-		free(cg->sort_keys);
-		cg->sort_keys = sp_xreallocarray(NULL, 3 * n + 1, sizeof(*pk));
-		cg->sort_keys_alloc = 3 * n + 1;
-	}
-	pk = cg->sort_keys;
+	pk = sp_cg_scratch(cg, (3 * n + 1) * sizeof(*pk));
 	if (pack_keys(cg, nodes, n, order, pk) == 0) {
 		const struct packed_key *sorted = pk;
 

@@ -147,10 +147,10 @@ struct sp_cg {
 	double unattributed;         /* --precise: ticks that fell on no symbol */
 	int counts_known;            /* call counts are meaningful */
 	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
-	/* private: sp_cg_sort_nodes()'s keys, kept for the next sort (the
-	 * total order, the flat profile's and the index's reuse its pages) */
-	void *sort_keys;
-	size_t sort_keys_alloc;
+	/* private: one scratch block for the temporaries of building and
+	 * sorting (sp_cg_scratch), so that they reuse its pages */
+	void *scratch;
+	size_t scratch_size;
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	/* For costs that are not samples (aprof): one line describing the
 	 * unit, printed instead of gprof's sampling lines in the flat profile
