@@ -661,7 +661,8 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 	size_t i;
 
 	if (!cg->name_rank)
-		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
+		cg->name_rank = sp_symtab_name_ranks_in(
+			cg->symtab, sp_cg_scratch(cg, sp_symtab_name_ranks_scratch(cg->symtab)));
 	pk = sp_cg_scratch(cg, (3 * n + 1) * sizeof(*pk));
 	if (pack_keys(cg, nodes, n, order, pk) == 0) {
 		const struct packed_key *sorted = pk;
