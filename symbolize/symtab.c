@@ -92,6 +92,12 @@ const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, c
 	return NULL;
 }
 
+void sp_symtab_reserve(struct sp_symtab *t, size_t n)
+{
+	/* one more than len: syms[len] is a zeroed sentinel */
+	SP_ALLOC_GROW(t->syms, t->len + n + 1, t->syms_alloc);
+}
+
 struct sp_symbol *sp_symtab_add(struct sp_symtab *t)
 {
 	struct sp_symbol *s;

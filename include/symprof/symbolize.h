@@ -87,6 +87,9 @@ void sp_symtab_free(struct sp_symtab *t);
 const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name);
 /* Appends an unsorted symbol; call sp_symtab_finalize() after the last. */
 struct sp_symbol *sp_symtab_add(struct sp_symtab *t);
+/* Makes room for n more symbols at once: growing by realloc while adding
+ * copies the table into fresh pages again and again. */
+void sp_symtab_reserve(struct sp_symtab *t, size_t n);
 
 /*
  * Sorts and dedups an array of symbols with gprof's symtab_finalize()
