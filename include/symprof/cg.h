@@ -85,12 +85,12 @@ struct sp_cg_node {
 	unsigned flat_print : 1;     /* selected for the flat profile */
 	unsigned has_been_placed : 1;
 	unsigned folded : 1;         /* --precise: a GCC clone counted in its origin */
+	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 	uint32_t nuses;
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
 	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
-	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 };
 
 enum sp_cg_arc_flags {
