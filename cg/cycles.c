@@ -365,6 +365,41 @@ static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	free(d.cursor);
 }
 
+/*
+ * The symbols by topological number (in the graph's scratch, or to be
+ * freed when that differs), ties (a cycle's members) in symbol
+ * order: gprof's sort of its topsortnlp by top_order, which is stable
+ * here because glibc's qsort is a merge sort. The numbers run from 1 to
+ * at most nsyms, so one counting pass does it, without the sort keys of
+ * sp_cg_sort_nodes() (fresh pages and key packing for every symbol).
+ */
+static uint32_t *topo_order(struct sp_cg *cg)
+{
+	size_t n = cg->nsyms, i;
+	/* the order and its counters in the graph's scratch (see there) */
+	uint32_t *top = sp_cg_scratch(cg, (2 * n + 3) * sizeof(*top)), *pos = top + n + 1;
+
+	for (i = 0; i < n; i++)
+		if (cg->nodes[i].top_order < 1 || (size_t)cg->nodes[i].top_order > n)
+			break;
+	if (i < n) {
+		/* not numbered by number_nodes(): the general sort */
+		top = sp_xmalloc((n + 1) * sizeof(*top));
+		for (i = 0; i < n; i++)
+			top[i] = (uint32_t)i;
+		sp_cg_sort_nodes(cg, top, n, SP_CG_ORDER_TOPO);
+		return top;
+	}
+	memset(pos, 0, (n + 2) * sizeof(*pos));
+	for (i = 0; i < n; i++)
+		pos[cg->nodes[i].top_order + 1]++;
+	for (i = 1; i <= n + 1; i++)
+		pos[i] += pos[i - 1];
+	for (i = 0; i < n; i++)
+		top[pos[cg->nodes[i].top_order]++] = (uint32_t)i;
+	return top;
+}
+
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	FILE *pdbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
@@ -401,10 +436,7 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
-	top = sp_xmalloc((cg->nsyms + 1) * sizeof(*top));
-	for (i = 0; i < cg->nsyms; i++)
-		top[i] = (uint32_t)i;
-	sp_cg_sort_nodes(cg, top, cg->nsyms, SP_CG_ORDER_TOPO);
+	top = topo_order(cg);
 	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
 		fprintf(o->debug.out, "[cg_assemble] topological sort listing\n");
 		for (i = 0; i < cg->nsyms; i++)
@@ -415,7 +447,8 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	cycle_time(cg);
 	for (i = 0; i < cg->nsyms; i++)
 		propagate_time(cg, top[i], pdbg);
-	free(top);
+	if (top != cg->scratch)
+		free(top);
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
 	for (i = 0; i < cg->nnodes; i++)
 		cg->order[i] = (uint32_t)i;

@@ -94,7 +94,8 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 	uint32_t pn, cn;
 
 	memset(&y, 0, sizeof(y));
-	y.parent_run = sp_xcalloc(3 * (t->len + 1), sizeof(uint32_t));
+	y.parent_run = sp_cg_scratch(cg, 3 * (t->len + 1) * sizeof(uint32_t));
+	memset(y.parent_run, 0, 3 * (t->len + 1) * sizeof(uint32_t));
 	y.seen = y.parent_run + t->len + 1;
 	y.arc_of = y.seen + t->len + 1;
 	y.parent = SP_CG_NONE;
@@ -120,7 +121,6 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 				parent->name, child->name, (unsigned long long)a->count);
 		tally_arc(cg, &y, pn, cn, a->count);
 	}
-	free(y.parent_run);
 }
 
 /* gprof's hist_assign_samples_1() for one histogram. */
@@ -249,15 +249,15 @@ static void assign_gprof(struct sp_cg *cg, const struct sp_profile *p,
 			 const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symtab *t = cg->symtab;
-	uint64_t *scaled = sp_xcalloc(t->len + 1, sizeof(*scaled));
+	uint64_t *scaled = sp_cg_scratch(cg, (t->len + 1) * sizeof(*scaled));
 	size_t i;
 
 	/* gprof reads one symbol past the end; ours is the zeroed sentinel */
 	for (i = 0; i < t->len; i++)
 		scaled[i] = t->syms[i].addr / UNIT;
+	scaled[t->len] = 0;
 	for (i = 0; i < p->nhists; i++)
 		assign_samples(cg, o, &p->hists[i], scaled);
-	free(scaled);
 }
 
 /* -l: basic-block counts attach to line symbols, up to NBBS per symbol. */

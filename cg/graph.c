@@ -166,6 +166,7 @@ void sp_cg_free(struct sp_cg *cg)
 	free(cg->order);
 	free(cg->arc_list);
 	free(cg->name_rank);
+	free(cg->scratch);
 	free(cg->bbs);
 	free(cg);
 }
@@ -178,6 +179,21 @@ struct packed_key {
 	uint64_t k1, k2;
 	uint32_t rank, node;
 };
+
+void *sp_cg_scratch(struct sp_cg *cg, size_t size)
+{
+	/* room for the largest user from the start, the sort keys of every
+	 * node (a cycle node needs two symbols): pages never touched cost
+	 * nothing, and growing would fault in a new block */
+	size_t keys = 3 * (cg->nsyms + cg->nsyms / 2 + cg->npseudo + 2) * sizeof(struct packed_key);
+
+	if (size > cg->scratch_size) {
+		free(cg->scratch);
+		cg->scratch_size = size > keys ? size : keys;
+		cg->scratch = sp_xmalloc(cg->scratch_size);
+	}
+	return cg->scratch;
+}
 
 static int packed_less(const struct packed_key *l, const struct packed_key *r)
 {
@@ -645,8 +661,9 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 	size_t i;
 
 	if (!cg->name_rank)
-		cg->name_rank = sp_symtab_name_ranks(cg->symtab);
-	pk = sp_xreallocarray(NULL, 3 * n + 1, sizeof(*pk));
+		cg->name_rank = sp_symtab_name_ranks_in(
+			cg->symtab, sp_cg_scratch(cg, sp_symtab_name_ranks_scratch(cg->symtab)));
+	pk = sp_cg_scratch(cg, (3 * n + 1) * sizeof(*pk));
 	if (pack_keys(cg, nodes, n, order, pk) == 0) {
 		const struct packed_key *sorted = pk;
 
@@ -656,10 +673,8 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 			sort_packed(pk, n, pk + n);
 		for (i = 0; i < n; i++)
 			nodes[i] = sorted[i].node;
-		free(pk);
 		return;
 	}
-	free(pk);
 	k = sp_xreallocarray(NULL, n + 1, sizeof(*k));
 	for (i = 0; i < n; i++) {
 		const struct sp_cg_node *nd = &cg->nodes[nodes[i]];

@@ -43,6 +43,15 @@ static inline uint32_t sp_cg_arc_link(struct sp_cg *cg, uint32_t parent, uint32_
 	return a;
 }
 
+/*
+ * Scratch memory of at least `size` bytes, 8-aligned, owned by the graph
+ * (graph.c): valid until the next call. Every temporary of building and
+ * sorting the graph takes it instead of an allocation of its own, so that
+ * they all use the same pages: a fresh page costs a fault and zeroing,
+ * about as much as the work done on it. Not zeroed.
+ */
+void *sp_cg_scratch(struct sp_cg *cg, size_t size);
+
 /* sp_cg_arc_append() when the arrays are full or the index exists (graph.c). */
 uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
 			       uint64_t count);

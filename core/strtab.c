@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * String interning with open addressing (linear probing). Slots keep the
- * hash so that growing the table does not rehash the characters.
+ * low half of the hash (the table never has 2^32 slots, so it holds every
+ * bit of a slot index) so that growing the table does not rehash the
+ * characters. A slot is 16 bytes: a big program's names fill thousands,
+ * and each page of them is a fault to take.
  */
 #include "symprof/strtab.h"
 
@@ -10,8 +13,8 @@
 
 struct sp_strtab_slot {
 	const char *str; /* NULL: empty slot */
-	size_t len;
-	uint64_t hash;
+	uint32_t len;
+	uint32_t hash;   /* the hash's low 32 bits */
 };
 
 /* Eight bytes per step (multiply and fold); names are rarely short. */
@@ -85,7 +88,7 @@ const char *sp_strtab_find(const struct sp_strtab *t, const char *s, size_t len)
 	h = sp_hash_bytes(s, len);
 	for (j = h & (t->nslots - 1); t->slots[j].str; j = (j + 1) & (t->nslots - 1)) {
 		const struct sp_strtab_slot *o = &t->slots[j];
-		if (o->hash == h && o->len == len && !memcmp(o->str, s, len))
+		if (o->hash == (uint32_t)h && o->len == len && !memcmp(o->str, s, len))
 			return o->str;
 	}
 	return NULL;
@@ -96,17 +99,19 @@ const char *sp_strtab_intern_n(struct sp_strtab *t, const char *s, size_t len)
 	uint64_t h;
 	size_t j;
 
+	if (len > UINT32_MAX)
+		sp_oom(len); /* no name is 4 GiB long: the length field says so */
 	if ((t->count + 1) * 4 > t->nslots * 3)
 		strtab_grow(t);
 	h = sp_hash_bytes(s, len);
 	for (j = h & (t->nslots - 1); t->slots[j].str; j = (j + 1) & (t->nslots - 1)) {
 		const struct sp_strtab_slot *o = &t->slots[j];
-		if (o->hash == h && o->len == len && !memcmp(o->str, s, len))
+		if (o->hash == (uint32_t)h && o->len == len && !memcmp(o->str, s, len))
 			return o->str;
 	}
 	t->slots[j].str = sp_arena_strndup(&t->arena, s, len);
-	t->slots[j].len = len;
-	t->slots[j].hash = h;
+	t->slots[j].len = (uint32_t)len;
+	t->slots[j].hash = (uint32_t)h;
 	t->count++;
 	return t->slots[j].str;
 }

@@ -390,6 +390,7 @@ static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *s
 		if (f->ehdr.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC)
 			r.addr &= ~(uint64_t)1;
 		r.size = s.st_size;
+		r.count_hint = n - 1;
 		ret = fn(ctx, &r);
 		if (ret < 0)
 			return ret;

@@ -156,6 +156,13 @@ static int add_sym(void *vctx, const struct raw_sym *s)
 	found = map_find(c->o->map, s->name);
 	if (found && !found->is_first)
 		return 0;
+	if (!c->t->syms_alloc && s->count_hint) {
+		/* the table at its final size, reserved once (its untouched
+		 * end costs nothing) */
+		sp_symtab_reserve(c->t, s->count_hint);
+		if (c->o->defer_files)
+			SP_ALLOC_GROW(c->t->pending, s->count_hint, c->t->pending_alloc);
+	}
 	sym = sp_symtab_add(c->t);
 	sym->addr = s->addr;
 	sym->size = s->size;

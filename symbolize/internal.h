@@ -19,6 +19,7 @@ struct raw_sym {
 	const char *name_limit;
 	uint64_t addr;            /* value + section vma (gprof's address) */
 	uint64_t size;
+	size_t count_hint;        /* symbols the walk reports at most, 0 unknown */
 	char type;                /* nm class letter: T t W ... */
 	unsigned has_section : 1;
 	unsigned local : 1;       /* BSF_LOCAL */

@@ -92,6 +92,12 @@ const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, c
 	return NULL;
 }
 
+void sp_symtab_reserve(struct sp_symtab *t, size_t n)
+{
+	/* one more than len: syms[len] is a zeroed sentinel */
+	SP_ALLOC_GROW(t->syms, t->len + n + 1, t->syms_alloc);
+}
+
 struct sp_symbol *sp_symtab_add(struct sp_symtab *t)
 {
 	struct sp_symbol *s;
@@ -285,7 +291,21 @@ static void sort_names(struct named *v, size_t n, struct named *tmp, size_t dept
 	}
 }
 
+size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t)
+{
+	return (2 * t->len + 1) * sizeof(struct named) + 2 * (t->len + 1) * sizeof(uint32_t);
+}
+
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
+{
+	void *scratch = sp_xmalloc(sp_symtab_name_ranks_scratch(t));
+	uint32_t *ranks = sp_symtab_name_ranks_in(t, scratch);
+
+	free(scratch);
+	return ranks;
+}
+
+uint32_t *sp_symtab_name_ranks_in(const struct sp_symtab *t, void *scratch)
 {
 	/* line symbols share their function's name and follow each other:
 	 * each run of one name pointer is sorted once, then mapped back */
@@ -293,8 +313,10 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 	uint32_t *sym_u, *rank_u, *ranks, r = 0;
 	struct named *v;
 
-	sym_u = sp_xreallocarray(NULL, t->len + 1, sizeof(*sym_u));
-	v = sp_xreallocarray(NULL, 2 * t->len + 1, sizeof(*v));
+	/* the names and their sort's room, then two maps of symbols */
+	v = scratch;
+	sym_u = (uint32_t *)(v + 2 * t->len + 1);
+	rank_u = sym_u + t->len + 1;
 	for (i = 0; i < t->len; i++) {
 		const char *name = t->syms[i].name ? t->syms[i].name : "";
 
@@ -306,7 +328,6 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 		sym_u[i] = (uint32_t)nu - 1;
 	}
 	sort_names(v, nu, v + nu, 0);
-	rank_u = sp_xreallocarray(NULL, nu + 1, sizeof(*rank_u));
 	for (i = 0; i < nu; i++) {
 		/* equal strings (at different addresses, or runs apart) share a rank */
 		if (i && strcmp(v[i].name, v[i - 1].name))
@@ -316,9 +337,6 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
 	for (i = 0; i < t->len; i++)
 		ranks[i] = rank_u[sym_u[i]];
-	free(sym_u);
-	free(rank_u);
-	free(v);
 	return ranks;
 }
 

@@ -85,12 +85,12 @@ struct sp_cg_node {
 	unsigned flat_print : 1;     /* selected for the flat profile */
 	unsigned has_been_placed : 1;
 	unsigned folded : 1;         /* --precise: a GCC clone counted in its origin */
+	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 	uint32_t nuses;
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
 	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
 	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
-	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
 };
 
 enum sp_cg_arc_flags {
@@ -147,6 +147,10 @@ struct sp_cg {
 	double unattributed;         /* --precise: ticks that fell on no symbol */
 	int counts_known;            /* call counts are meaningful */
 	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
+	/* private: one scratch block for the temporaries of building and
+	 * sorting (sp_cg_scratch), so that they reuse its pages */
+	void *scratch;
+	size_t scratch_size;
 	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
 	/* For costs that are not samples (aprof): one line describing the
 	 * unit, printed instead of gprof's sampling lines in the flat profile

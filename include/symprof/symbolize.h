@@ -87,6 +87,9 @@ void sp_symtab_free(struct sp_symtab *t);
 const struct sp_srcfile *sp_symtab_file(struct sp_symtab *t, const char *name);
 /* Appends an unsorted symbol; call sp_symtab_finalize() after the last. */
 struct sp_symbol *sp_symtab_add(struct sp_symtab *t);
+/* Makes room for n more symbols at once: growing by realloc while adding
+ * copies the table into fresh pages again and again. */
+void sp_symtab_reserve(struct sp_symtab *t, size_t n);
 
 /*
  * Sorts and dedups an array of symbols with gprof's symtab_finalize()
@@ -114,6 +117,13 @@ const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_
  * strings. A malloc'ed array of t->len entries.
  */
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t);
+/*
+ * The same with its temporaries in the caller's `scratch`, 8-aligned and
+ * of at least sp_symtab_name_ranks_scratch(t) bytes (its contents are
+ * lost): for a caller whose own temporaries can then reuse those pages.
+ */
+uint32_t *sp_symtab_name_ranks_in(const struct sp_symtab *t, void *scratch);
+size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t);
 
 /* The source file whose basename is `base`, most recently created first
  * (gprof's source_file_lookup_name()); NULL if none. */

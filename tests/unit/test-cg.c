@@ -445,29 +445,51 @@ static int ref_cmp_name(const void *pa, const void *pb, void *ctx)
 	return (cg->name_rank[a] > cg->name_rank[b]) - (cg->name_rank[a] < cg->name_rank[b]);
 }
 
-/* Thousands of nodes, most without time (the radix-sorted bulk), calls
- * of one to five bytes, names ranked with repeats (ties kept in order). */
+/* A node's self time: for spread 0 most nodes have none (the
+ * radix-sorted bulk); for spread 1 most have some and no time is shared
+ * by half of them (the radix sort over all bytes), with repeats, 1/7ths
+ * (all mantissa bytes differ) and zeros of both signs. */
+static double node_time(int spread)
+{
+	if (!spread)
+		return sort_rng() % 10 == 0 ? (double)(sort_rng() % 50) : 0.0;
+	switch (sort_rng() % 4) {
+	case 0:
+		return sort_rng() % 2 ? 0.0 : -0.0;
+	case 1:
+		return (double)(sort_rng() % 20);
+	default:
+		return (double)(sort_rng() % 5000) / 7.0;
+	}
+}
+
+/* Thousands of nodes, calls of one to five bytes, names ranked with
+ * repeats (ties kept in order). */
 static void test_node_orders(void)
 {
 	size_t n = 6000, i;
 	struct sp_cg *cg = calloc(1, sizeof(*cg));
 	uint32_t *got = malloc(n * sizeof(*got)), *want = malloc(n * sizeof(*want));
-	int order;
+	int order, spread;
 
 	cg->nodes = calloc(n + 1, sizeof(*cg->nodes));
 	cg->nnodes = cg->nsyms = n;
 	cg->name_rank = malloc(n * sizeof(*cg->name_rank));
-	for (i = 0; i < n; i++) {
-		cg->nodes[i].time = sort_rng() % 10 == 0 ? (double)(sort_rng() % 50) : 0.0;
-		cg->nodes[i].ncalls = sort_rng() % 3 ? sort_rng() >> (24 + sort_rng() % 40) : 0;
-		cg->name_rank[i] = (uint32_t)(sort_rng() % (n - n / 8));
-	}
-	for (order = 0; order < 2; order++) {
-		for (i = 0; i < n; i++)
-			got[i] = want[i] = (uint32_t)(n - 1 - i);
-		sp_cg_sort_nodes(cg, got, n, order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
-		sp_sort(want, n, sizeof(*want), order ? ref_cmp_name : ref_cmp_time, cg);
-		CU_ASSERT(memcmp(got, want, n * sizeof(*got)) == 0);
+	for (spread = 0; spread < 2; spread++) {
+		for (i = 0; i < n; i++) {
+			cg->nodes[i].time = node_time(spread);
+			cg->nodes[i].ncalls =
+				sort_rng() % 3 ? sort_rng() >> (24 + sort_rng() % 40) : 0;
+			cg->name_rank[i] = (uint32_t)(sort_rng() % (n - n / 8));
+		}
+		for (order = 0; order < 2; order++) {
+			for (i = 0; i < n; i++)
+				got[i] = want[i] = (uint32_t)(n - 1 - i);
+			sp_cg_sort_nodes(cg, got, n,
+					 order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
+			sp_sort(want, n, sizeof(*want), order ? ref_cmp_name : ref_cmp_time, cg);
+			CU_ASSERT(memcmp(got, want, n * sizeof(*got)) == 0);
+		}
 	}
 	free(got);
 	free(want);

@@ -52,6 +52,16 @@ static void test_strtab(void)
 	CU_ASSERT_PTR_NOT_NULL(sp_strtab_find(&t, "f4999", 5));
 	CU_ASSERT_PTR_NULL(sp_strtab_find(&t, "f5000", 5));
 	CU_ASSERT_EQUAL(t.count, 5001);
+	/* every name still found after the table grew (slots keep half the
+	 * hash, which must still place them) */
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		b = sp_strtab_find(&t, name, strlen(name));
+		if (!b || strcmp(b, name) || sp_strtab_intern(&t, name) != b)
+			break;
+	}
+	CU_ASSERT_EQUAL(i, 5000);
+	CU_ASSERT_EQUAL(t.count, 5001);
 	sp_strtab_release(&t);
 }
 
