@@ -143,6 +143,14 @@ static char *at_times(const struct sp_report *r, char *p, double pct, double sel
 	return sp_fmt_at_fixed(p, child, r->o->bsd ? 11 : 7, 2);
 }
 
+/* sp_report_end_line(), but a report without a FILE (out NULL) keeps
+ * everything in its line buffer. */
+static inline void end_line(struct sp_report *r)
+{
+	if (r->out)
+		sp_report_end_line(r);
+}
+
 /* The name of `node`, a newline, and the end of the line begun at `p`'s
  * reservation (the name is looked up before the line is reserved). */
 static void end_named_line(struct sp_report *r, char *p, const char *name, size_t len)
@@ -151,7 +159,7 @@ static void end_named_line(struct sp_report *r, char *p, const char *name, size_
 	p += len;
 	*p++ = '\n';
 	sp_fmt_line_end(&r->line, p);
-	sp_report_end_line(r);
+	end_line(r);
 }
 
 static void print_cycle(struct sp_report *r, unsigned c, double print_time)
@@ -173,7 +181,7 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	sp_buf_addstr(b, " as a whole> [");
 	sp_fmt_put_long(b, n->index);
 	sp_buf_addstr(b, "]\n");
-	sp_report_end_line(r);
+	end_line(r);
 }
 
 /* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
@@ -273,10 +281,12 @@ static void print_parents(struct sp_report *r, unsigned child)
 	uint32_t head = c->cyc_head, a;
 
 	if (c->parents == SP_CG_NONE) {
-		fprintf(sp_report_out(r),
-			r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
-				  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-			"", "", "", "", "", "");
+		/* into the line buffer: a report without a FILE has only that */
+		sp_buf_addf(&r->line,
+			    r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
+				      : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+			    "", "", "", "", "", "");
+		end_line(r);
 		return;
 	}
 	sp_cg_sort_parents(cg, child);
@@ -336,6 +346,28 @@ static int skipped(const struct sp_report *r, const struct sp_cg_node *n)
 	return r->o->line_granularity && !(n->sym && n->sym->is_func);
 }
 
+/* One entry: a cycle as a whole with its members, or a function with its
+ * callers and callees; then the separator. */
+static void print_entry(struct sp_report *r, unsigned node, double print_time)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+
+	if (!n->sym && n->cycle != 0) {
+		print_cycle(r, node, print_time);
+		print_members(r, node);
+	} else {
+		print_parents(r, node);
+		print_primary(r, node, print_time);
+		print_children(r, node);
+	}
+	if (r->o->bsd)
+		sp_buf_addch(&r->line, '\n');
+	sp_buf_addstr(&r->line, "-----------------------------------------------\n");
+	if (r->o->bsd)
+		sp_buf_addch(&r->line, '\n');
+	end_line(r);
+}
+
 void sp_report_graph(struct sp_report *r)
 {
 	struct sp_cg *cg = r->cg;
@@ -347,24 +379,9 @@ void sp_report_graph(struct sp_report *r)
 	print_header(r, &print_time);
 	for (i = 0; i < cg->nnodes; i++) {
 		unsigned node = cg->order[i];
-		const struct sp_cg_node *n = &cg->nodes[node];
 
-		if (skipped(r, n))
-			continue;
-		if (!n->sym && n->cycle != 0) {
-			print_cycle(r, node, print_time);
-			print_members(r, node);
-		} else {
-			print_parents(r, node);
-			print_primary(r, node, print_time);
-			print_children(r, node);
-		}
-		if (r->o->bsd)
-			sp_buf_addch(&r->line, '\n');
-		sp_buf_addstr(&r->line, "-----------------------------------------------\n");
-		if (r->o->bsd)
-			sp_buf_addch(&r->line, '\n');
-		sp_report_end_line(r);
+		if (!skipped(r, &cg->nodes[node]))
+			print_entry(r, node, print_time);
 	}
 	if (!r->o->brief && !r->o->bsd)
 		fputs(sp_blurb_graph_gnu, sp_report_out(r));
