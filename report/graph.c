@@ -4,11 +4,17 @@
  * in rank order; callers above the primary line sorted by time ascending,
  * callees below descending; cycles as a whole with their members; the BSD
  * layout (-T) with its wider "descendants" column and blank lines.
+ *
+ * A large graph is formatted on two threads (print_split()): the entries
+ * are independent, each sorting only its own lists, so a worker formats
+ * the second half into memory while the main thread prints the first.
  */
 #include "symprof/report.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "blurbs.h"
 #include "fmt.h"
@@ -143,6 +149,14 @@ static char *at_times(const struct sp_report *r, char *p, double pct, double sel
 	return sp_fmt_at_fixed(p, child, r->o->bsd ? 11 : 7, 2);
 }
 
+/* sp_report_end_line(), but a worker's report (out NULL, see
+ * print_split()) keeps everything in its line buffer. */
+static inline void end_line(struct sp_report *r)
+{
+	if (r->out)
+		sp_report_end_line(r);
+}
+
 /* The name of `node`, a newline, and the end of the line begun at `p`'s
  * reservation (the name is looked up before the line is reserved). */
 static void end_named_line(struct sp_report *r, char *p, const char *name, size_t len)
@@ -151,7 +165,7 @@ static void end_named_line(struct sp_report *r, char *p, const char *name, size_
 	p += len;
 	*p++ = '\n';
 	sp_fmt_line_end(&r->line, p);
-	sp_report_end_line(r);
+	end_line(r);
 }
 
 static void print_cycle(struct sp_report *r, unsigned c, double print_time)
@@ -173,7 +187,7 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	sp_buf_addstr(b, " as a whole> [");
 	sp_fmt_put_long(b, n->index);
 	sp_buf_addstr(b, "]\n");
-	sp_report_end_line(r);
+	end_line(r);
 }
 
 /* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
@@ -273,10 +287,12 @@ static void print_parents(struct sp_report *r, unsigned child)
 	uint32_t head = c->cyc_head, a;
 
 	if (c->parents == SP_CG_NONE) {
-		fprintf(sp_report_out(r),
-			r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
-				  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-			"", "", "", "", "", "");
+		/* into the line buffer: a report without a FILE has only that */
+		sp_buf_addf(&r->line,
+			    r->o->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
+				      : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+			    "", "", "", "", "", "");
+		end_line(r);
 		return;
 	}
 	sp_cg_sort_parents(cg, child);
@@ -336,6 +352,185 @@ static int skipped(const struct sp_report *r, const struct sp_cg_node *n)
 	return r->o->line_granularity && !(n->sym && n->sym->is_func);
 }
 
+/* One entry: a cycle as a whole with its members, or a function with its
+ * callers and callees; then the separator. */
+static void print_entry(struct sp_report *r, unsigned node, double print_time)
+{
+	const struct sp_cg_node *n = &r->cg->nodes[node];
+
+	if (!n->sym && n->cycle != 0) {
+		print_cycle(r, node, print_time);
+		print_members(r, node);
+	} else {
+		print_parents(r, node);
+		print_primary(r, node, print_time);
+		print_children(r, node);
+	}
+	if (r->o->bsd)
+		sp_buf_addch(&r->line, '\n');
+	sp_buf_addstr(&r->line, "-----------------------------------------------\n");
+	if (r->o->bsd)
+		sp_buf_addch(&r->line, '\n');
+	end_line(r);
+}
+
+/* ---- the entries on two threads ---- */
+
+/*
+ * Entries are independent: each sorts only its own lists (the arcs into
+ * its node by next_parent, the arcs out of it by next_child, a cycle's
+ * members by cyc_next), which no other entry reads, and every node is
+ * printed once. What entries share is the name cache, which fills lazily
+ * and may move: fill_names() fills it for every name the graph may print
+ * before the worker starts, so that both threads only read it (the arcs
+ * and nodes the other thread relinks are other fields than they read).
+ */
+struct graph_part {
+	struct sp_report r;   /* the worker's: out NULL, its own line buffer */
+	const uint32_t *nodes;
+	size_t n;
+	size_t bytes;         /* about what it prints */
+	double print_time;
+};
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/*
+ * The worker's buffer, for about `size` bytes: megabytes written once, so
+ * pages touched for the first time. A fault per 4 KiB page cost as much as
+ * formatting the lines (1.2 ms of 2.7 MB); on 2 MiB-aligned memory advised
+ * to use huge pages it is a fault per 2 MiB. Elsewhere, a plain buffer.
+ * The memory is malloc's (posix_memalign), which sp_buf may realloc and
+ * free; taking it is the one place an sp_buf's fields are set by hand.
+ */
+static void part_buf_init(struct sp_buf *b, size_t size)
+{
+	void *p = NULL;
+
+	size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+	if (posix_memalign(&p, HUGE_PAGE, size) == 0) {
+		(void)madvise(p, size, MADV_HUGEPAGE);
+		b->buf = p;
+		b->alloc = size;
+		b->len = 0;
+		b->buf[0] = '\0';
+		return;
+	}
+#endif
+	(void)p;
+	sp_buf_init(b, size);
+}
+
+static void *print_part(void *arg)
+{
+	struct graph_part *w = arg;
+	size_t i;
+
+	/* allocated here: mapping it is off the main thread's path too */
+	part_buf_init(&w->r.line, w->bytes);
+	for (i = 0; i < w->n; i++)
+		print_entry(&w->r, w->nodes[i], w->print_time);
+	return NULL;
+}
+
+/*
+ * Fills the name of every node the graph may print: each node with an arc
+ * (a caller or callee line), each printed entry. A pass over the nodes in
+ * memory order, not over each entry's lists, which is what makes it cheap.
+ */
+static void fill_names(struct sp_report *r)
+{
+	const struct sp_cg *cg = r->cg;
+	size_t i, end = cg->nnodes + cg->npseudo, len;
+
+	for (i = 0; i < end; i++) {
+		const struct sp_cg_node *n = &cg->nodes[i];
+
+		if (n->parents != SP_CG_NONE || n->children != SP_CG_NONE || n->print_flag)
+			name_text(r, (unsigned)i, &len);
+	}
+}
+
+/*
+ * The printed entries in order into nodes[], and per node about the lines
+ * its entry prints but for 3 (primary line, separator, <spontaneous>)
+ * into lines[]: its arcs and members, counted from the arc array in memory
+ * order rather than down each list (a pass as cheap as the split needs).
+ */
+static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32_t *lines)
+{
+	const struct sp_cg *cg = r->cg;
+	size_t i, n = 0;
+
+	memset(lines, 0, cg->nnodes * sizeof(*lines));
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+
+		if (a->parent < cg->nnodes)
+			lines[a->parent]++;
+		if (a->child < cg->nnodes)
+			lines[a->child]++;
+	}
+	for (i = 0; i < cg->nnodes; i++) {
+		const struct sp_cg_node *e = &cg->nodes[cg->order[i]];
+
+		if (e->cycle != 0 && e->sym && e->cyc_head < cg->nnodes)
+			lines[e->cyc_head]++;
+		if (!skipped(r, e))
+			nodes[n++] = cg->order[i];
+	}
+	return n;
+}
+
+/*
+ * When the entries have at least o->graph_split lines, the worker formats
+ * those after the middle line into its own buffer while this thread prints
+ * the others, then writes the worker's text after them. Returns 0 (nothing
+ * printed) below the threshold.
+ */
+static int print_split(struct sp_report *r, double print_time)
+{
+	size_t nn = r->cg->nnodes;
+	uint32_t *nodes = sp_xreallocarray(NULL, nn + 1, 2 * sizeof(uint32_t));
+	uint32_t *lines = nodes + nn + 1;
+	size_t n = collect_entries(r, nodes, lines), i, mid;
+	uint64_t total = 0, half;
+	struct graph_part w;
+	pthread_t t;
+
+	for (i = 0; i < n; i++)
+		total += lines[nodes[i]] + 3;
+	if (total < r->o->graph_split) {
+		free(nodes);
+		return 0;
+	}
+	for (mid = 0, half = 0; mid < n && half < total / 2; mid++)
+		half += lines[nodes[mid]] + 3;
+	fill_names(r);
+	w.r = *r;
+	w.r.out = NULL;
+	sp_buf_init(&w.r.line, 0);
+	/* about 70 bytes a line: the buffer seldom moves */
+	w.bytes = (size_t)(total - half) * 72 + 256;
+	w.nodes = nodes + mid;
+	w.n = n - mid;
+	w.print_time = print_time;
+	/* without a thread, all of it here as without a split */
+	if (w.n == 0 || pthread_create(&t, NULL, print_part, &w) != 0)
+		mid = n;
+	for (i = 0; i < mid; i++)
+		print_entry(r, nodes[i], print_time);
+	if (mid < n) {
+		pthread_join(t, NULL);
+		sp_report_flush_line(r);
+		fwrite(w.r.line.buf, 1, w.r.line.len, r->out);
+	}
+	sp_buf_release(&w.r.line);
+	free(nodes);
+	return 1;
+}
+
 void sp_report_graph(struct sp_report *r)
 {
 	struct sp_cg *cg = r->cg;
@@ -345,26 +540,13 @@ void sp_report_graph(struct sp_report *r)
 	if (!r->o->brief && r->o->bsd)
 		fputs(sp_blurb_graph_bsd, sp_report_out(r));
 	print_header(r, &print_time);
-	for (i = 0; i < cg->nnodes; i++) {
-		unsigned node = cg->order[i];
-		const struct sp_cg_node *n = &cg->nodes[node];
+	if (!r->o->graph_split || !print_split(r, print_time)) {
+		for (i = 0; i < cg->nnodes; i++) {
+			unsigned node = cg->order[i];
 
-		if (skipped(r, n))
-			continue;
-		if (!n->sym && n->cycle != 0) {
-			print_cycle(r, node, print_time);
-			print_members(r, node);
-		} else {
-			print_parents(r, node);
-			print_primary(r, node, print_time);
-			print_children(r, node);
+			if (!skipped(r, &cg->nodes[node]))
+				print_entry(r, node, print_time);
 		}
-		if (r->o->bsd)
-			sp_buf_addch(&r->line, '\n');
-		sp_buf_addstr(&r->line, "-----------------------------------------------\n");
-		if (r->o->bsd)
-			sp_buf_addch(&r->line, '\n');
-		sp_report_end_line(r);
 	}
 	if (!r->o->brief && !r->o->bsd)
 		fputs(sp_blurb_graph_gnu, sp_report_out(r));

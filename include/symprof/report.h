@@ -31,6 +31,10 @@ struct sp_report_opts {
 	unsigned ignore_zeros : 1;      /* on unless -z */
 	int width;                      /* -w, 80 */
 	char leading_char;              /* the target's symbol prefix */
+	/* The call graph is formatted on two threads when its entries have
+	 * at least this many lines; 0: always on one (the default of a
+	 * zeroed struct). */
+	unsigned graph_split;
 };
 
 /* A node's name as the call graph prints it (at `off` in the report's
