@@ -435,19 +435,32 @@ static void *print_part(void *arg)
 }
 
 /*
- * Fills the name of every node the graph may print: each node with an arc
- * (a caller or callee line), each printed entry. A pass over the nodes in
- * memory order, not over each entry's lists, which is what makes it cheap.
+ * Fills the name of every node the graph prints, so that the worker only
+ * reads the cache: the printed entries, their cycles' members, and the
+ * other end of each arc of a printed entry (a caller or callee line). One
+ * pass over the arcs and one over the nodes, in memory order, not down each
+ * entry's lists. With -l most nodes are lines that are never printed (their
+ * names, with file, line and address, are the costly ones), so the test is
+ * what the entries print, not which nodes have arcs.
  */
 static void fill_names(struct sp_report *r)
 {
 	const struct sp_cg *cg = r->cg;
-	size_t i, end = cg->nnodes + cg->npseudo, len;
+	size_t i, len;
 
-	for (i = 0; i < end; i++) {
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+
+		if (a->child < cg->nnodes && !skipped(r, &cg->nodes[a->child]))
+			name_text(r, a->parent, &len);
+		if (a->parent < cg->nnodes && !skipped(r, &cg->nodes[a->parent]))
+			name_text(r, a->child, &len);
+	}
+	for (i = 0; i < cg->nnodes; i++) {
 		const struct sp_cg_node *n = &cg->nodes[i];
 
-		if (n->parents != SP_CG_NONE || n->children != SP_CG_NONE || n->print_flag)
+		if (!skipped(r, n) ||
+		    (n->cycle != 0 && n->cyc_head < cg->nnodes && !skipped(r, &cg->nodes[n->cyc_head])))
 			name_text(r, (unsigned)i, &len);
 	}
 }

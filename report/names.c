@@ -53,7 +53,7 @@ void sp_report_release(struct sp_report *r)
 	r->full = NULL;
 	r->nfull = 0;
 	sp_buf_release(&r->names);
-	for (i = 0; i < r->cg->nsyms; i++)
+	for (i = 0; i < r->cg->nsyms && !r->o->demangled; i++)
 		if (r->demangled[i] && r->demangled[i] != r->cg->nodes[i].sym->name)
 			free(r->demangled[i]);
 	free(r->demangled);
@@ -75,7 +75,12 @@ const char *sp_report_display_name(struct sp_report *r, unsigned node, size_t *l
 		return s && s->name ? s->name : "";
 	}
 	if (!r->demangled[node]) {
-		d = (r->o->bsd || !r->o->demangle) ? NULL : sp_demangle(s->name, r->o->leading_char);
+		if (r->o->bsd || !r->o->demangle)
+			d = NULL;
+		else if (r->o->demangled)
+			d = (char *)sp_demangle_batch_get(r->o->demangled, node); /* borrowed */
+		else
+			d = sp_demangle(s->name, r->o->leading_char);
 		r->demangled[node] = d ? d : (char *)s->name;
 		r->name_len[node] = (uint32_t)strlen(r->demangled[node]);
 	}

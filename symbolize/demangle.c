@@ -7,10 +7,14 @@
  */
 #include "symprof/symbolize.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <demangle.h>
+
+#include "symprof/alloc.h"
 
 int sp_demangle_set_style(const char *style)
 {
@@ -80,4 +84,90 @@ char *sp_demangle(const char *name, char leading_char)
 	}
 	free(res);
 	return out;
+}
+
+/* ---- batches ---- */
+
+enum { BATCH_CHUNK = 64 }; /* names taken at a time from the shared counter */
+
+struct sp_demangle_batch {
+	const char **names;
+	char **out;
+	size_t n;
+	char leading_char;
+	atomic_size_t next; /* the first name no thread has taken yet */
+	pthread_t thread;
+	int running;        /* the thread was started and not joined */
+	int done;
+};
+
+/* Takes chunks of names until none is left; each name is demangled by the
+ * one thread that took it, so out[] needs no lock. */
+static void batch_work(struct sp_demangle_batch *b)
+{
+	for (;;) {
+		size_t i = atomic_fetch_add(&b->next, BATCH_CHUNK), end;
+
+		if (i >= b->n)
+			return;
+		end = i + BATCH_CHUNK < b->n ? i + BATCH_CHUNK : b->n;
+		for (; i < end; i++)
+			b->out[i] = sp_demangle(b->names[i], b->leading_char);
+	}
+}
+
+static void *batch_main(void *arg)
+{
+	batch_work(arg);
+	return NULL;
+}
+
+struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size_t n,
+						  char leading_char)
+{
+	struct sp_demangle_batch *b = sp_xcalloc(1, sizeof(*b));
+
+	b->names = sp_xreallocarray(NULL, n + 1, sizeof(*b->names));
+	memcpy(b->names, names, n * sizeof(*names));
+	b->out = sp_xcalloc(n + 1, sizeof(*b->out));
+	b->n = n;
+	b->leading_char = leading_char;
+	atomic_init(&b->next, 0);
+	b->running = n > BATCH_CHUNK && pthread_create(&b->thread, NULL, batch_main, b) == 0;
+	return b;
+}
+
+const char *sp_demangle_batch_get(struct sp_demangle_batch *b, size_t i)
+{
+	if (!b->done) {
+		batch_work(b);
+		if (b->running)
+			pthread_join(b->thread, NULL);
+		b->running = 0;
+		b->done = 1;
+	}
+	return i < b->n ? b->out[i] : NULL;
+}
+
+size_t sp_demangle_batch_len(const struct sp_demangle_batch *b)
+{
+	return b->n;
+}
+
+void sp_demangle_batch_free(struct sp_demangle_batch *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	if (b->running) {
+		/* never asked: stop taking names, wait for the thread's chunk */
+		atomic_store(&b->next, b->n);
+		pthread_join(b->thread, NULL);
+	}
+	for (i = 0; i < b->n; i++)
+		free(b->out[i]);
+	free(b->out);
+	free(b->names);
+	free(b);
 }

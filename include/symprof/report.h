@@ -20,6 +20,7 @@ struct sp_symspecs;
 struct sp_profile;
 struct sp_function_map;
 struct sp_inputcost;
+struct sp_demangle_batch;
 
 struct sp_report_opts {
 	unsigned brief : 1;             /* -b */
@@ -35,6 +36,10 @@ struct sp_report_opts {
 	 * at least this many lines; 0: always on one (the default of a
 	 * zeroed struct). */
 	unsigned graph_split;
+	/* The cg's symbols' names demangled ahead of time (indexed like
+	 * cg->symtab->syms, which symbol node i is), or NULL: demangled when
+	 * first printed. */
+	struct sp_demangle_batch *demangled;
 };
 
 /* A node's name as the call graph prints it (at `off` in the report's

@@ -471,4 +471,21 @@ int sp_demangle_set_style(const char *style);
  * `leading_char`; a malloc'ed string, or NULL if it is not mangled. */
 char *sp_demangle(const char *name, char leading_char);
 
+/*
+ * Demangling ahead of time, on another thread: a C++ program's names cost
+ * the demangler a few thousand instructions each, as much as the rest of a
+ * report. sp_demangle_batch_start() begins demangling names[0..n) (the
+ * strings are borrowed and must outlive the batch; the array is copied);
+ * the first sp_demangle_batch_get() demangles what is left on the calling
+ * thread too, then waits for the other, and returns sp_demangle()'s answer
+ * for names[i] (borrowed until sp_demangle_batch_free(); NULL: not
+ * mangled). Without a thread, everything is done at that first get.
+ */
+struct sp_demangle_batch;
+struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size_t n,
+						  char leading_char);
+const char *sp_demangle_batch_get(struct sp_demangle_batch *b, size_t i);
+size_t sp_demangle_batch_len(const struct sp_demangle_batch *b);
+void sp_demangle_batch_free(struct sp_demangle_batch *b);
+
 #endif

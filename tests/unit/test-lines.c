@@ -639,6 +639,42 @@ static void test_demangle_shortcut(void)
 	}
 }
 
+/* A demangling batch gives sp_demangle()'s answer for every name, whether
+ * the other thread or the asking one demangled it; a batch never asked is
+ * freed while its thread may still run. */
+static void test_demangle_batch(void)
+{
+	enum { N = 3000 };
+	static const char *const kinds[] = {
+		"_Z3fooi", "main", "_ZN3foo3barEv", "_GLOBAL__sub_I_main", "_Z1fv.cold", "_Zbad",
+	};
+	const char **names = malloc(N * sizeof(*names));
+	struct sp_demangle_batch *b;
+	size_t i, bad = 0, demangled = 0;
+
+	CU_ASSERT_EQUAL_FATAL(sp_demangle_set_style("auto"), 0);
+	for (i = 0; i < N; i++)
+		names[i] = kinds[i % (sizeof(kinds) / sizeof(kinds[0]))];
+	b = sp_demangle_batch_start(names, N, 0);
+	CU_ASSERT_EQUAL(sp_demangle_batch_len(b), N);
+	for (i = N; i-- > 0;) {
+		const char *got = sp_demangle_batch_get(b, i);
+		char *want = sp_demangle(names[i], 0);
+
+		if ((got == NULL) != (want == NULL) || (got && strcmp(got, want)))
+			bad++;
+		demangled += got != NULL;
+		free(want);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(demangled, N / 2);
+	CU_ASSERT_PTR_NULL(sp_demangle_batch_get(b, N));
+	sp_demangle_batch_free(b);
+	sp_demangle_batch_free(sp_demangle_batch_start(names, N, 0));
+	sp_demangle_batch_free(sp_demangle_batch_start(names, 1, 0));
+	free(names);
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -660,7 +696,8 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "bad unit length and version", test_bad_length_and_version) ||
 	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs) ||
 	    !CU_add_test(s, "demangling skips names that cannot be mangled",
-			 test_demangle_shortcut))
+			 test_demangle_shortcut) ||
+	    !CU_add_test(s, "demangling batches agree with sp_demangle", test_demangle_batch))
 		return -1;
 	return 0;
 }
