@@ -599,11 +599,12 @@ static int print_reports(struct gmon_run *g, int first_output)
 
 static void gmon_run_release(struct gmon_run *g)
 {
+	sp_demangle_batch_free(g->names); /* first: its thread reads the symbols' names */
+	g->names = NULL;
 	view_release(&g->v);
 	view_release(&g->fv);
 	view_release(&g->lv);
 	sp_cg_static_free(g->scanner);
-	sp_demangle_batch_free(g->names);
 	sp_profile_free(g->prof);
 	sp_function_map_free(g->map);
 	sp_image_free(g->im);
