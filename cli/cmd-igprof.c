@@ -229,6 +229,18 @@ static struct sp_profile *frame_tree(struct igprof_run *g)
 }
 
 /* Frames -> functions -> the tree -> the call graph. */
+/* The graph of a tree's counter 0 (its values already picked), frames
+ * mapped to functions by ff. */
+static void graph_opts(struct sp_cg_stack_opts *co, const struct sp_frame_funcs *ff)
+{
+	memset(co, 0, sizeof(*co));
+	co->counter = 0;
+	co->field = SP_VALUE_VALUE;
+	co->frame_first = ff->first;
+	co->frame_funcs = ff->list;
+	co->funcs = ff->funcs;
+}
+
 static int analyse(struct igprof_run *g)
 {
 	unsigned flags = SP_FF_OUTERMOST | SP_FF_RESOLVE_NAMED | SP_FF_IGPROF_NAMES;
@@ -246,12 +258,7 @@ static int analyse(struct igprof_run *g)
 	tree_opts(g, &to, 0);
 	g->tree = sp_igtree_build(g->prof, &g->ff, &to);
 	sp_frame_funcs_build(&g->tff, g->tree, NULL, 0);
-	memset(&co, 0, sizeof(co));
-	co.counter = 0;
-	co.field = SP_VALUE_VALUE;
-	co.frame_first = g->tff.first;
-	co.frame_funcs = g->tff.list;
-	co.funcs = g->tff.funcs;
+	graph_opts(&co, &g->tff);
 	co.max_values = c->kind == SP_COUNTER_MAX;
 	if (g->o->line) {
 		/* lines: the frame tree (frame i is frame i of the dumps), each
@@ -386,12 +393,7 @@ static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 	char **dirs;
 	size_t i, ndirs = sp_cli_source_dirs(g->o, &dirs);
 
-	memset(&co, 0, sizeof(co));
-	co.counter = 0;
-	co.field = SP_VALUE_VALUE;
-	co.frame_first = g->ff.first;
-	co.frame_funcs = g->ff.list;
-	co.funcs = g->ff.funcs;
+	graph_opts(&co, &g->ff);
 	sp_cli_sources_build_stacks(&g->src, g->cg, frame_tree(g), g->sym, &co,
 				    (const char *const *)dirs, ndirs, 10);
 	m->sources = g->src.v;
