@@ -70,14 +70,20 @@ struct gmon_reader {
 
 /* ---- primitive reads ---- */
 
+/* An address as read from the file, as the target means it: 32-bit
+ * targets that sign-extend (MIPS) get their 64-bit value. */
+static inline uint64_t target_addr(const struct gmon_reader *r, uint64_t v)
+{
+	if (r->o->target.sign_extend && r->o->target.ptr_size == 4)
+		v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	return v;
+}
+
 static int read_ptr(struct gmon_reader *r, uint64_t *v)
 {
-	int n = r->o->target.ptr_size;
-
-	if (sp_cursor_uint(&r->c, n, v) < 0)
+	if (sp_cursor_uint(&r->c, r->o->target.ptr_size, v) < 0)
 		return -1;
-	if (r->o->target.sign_extend && n == 4)
-		*v = (uint64_t)(int64_t)(int32_t)(uint32_t)*v;
+	*v = target_addr(r, *v);
 	return 0;
 }
 
@@ -276,7 +282,7 @@ static inline uint64_t load_ptr(const uint8_t *p, size_t ptr, int be)
 static int read_arc_recs(struct gmon_reader *r)
 {
 	size_t ptr = (size_t)r->o->target.ptr_size, len = 2 * ptr + 4, n = 0, nrecs = 0;
-	int be = r->c.big_endian, sext = r->o->target.sign_extend && ptr == 4, ret = 0;
+	int be = r->c.big_endian, ret = 0;
 	struct sp_pcarc batch[256];
 
 	for (;;) {
@@ -287,13 +293,9 @@ static int read_arc_recs(struct gmon_reader *r)
 			ret = truncated(r, "call-graph record", sp_cursor_off(&r->c) - 1);
 			break;
 		}
-		a->from_pc = load_ptr(p, ptr, be);
-		a->self_pc = load_ptr(p + ptr, ptr, be);
+		a->from_pc = target_addr(r, load_ptr(p, ptr, be));
+		a->self_pc = target_addr(r, load_ptr(p + ptr, ptr, be));
 		a->count = (uint32_t)sp_load_uint(p + 2 * ptr, 4, be);
-		if (sext) {
-			a->from_pc = (uint64_t)(int64_t)(int32_t)(uint32_t)a->from_pc;
-			a->self_pc = (uint64_t)(int64_t)(int32_t)(uint32_t)a->self_pc;
-		}
 		r->c.p += len;
 		nrecs++;
 		if (r->o->debug)
