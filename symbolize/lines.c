@@ -1262,8 +1262,8 @@ int sp_linetab_answers(const struct sp_linetab *t, uint64_t addr)
 
 /*
  * A query table given a question it has no answer for: a bug of the
- * caller, which must ask sp_linetab_answers() first (a wrong answer would
- * show only as a wrong report).
+ * caller, which must ask through sp_linetab_ask() or sp_linetab_answers()
+ * first (a wrong answer would show only as a wrong report).
  */
 static void full_only(const struct sp_linetab *t, const char *what)
 {
