@@ -451,8 +451,31 @@ enum {
 
 /* Inlined into its two callers, so that each gets a loop without the
  * tests on `parents` and `descending`. */
+/*
+ * Twice the room for keys: the alloc keys filled so far (keys[0..alloc),
+ * from its end) move to the end of the new first part. Memory of `mem`
+ * (its keys, or the stack's when it had less) is kept there for the next
+ * list; without it the caller frees what is not the stack's.
+ */
+static struct packed_key *grow_keys(struct packed_key *keys, size_t alloc,
+				    const struct packed_key *stack_buf, struct sp_cg_sort_mem *mem)
+{
+	struct packed_key *nk = sp_xreallocarray(NULL, 3 * (alloc * 2), sizeof(*nk));
+
+	memcpy(nk + alloc, keys, alloc * sizeof(*keys));
+	if (mem) {
+		free(mem->keys);
+		mem->keys = nk;
+		mem->alloc = alloc * 2;
+	} else if (keys != stack_buf) {
+		free(keys);
+	}
+	return nk;
+}
+
 static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t head,
-								int parents, int descending)
+								int parents, int descending,
+								struct sp_cg_sort_mem *mem)
 {
 	/*
 	 * The keys fill keys[0..alloc) from its end, so that they come out
@@ -464,6 +487,11 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 	uint64_t flip = descending ? ~UINT64_C(0) : 0;
 	uint32_t a;
 
+	if (mem && mem->alloc > alloc) {
+		keys = mem->keys;
+		alloc = mem->alloc;
+	}
+
 	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
 		const struct sp_cg_arc *arc = &cg->arcs[a];
 		int cls = arc_class(cg, arc);
@@ -473,19 +501,14 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 			double t = arc->time + arc->child_time;
 
 			if (t != t) {
-				if (keys != stack_buf)
+				if (keys != stack_buf && !mem)
 					free(keys);
 				return insertion_sort_list(cg, head, parents, descending);
 			}
 			k1 = double_order(t);
 		}
 		if (n == alloc) {
-			struct packed_key *nk = sp_xreallocarray(NULL, 3 * (alloc * 2), sizeof(*nk));
-
-			memcpy(nk + alloc, keys, n * sizeof(*keys));
-			if (keys != stack_buf)
-				free(keys);
-			keys = nk;
+			keys = grow_keys(keys, alloc, stack_buf, mem);
 			alloc *= 2;
 		}
 		n++;
@@ -513,19 +536,26 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 			head = sorted[i - 1].node;
 		}
 	}
-	if (keys != stack_buf)
+	if (keys != stack_buf && !mem)
 		free(keys);
 	return head;
 }
 
-void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node)
+void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
-	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0);
+	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0, mem);
 }
 
-void sp_cg_sort_children(struct sp_cg *cg, uint32_t node)
+void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
-	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1);
+	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1, mem);
+}
+
+void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem)
+{
+	free(mem->keys);
+	mem->keys = NULL;
+	mem->alloc = 0;
 }
 
 /* ---- node orders ---- */

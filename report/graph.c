@@ -7,14 +7,13 @@
  *
  * A large graph is formatted on two threads (print_split()): the entries
  * are independent, each sorting only its own lists, so a worker formats
- * the second half into memory while the main thread prints the first.
+ * blocks of them into memory while the main thread prints the others.
  */
 #include "symprof/report.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "blurbs.h"
 #include "fmt.h"
@@ -295,7 +294,7 @@ static void print_parents(struct sp_report *r, unsigned child)
 		end_line(r);
 		return;
 	}
-	sp_cg_sort_parents(cg, child);
+	sp_cg_sort_parents(cg, child, &r->sort_mem);
 	for (a = cg->nodes[child].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
 		uint32_t p = cg->arcs[a].parent;
 		int inner = child == p || (c->cycle != 0 && cg->nodes[p].cycle == c->cycle);
@@ -310,7 +309,7 @@ static void print_children(struct sp_report *r, unsigned parent)
 	const struct sp_cg_node *p = &cg->nodes[parent];
 	uint32_t a;
 
-	sp_cg_sort_children(cg, parent);
+	sp_cg_sort_children(cg, parent, &r->sort_mem);
 	for (a = cg->nodes[parent].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
 		uint32_t c = cg->arcs[a].child;
 		int inner = c == parent || (cg->nodes[c].cycle != 0 && cg->nodes[c].cycle == p->cycle);
@@ -384,54 +383,127 @@ static void print_entry(struct sp_report *r, unsigned node, double print_time)
  * and may move: fill_names() fills it for every name the graph may print
  * before the worker starts, so that both threads only read it (the arcs
  * and nodes the other thread relinks are other fields than they read).
+ *
+ * The entries are cut into blocks of consecutive entries, which the two
+ * threads claim in order. The main thread writes the blocks in order: the
+ * next one, if nobody has claimed it, straight to the output; one the
+ * worker is formatting, after claiming and formatting later blocks into
+ * memory while it waits. A block formatted into memory is written as soon
+ * as its turn comes and its buffer formats another one, so the text in
+ * memory stays a few blocks long: a buffer for the whole second half (2.7
+ * MB on a 6,000-function program) cost as much in fresh pages, the
+ * kernel zeroing each of them, as the formatting itself.
  */
-struct graph_part {
-	struct sp_report r;   /* the worker's: out NULL, its own line buffer */
+enum { BLOCK_FREE, BLOCK_CLAIMED, BLOCK_DONE };
+
+/* A block's lines, at most (see cut_blocks()), and a buffer for them. */
+enum { BLOCK_LINES = 1024, BLOCK_BYTES = BLOCK_LINES * 80 };
+
+struct graph_block {
+	size_t first, end;    /* entries [first, end) */
+	int state;
+	struct sp_buf text;   /* when formatted into memory */
+};
+
+struct graph_split {
+	pthread_mutex_t mu;
+	pthread_cond_t done;  /* a block was formatted */
+	struct graph_block *blocks;
+	size_t nblocks, next; /* next: the first block nobody has claimed */
+	struct sp_buf *spare; /* buffers of written blocks, for the next ones */
+	size_t nspare, spare_alloc;
 	const uint32_t *nodes;
-	size_t n;
-	size_t bytes;         /* about what it prints */
 	double print_time;
 };
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/*
- * The worker's buffer, for about `size` bytes: megabytes written once, so
- * pages touched for the first time. A fault per 4 KiB page cost as much as
- * formatting the lines (1.2 ms of 2.7 MB); on 2 MiB-aligned memory advised
- * to use huge pages it is a fault per 2 MiB. Elsewhere, a plain buffer.
- * The memory is malloc's (posix_memalign), which sp_buf may realloc and
- * free; taking it is the one place an sp_buf's fields are set by hand.
- */
-static void part_buf_init(struct sp_buf *b, size_t size)
+/* Claims the next block (under the lock): its index, or nblocks. */
+static size_t claim_block(struct graph_split *s)
 {
-	void *p = NULL;
-
-	size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-#ifdef MADV_HUGEPAGE
-	if (posix_memalign(&p, HUGE_PAGE, size) == 0) {
-		(void)madvise(p, size, MADV_HUGEPAGE);
-		b->buf = p;
-		b->alloc = size;
-		b->len = 0;
-		b->buf[0] = '\0';
-		return;
-	}
-#endif
-	(void)p;
-	sp_buf_init(b, size);
+	if (s->next == s->nblocks)
+		return s->nblocks;
+	s->blocks[s->next].state = BLOCK_CLAIMED;
+	return s->next++;
 }
 
-static void *print_part(void *arg)
+/*
+ * Formats block b into memory with r, a report without output (the
+ * caller's lock is dropped meanwhile); the block's text is r's line
+ * buffer, which takes a spare one for the next block.
+ */
+static void format_block(struct graph_split *s, struct sp_report *r, size_t b)
 {
-	struct graph_part *w = arg;
+	struct graph_block *blk = &s->blocks[b];
 	size_t i;
 
-	/* allocated here: mapping it is off the main thread's path too */
-	part_buf_init(&w->r.line, w->bytes);
-	for (i = 0; i < w->n; i++)
-		print_entry(&w->r, w->nodes[i], w->print_time);
+	pthread_mutex_unlock(&s->mu);
+	for (i = blk->first; i < blk->end; i++)
+		print_entry(r, s->nodes[i], s->print_time);
+	pthread_mutex_lock(&s->mu);
+	blk->text = r->line;
+	if (s->nspare)
+		r->line = s->spare[--s->nspare];
+	else
+		sp_buf_init(&r->line, BLOCK_BYTES);
+	blk->state = BLOCK_DONE;
+	pthread_cond_broadcast(&s->done);
+}
+
+struct graph_worker {
+	struct graph_split *s;
+	struct sp_report r;   /* out NULL, its own line buffer */
+};
+
+static void *print_blocks(void *arg)
+{
+	struct graph_worker *w = arg;
+	struct graph_split *s = w->s;
+	size_t b;
+
+	pthread_mutex_lock(&s->mu);
+	while ((b = claim_block(s)) < s->nblocks)
+		format_block(s, &w->r, b);
+	pthread_mutex_unlock(&s->mu);
 	return NULL;
+}
+
+/* The main thread's part: every block in order, see above. */
+static void write_blocks(struct graph_split *s, struct sp_report *r)
+{
+	struct sp_report mem = *r; /* for blocks formatted into memory */
+	size_t w, b, i;
+
+	mem.out = NULL;
+	sp_buf_init(&mem.line, BLOCK_BYTES);
+	mem.sort_mem = r->sort_mem; /* this thread's: handed back below */
+	pthread_mutex_lock(&s->mu);
+	for (w = 0; w < s->nblocks; w++) {
+		struct graph_block *blk = &s->blocks[w];
+
+		if (blk->state == BLOCK_FREE) {
+			claim_block(s); /* w: blocks are claimed in order */
+			pthread_mutex_unlock(&s->mu);
+			for (i = blk->first; i < blk->end; i++)
+				print_entry(r, s->nodes[i], s->print_time);
+			pthread_mutex_lock(&s->mu);
+			continue;
+		}
+		while (blk->state != BLOCK_DONE) {
+			if ((b = claim_block(s)) < s->nblocks)
+				format_block(s, &mem, b);
+			else
+				pthread_cond_wait(&s->done, &s->mu);
+		}
+		pthread_mutex_unlock(&s->mu);
+		sp_report_flush_line(r);
+		fwrite(blk->text.buf, 1, blk->text.len, r->out);
+		sp_buf_reset(&blk->text);
+		pthread_mutex_lock(&s->mu);
+		SP_ALLOC_GROW(s->spare, s->nspare + 1, s->spare_alloc);
+		s->spare[s->nspare++] = blk->text;
+	}
+	pthread_mutex_unlock(&s->mu);
+	sp_buf_release(&mem.line);
+	r->sort_mem = mem.sort_mem;
 }
 
 /*
@@ -497,49 +569,78 @@ static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32
 }
 
 /*
- * When the entries have at least o->graph_split lines, the worker formats
- * those after the middle line into its own buffer while this thread prints
- * the others, then writes the worker's text after them. Returns 0 (nothing
- * printed) below the threshold.
+ * Blocks of about a 64th of the lines, at most BLOCK_LINES (some 70 KB of
+ * text): enough blocks for the two threads to end together, few enough
+ * that taking them costs nothing.
+ */
+static size_t cut_blocks(struct graph_split *s, const uint32_t *lines, size_t n, uint64_t total)
+{
+	uint64_t size = total / 64 + 1, acc = 0;
+	size_t i, nb = 0;
+
+	if (size > BLOCK_LINES)
+		size = BLOCK_LINES;
+	s->blocks = sp_xcalloc(total / size + 2, sizeof(*s->blocks));
+	for (i = 0; i < n; i++) {
+		if (acc == 0)
+			s->blocks[nb++].first = i;
+		acc += lines[s->nodes[i]] + 3;
+		if (acc >= size || i + 1 == n) {
+			s->blocks[nb - 1].end = i + 1;
+			acc = 0;
+		}
+	}
+	return nb;
+}
+
+/*
+ * When the entries have at least o->graph_split lines, a worker thread
+ * formats some of the blocks (see above) while this thread formats and
+ * writes the others. Returns 0 (nothing printed) below the threshold.
  */
 static int print_split(struct sp_report *r, double print_time)
 {
 	size_t nn = r->cg->nnodes;
 	uint32_t *nodes = sp_xreallocarray(NULL, nn + 1, 2 * sizeof(uint32_t));
 	uint32_t *lines = nodes + nn + 1;
-	size_t n = collect_entries(r, nodes, lines), i, mid;
-	uint64_t total = 0, half;
-	struct graph_part w;
+	size_t n = collect_entries(r, nodes, lines), i;
+	uint64_t total = 0;
+	struct graph_split s;
+	struct graph_worker w;
 	pthread_t t;
+	int threaded;
 
 	for (i = 0; i < n; i++)
 		total += lines[nodes[i]] + 3;
-	if (total < r->o->graph_split) {
+	if (total < r->o->graph_split || n == 0) {
 		free(nodes);
 		return 0;
 	}
-	for (mid = 0, half = 0; mid < n && half < total / 2; mid++)
-		half += lines[nodes[mid]] + 3;
 	fill_names(r);
+	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.done, NULL);
+	s.nodes = nodes;
+	s.print_time = print_time;
+	s.nblocks = cut_blocks(&s, lines, n, total);
+	w.s = &s;
 	w.r = *r;
 	w.r.out = NULL;
-	sp_buf_init(&w.r.line, 0);
-	/* about 70 bytes a line: the buffer seldom moves */
-	w.bytes = (size_t)(total - half) * 72 + 256;
-	w.nodes = nodes + mid;
-	w.n = n - mid;
-	w.print_time = print_time;
-	/* without a thread, all of it here as without a split */
-	if (w.n == 0 || pthread_create(&t, NULL, print_part, &w) != 0)
-		mid = n;
-	for (i = 0; i < mid; i++)
-		print_entry(r, nodes[i], print_time);
-	if (mid < n) {
+	sp_buf_init(&w.r.line, BLOCK_BYTES);
+	memset(&w.r.sort_mem, 0, sizeof(w.r.sort_mem)); /* the worker's own */
+	/* without a thread, this one claims every block and writes it directly */
+	threaded = pthread_create(&t, NULL, print_blocks, &w) == 0;
+	write_blocks(&s, r);
+	if (threaded)
 		pthread_join(t, NULL);
-		sp_report_flush_line(r);
-		fwrite(w.r.line.buf, 1, w.r.line.len, r->out);
-	}
 	sp_buf_release(&w.r.line);
+	sp_cg_sort_mem_release(&w.r.sort_mem);
+	for (i = 0; i < s.nspare; i++)
+		sp_buf_release(&s.spare[i]);
+	free(s.spare);
+	free(s.blocks);
+	pthread_cond_destroy(&s.done);
+	pthread_mutex_destroy(&s.mu);
 	free(nodes);
 	return 1;
 }

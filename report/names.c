@@ -29,6 +29,8 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->nfull = 0;
 	sp_buf_init(&r->names, 0);
 	sp_buf_init(&r->line, 256);
+	r->sort_mem.keys = NULL;
+	r->sort_mem.alloc = 0;
 }
 
 void sp_report_flush_line(struct sp_report *r)
@@ -49,6 +51,7 @@ void sp_report_release(struct sp_report *r)
 	size_t i;
 
 	sp_report_flush_line(r);
+	sp_cg_sort_mem_release(&r->sort_mem);
 	free(r->full);
 	r->full = NULL;
 	r->nfull = 0;

@@ -427,10 +427,19 @@ int sp_igtree_is_igprof_object(const char *path);
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);
+/* Sort keys kept from one arc list's sort to the next (one per thread):
+ * a long list's keys otherwise come from malloc and go back, fresh pages
+ * each time. Zeroed to start with. */
+struct sp_cg_sort_mem {
+	void *keys;
+	size_t alloc;
+};
+void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem);
 /* gprof's sort_parents()/sort_children(): relinks the node's arc list in
- * printing order (callers ascending, callees descending by time). */
-void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node);
-void sp_cg_sort_children(struct sp_cg *cg, uint32_t node);
+ * printing order (callers ascending, callees descending by time). `mem`
+ * may be NULL. */
+void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem);
+void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem);
 /* The arc parent -> child, SP_CG_NONE if absent. */
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child);
 

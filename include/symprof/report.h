@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "symprof/buf.h"
+#include "symprof/cg.h"
 #include "symprof/strtab.h"
 
 struct sp_cg;
@@ -69,6 +70,7 @@ struct sp_report {
 	size_t nfull;
 	struct sp_buf names;  /* the texts of `full`, one after the other */
 	struct sp_buf line; /* the line being built */
+	struct sp_cg_sort_mem sort_mem; /* the call graph's arc-list sorts */
 };
 
 void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,

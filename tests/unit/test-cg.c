@@ -371,22 +371,40 @@ static struct sp_cg *random_graph(size_t nnodes, size_t narcs, int with_nan)
 	return cg;
 }
 
-/* Sorts a node's parents (or children) and compares them with the list
- * gprof's algorithm makes of the same input; want has room for them. */
-static int sorted_as_gprof(struct sp_cg *cg, uint32_t node, int parents, uint32_t *want)
+/* Sorts a node's parents (or children), with `mem` (may be NULL), and
+ * compares them with the list gprof's algorithm makes of the same input;
+ * want has room for them. */
+static int sorted_as_gprof(struct sp_cg *cg, uint32_t node, int parents, uint32_t *want,
+			   struct sp_cg_sort_mem *mem)
 {
 	size_t n = ref_sorted(cg, node, parents, want), k = 0;
 	uint32_t a;
 	int same = 1;
 
 	if (parents)
-		sp_cg_sort_parents(cg, node);
+		sp_cg_sort_parents(cg, node, mem);
 	else
-		sp_cg_sort_children(cg, node);
+		sp_cg_sort_children(cg, node, mem);
 	for (a = parents ? cg->nodes[node].parents : cg->nodes[node].children; a != SP_CG_NONE;
 	     a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child)
 		same &= k < n && want[k++] == a;
 	return same && k == n;
+}
+
+static size_t longest_list(const struct sp_cg *cg)
+{
+	size_t i, n, most = 0;
+	uint32_t a;
+
+	for (i = 0; i < cg->nnodes; i++) {
+		for (n = 0, a = cg->nodes[i].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent)
+			n++;
+		most = n > most ? n : most;
+		for (n = 0, a = cg->nodes[i].children; a != SP_CG_NONE; a = cg->arcs[a].next_child)
+			n++;
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 static void check_arc_order(int with_nan)
@@ -397,15 +415,22 @@ static void check_arc_order(int with_nan)
 		size_t nnodes = 2 + sort_rng() % (round % 2 ? 40 : 800), narcs = sort_rng() % 1200, i;
 		struct sp_cg *cg = random_graph(nnodes, narcs, with_nan);
 		uint32_t *want = malloc((narcs + 1) * sizeof(*want));
+		struct sp_cg_sort_mem mem = {NULL, 0};
 		int pass, same = 1;
 
+		/* the second pass sorts sorted lists, with keys memory that long
+		 * lists grew and short ones then reuse */
 		for (pass = 0; pass < 2; pass++) {
 			for (i = 0; i < nnodes; i++) {
-				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want);
-				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want, pass ? &mem : NULL);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want, pass ? &mem : NULL);
 			}
 		}
 		CU_ASSERT(same);
+		/* the memory grew for the longest list past the stack's room (a
+		 * NaN time stops the keys early: gprof's insertion sort then) */
+		CU_ASSERT(with_nan || longest_list(cg) <= 128 || mem.alloc >= longest_list(cg));
+		sp_cg_sort_mem_release(&mem);
 		free(want);
 		sp_cg_free(cg);
 	}
