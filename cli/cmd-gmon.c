@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +44,18 @@ struct gmon_run {
 	FILE *out;
 	int files_loaded;          /* the symbols' source files are known */
 	struct sp_demangle_batch *names; /* v.symtab's names, demangled on the side */
+	struct early_read *early;  /* the profiles being read (read_ahead()) */
+	int files_running;         /* files_thread finds the files (files_ahead()) */
+	pthread_t files_thread;
+};
+
+/* The profiles read on another thread while the symbols load. */
+struct early_read {
+	struct gmon_run *g;
+	struct sp_gmon_read_opts ro;
+	pthread_t thread;
+	int failed;                /* err says why */
+	struct sp_error err;
 };
 
 static const char *const default_excluded[] = {
@@ -148,6 +161,8 @@ static void demangle_ahead(struct gmon_run *g)
 	free(names);
 }
 
+static void read_ahead(struct gmon_run *g);
+
 static int load_symbols(struct gmon_run *g)
 {
 	struct sp_opts *o = g->o;
@@ -159,6 +174,7 @@ static int load_symbols(struct gmon_run *g)
 	if (!g->im)
 		return fail(&err);
 	sp_cli_mark("open image");
+	read_ahead(g);
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))
 		return fail(&err);
 	rc = build_view(g, &g->v, o->line);
@@ -232,33 +248,101 @@ static int check_match(struct gmon_run *g)
 	return 0;
 }
 
-static int read_profiles(struct gmon_run *g, int *first_output)
+static void gmon_read_opts(struct gmon_run *g, struct sp_gmon_read_opts *ro)
 {
 	const struct sp_target *t = sp_image_target(g->im);
+
+	memset(ro, 0, sizeof(*ro));
+	ro->target.ptr_size = t->ptr_size;
+	ro->target.big_endian = t->big_endian;
+	ro->target.sign_extend = t->sign_extend;
+	ro->format = g->o->file_format;
+	ro->debug = (g->o->debug & SP_DBG_SAMPLE) ? stderr : NULL;
+}
+
+static void *early_main(void *arg)
+{
+	struct early_read *e = arg;
+	struct gmon_run *g = e->g;
+	size_t i;
+
+	for (i = 0; i < g->o->nprofiles && !e->failed; i++)
+		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &e->ro, &e->err) < 0)
+			e->failed = 1;
+	return NULL;
+}
+
+/*
+ * Reading the profiles needs of the executable only its word size and
+ * byte order, known once it is open, and the line thread starts only when
+ * the symbols are known: so a thread reads the profiles while this one
+ * builds the symbol table, and read_profiles() takes what it read,
+ * reporting an error where it would without it (after the symbols' own).
+ * Not when the reading prints (-i, debugging) or progress lines show.
+ */
+static void read_ahead(struct gmon_run *g)
+{
+	const struct sp_opts *o = g->o;
+	struct early_read *e;
+
+	if (o->file_format == SP_GMON_PROF || (o->output_style & STYLE_GMON_INFO) || o->debug ||
+	    sp_cli_progress_hook())
+		return;
+	e = sp_xcalloc(1, sizeof(*e));
+	e->g = g;
+	e->err = (struct sp_error)SP_ERROR_INIT;
+	gmon_read_opts(g, &e->ro);
+	g->prof = sp_profile_new(SP_PROFILE_GMON);
+	if (pthread_create(&e->thread, NULL, early_main, e) != 0) {
+		free(e);
+		sp_profile_free(g->prof);
+		g->prof = NULL;
+		return;
+	}
+	g->early = e;
+}
+
+/* Waits for read_ahead()'s thread: 0, or -1 when it failed (reported). */
+static int early_join(struct gmon_run *g)
+{
+	struct early_read *e = g->early;
+	int failed;
+
+	pthread_join(e->thread, NULL);
+	failed = e->failed;
+	if (failed)
+		fail(&e->err);
+	free(e);
+	g->early = NULL;
+	return failed ? -1 : 0;
+}
+
+static int read_profiles(struct gmon_run *g, int *first_output)
+{
 	struct sp_gmon_read_opts ro;
 	size_t i;
 
-	if (g->o->file_format == SP_GMON_PROF) {
-		sp_cli_error("file format 'prof' is not supported");
-		return 1;
-	}
-	memset(&ro, 0, sizeof(ro));
-	ro.target.ptr_size = t->ptr_size;
-	ro.target.big_endian = t->big_endian;
-	ro.target.sign_extend = t->sign_extend;
-	ro.format = g->o->file_format;
-	ro.debug = (g->o->debug & SP_DBG_SAMPLE) ? stderr : NULL;
-	g->prof = sp_profile_new(SP_PROFILE_GMON);
-	for (i = 0; i < g->o->nprofiles; i++) {
-		struct sp_error err = SP_ERROR_INIT;
-		size_t before = g->prof->ninputs;
+	if (g->early) {
+		if (early_join(g) < 0)
+			return 1;
+	} else {
+		if (g->o->file_format == SP_GMON_PROF) {
+			sp_cli_error("file format 'prof' is not supported");
+			return 1;
+		}
+		gmon_read_opts(g, &ro);
+		g->prof = sp_profile_new(SP_PROFILE_GMON);
+		for (i = 0; i < g->o->nprofiles; i++) {
+			struct sp_error err = SP_ERROR_INIT;
+			size_t before = g->prof->ninputs;
 
-		sp_cli_progress_reading(g->o->profiles[i], i, g->o->nprofiles);
-		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &ro, &err) < 0)
-			return fail(&err);
-		if ((g->o->output_style & STYLE_GMON_INFO) && g->prof->ninputs > before) {
-			print_file_info(g, &g->prof->inputs[before]);
-			*first_output = 0;
+			sp_cli_progress_reading(g->o->profiles[i], i, g->o->nprofiles);
+			if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &ro, &err) < 0)
+				return fail(&err);
+			if ((g->o->output_style & STYLE_GMON_INFO) && g->prof->ninputs > before) {
+				print_file_info(g, &g->prof->inputs[before]);
+				*first_output = 0;
+			}
 		}
 	}
 	if (g->prof->diag[SP_DIAG_TIME_IN_TICKS])
@@ -468,12 +552,45 @@ static void load_files(struct gmon_run *g)
 	if (g->files_loaded)
 		return;
 	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
-	sp_image_symtab_files(g->im, g->v.symtab);
+	if (g->files_running) {
+		pthread_join(g->files_thread, NULL);
+		g->files_running = 0;
+	} else {
+		sp_image_symtab_files(g->im, g->v.symtab);
+	}
 	if (g->fv.symtab)
 		sp_image_symtab_files(g->im, g->fv.symtab);
 	sp_cli_mark("source lines");
 	g->files_loaded = 1;
 	sp_cli_progress("writing the report");
+}
+
+static void *files_main(void *arg)
+{
+	struct gmon_run *g = arg;
+
+	sp_image_symtab_files(g->im, g->v.symtab);
+	return NULL;
+}
+
+/*
+ * The text reports of one function view ask for the symbols' files only
+ * in the index, after the call graph. Another thread finds them while the
+ * graph is built (it waits for the line table first), and load_files()
+ * takes them. Meanwhile this thread reads the symbol table but none of
+ * what that sets (the symbols' file and line, the table's files and
+ * their names), and asks the image for no lines. Debugging output, the
+ * other views, -c and the other outputs keep the plain order.
+ */
+static void files_ahead(struct gmon_run *g)
+{
+	const struct sp_opts *o = g->o;
+
+	if (g->files_loaded || !g->v.symtab || !g->v.symtab->npending || g->fv.symtab ||
+	    g->lv.symtab || o->line || o->precise || o->static_cg || o->html || o->diff ||
+	    o->out_format != SP_OUT_TEXT || o->debug || !files_wanted(o))
+		return;
+	g->files_running = pthread_create(&g->files_thread, NULL, files_main, g) == 0;
 }
 
 static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int index)
@@ -599,7 +716,15 @@ static int print_reports(struct gmon_run *g, int first_output)
 
 static void gmon_run_release(struct gmon_run *g)
 {
-	sp_demangle_batch_free(g->names); /* first: its thread reads the symbols' names */
+	/* first: the threads read the profile and the symbols */
+	if (g->early) /* the symbols failed: what it read is not reported */
+		pthread_join(g->early->thread, NULL);
+	free(g->early);
+	g->early = NULL;
+	if (g->files_running)
+		pthread_join(g->files_thread, NULL);
+	g->files_running = 0;
+	sp_demangle_batch_free(g->names); /* before the symbols: its thread reads their names */
 	g->names = NULL;
 	view_release(&g->v);
 	view_release(&g->fv);
@@ -630,6 +755,8 @@ int sp_cmd_gmon(struct sp_opts *o)
 	rc = load_symbols(&g);
 	if (!rc)
 		rc = read_profiles(&g, &first_output);
+	if (!rc)
+		files_ahead(&g);
 	if (!rc) {
 		choose_styles(&g);
 		if (o->output_style & STYLE_SUMMARY_FILE)
