@@ -156,49 +156,49 @@ static void dfn_from(struct dfn *d, uint32_t root)
 /* gprof's cycle_link(): one node per cycle, with its outside/inside calls. */
 static void cycle_link(struct sp_cg *cg, FILE *dbg)
 {
-	size_t i, n = 0;
-	uint32_t m, a;
+	uint32_t *heads = NULL, m, a;
+	size_t i, n = 0, alloc = 0;
 
+	/* the heads in symbol order, in one pass over the nodes (with -l
+	 * there are hundreds of thousands, and few cycles) */
 	for (i = 0; i < cg->nsyms; i++)
-		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE)
-			n++;
+		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE) {
+			SP_ALLOC_GROW(heads, n + 1, alloc);
+			heads[n++] = (uint32_t)i;
+		}
 	cg->ncycles = n;
 	sp_cg_insert_nodes(cg, n);
-	n = 0;
-	for (i = 0; i < cg->nsyms; i++) {
-		uint32_t c;
-		struct sp_cg_node *cyc;
+	for (n = 0; n < cg->ncycles; n++) {
+		uint32_t c = (uint32_t)(cg->nsyms + n), head = heads[n];
+		struct sp_cg_node *cyc = &cg->nodes[c];
 
-		if (!(cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE))
-			continue;
-		c = (uint32_t)(cg->nsyms + n++);
-		cyc = &cg->nodes[c];
 		cyc->print_flag = 1;
 		cyc->top_order = DFN_NAN;
-		cyc->cycle = (int)n;
+		cyc->cycle = (int)n + 1;
 		cyc->cyc_head = c;
-		cyc->cyc_next = (uint32_t)i;
+		cyc->cyc_next = head;
 		cyc->parents = SP_CG_NONE;
 		cyc->children = SP_CG_NONE;
 		if (dbg)
-			fprintf(dbg, "[cycle_link] %s is the head of cycle %zu\n", nname(cg, (uint32_t)i),
-				n);
-		for (m = (uint32_t)i; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
-			cg->nodes[m].cycle = (int)n;
+			fprintf(dbg, "[cycle_link] %s is the head of cycle %zu\n", nname(cg, head),
+				n + 1);
+		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
+			cg->nodes[m].cycle = (int)n + 1;
 			cg->nodes[m].cyc_head = c;
 		}
-		for (m = (uint32_t)i; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
+		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
 			for (a = cg->nodes[m].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
 				uint32_t par = cg->arcs[a].parent;
 
 				if (par == m)
 					continue;
-				if (cg->nodes[par].cycle == (int)n)
+				if (cg->nodes[par].cycle == (int)n + 1)
 					cyc->self_calls += cg->arcs[a].count;
 				else
 					cyc->ncalls += cg->arcs[a].count;
 			}
 	}
+	free(heads);
 }
 
 /* gprof's inherit_flags() */
@@ -379,9 +379,14 @@ static uint32_t *topo_order(struct sp_cg *cg)
 	/* the order and its counters in the graph's scratch (see there) */
 	uint32_t *top = sp_cg_scratch(cg, (2 * n + 3) * sizeof(*top)), *pos = top + n + 1;
 
-	for (i = 0; i < n; i++)
-		if (cg->nodes[i].top_order < 1 || (size_t)cg->nodes[i].top_order > n)
+	memset(pos, 0, (n + 2) * sizeof(*pos));
+	for (i = 0; i < n; i++) {
+		int t = cg->nodes[i].top_order;
+
+		if (t < 1 || (size_t)t > n)
 			break;
+		pos[t + 1]++;
+	}
 	if (i < n) {
 		/* not numbered by number_nodes(): the general sort */
 		top = sp_xmalloc((n + 1) * sizeof(*top));
@@ -390,9 +395,6 @@ static uint32_t *topo_order(struct sp_cg *cg)
 		sp_cg_sort_nodes(cg, top, n, SP_CG_ORDER_TOPO);
 		return top;
 	}
-	memset(pos, 0, (n + 2) * sizeof(*pos));
-	for (i = 0; i < n; i++)
-		pos[cg->nodes[i].top_order + 1]++;
 	for (i = 1; i <= n + 1; i++)
 		pos[i] += pos[i - 1];
 	for (i = 0; i < n; i++)
@@ -406,18 +408,10 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	uint32_t *top;
 	size_t i;
 
-	for (i = 0; i < cg->nsyms; i++) {
-		struct sp_cg_node *n = &cg->nodes[i];
-
-		n->child_time = 0.0;
-		n->self_calls = 0;
-		n->prop_fract = n->prop_self = n->prop_child = 0.0;
-		n->print_flag = 0;
-		n->top_order = DFN_NAN;
-		n->cycle = 0;
-		n->cyc_head = (uint32_t)i;
-		n->cyc_next = SP_CG_NONE;
-	}
+	/* the nodes come from sp_cg_from_gmon() as assembling wants them:
+	 * zeroed (no child time, self calls, fractions, print flag, top order
+	 * or cycle), each its own cycle head, no next member; with -l there
+	 * are hundreds of thousands, so no pass to set that again */
 	/* self calls leave the call count (an arc is unique per pair); one pass
 	 * over the arcs rather than a lookup per node */
 	for (i = 0; i < cg->narcs; i++) {

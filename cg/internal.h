@@ -12,7 +12,8 @@
 
 #include "symprof/cg.h"
 
-/* gprof's cg_assemble() (cycles.c). */
+/* gprof's cg_assemble() (cycles.c), once, on the nodes as
+ * sp_cg_from_gmon() made them. */
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
 
 /*
