@@ -201,23 +201,78 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 	free(heads);
 }
 
-/* gprof's inherit_flags() */
-static void inherit_flags(struct sp_cg *cg, uint32_t child)
+/*
+ * Each symbol's callers as one run of (caller, count) pairs, in the order
+ * of its list of arcs: until a report sorts them, the arcs into a node are
+ * listed newest first (sp_cg_arc_link() puts each new arc at the head), so
+ * a count of the arcs by callee and a pass placing them from the first to
+ * the last, each at the end of its callee's run, gives every list. Two
+ * passes in memory order, where walking the lists costs a cache miss per
+ * arc. Arcs into pseudo nodes are left out: no symbol inherits from them.
+ */
+struct caller {
+	uint32_t node;
+	uint64_t count;
+};
+
+struct callers {
+	uint32_t *first;  /* node c's callers: v[first[c + 1] .. first[c + 2]) */
+	struct caller *v;
+};
+
+static size_t callers_size(const struct sp_cg *cg)
+{
+	return ((cg->nsyms + 2) * sizeof(uint32_t) + 7) / 8 * 8 + cg->narcs * sizeof(struct caller);
+}
+
+/* Fills c in mem, of callers_size(cg) bytes, 8-aligned. */
+static void callers_build(const struct sp_cg *cg, struct callers *c, void *mem)
+{
+	size_t n = cg->nsyms, i;
+	uint32_t total = 0;
+
+	c->first = mem;
+	c->v = (struct caller *)((char *)mem + ((n + 2) * sizeof(uint32_t) + 7) / 8 * 8);
+	memset(c->first, 0, (n + 2) * sizeof(uint32_t));
+	for (i = 0; i < cg->narcs; i++)
+		if (cg->arcs[i].child < n)
+			c->first[cg->arcs[i].child + 1]++;
+	/* first[c + 1]: where c's run ends, then (placing backwards) begins */
+	for (i = 0; i < n; i++) {
+		total += c->first[i + 1];
+		c->first[i + 1] = total;
+	}
+	c->first[n + 1] = total;
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+
+		if (a->child < n) {
+			struct caller *e = &c->v[--c->first[a->child + 1]];
+
+			e->node = a->parent;
+			e->count = a->count;
+		}
+	}
+}
+
+/* gprof's inherit_flags(): the callers of `child` (or of its cycle's
+ * members) give it their print flag and their share of the fraction. */
+static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t child)
 {
 	struct sp_cg_node *N = cg->nodes;
-	uint32_t head = N[child].cyc_head, a, m;
+	uint32_t head = N[child].cyc_head, m, k;
 
 	if (child == head) {
 		N[child].print_flag = 0;
 		N[child].prop_fract = 0.0;
-		for (a = N[child].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
-			uint32_t par = cg->arcs[a].parent;
+		for (k = cl->first[child + 1]; k < cl->first[child + 2]; k++) {
+			uint32_t par = cl->v[k].node;
 
 			if (par == child)
 				continue;
 			N[child].print_flag |= N[par].print_flag;
 			if (N[child].ncalls != 0)
-				N[child].prop_fract += N[par].prop_fract * ((double)cg->arcs[a].count /
+				N[child].prop_fract += N[par].prop_fract * ((double)cl->v[k].count /
 									    (double)N[child].ncalls);
 		}
 		return;
@@ -225,14 +280,14 @@ static void inherit_flags(struct sp_cg *cg, uint32_t child)
 	N[head].print_flag = 0;
 	N[head].prop_fract = 0.0;
 	for (m = N[head].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next)
-		for (a = N[m].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
-			uint32_t par = cg->arcs[a].parent;
+		for (k = cl->first[m + 1]; k < cl->first[m + 2]; k++) {
+			uint32_t par = cl->v[k].node;
 
 			if (N[par].cyc_head == head)
 				continue;
 			N[head].print_flag |= N[par].print_flag;
 			if (N[head].ncalls != 0)
-				N[head].prop_fract += N[par].prop_fract * ((double)cg->arcs[a].count /
+				N[head].prop_fract += N[par].prop_fract * ((double)cl->v[k].count /
 									   (double)N[head].ncalls);
 		}
 	for (m = head; m != SP_CG_NONE; m = N[m].cyc_next) {
@@ -241,7 +296,8 @@ static void inherit_flags(struct sp_cg *cg, uint32_t child)
 	}
 }
 
-static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct sp_cg_gmon_opts *o)
+static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct callers *cl,
+			    const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symspecs *s = o->specs;
 	FILE *dbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
@@ -255,7 +311,7 @@ static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct 
 
 		if (n->cyc_head != old_head) {
 			old_head = n->cyc_head;
-			inherit_flags(cg, c);
+			inherit_flags(cg, cl, c);
 		}
 		if (!n->print_flag) {
 			if (sp_symspecs_in(s, SP_INCL_GRAPH, addr) ||
@@ -373,11 +429,12 @@ static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
  * at most nsyms, so one counting pass does it, without the sort keys of
  * sp_cg_sort_nodes() (fresh pages and key packing for every symbol).
  */
-static uint32_t *topo_order(struct sp_cg *cg)
+static uint32_t *topo_order(struct sp_cg *cg, size_t extra, void **rest)
 {
-	size_t n = cg->nsyms, i;
-	/* the order and its counters in the graph's scratch (see there) */
-	uint32_t *top = sp_cg_scratch(cg, (2 * n + 3) * sizeof(*top)), *pos = top + n + 1;
+	size_t n = cg->nsyms, i, room = ((2 * n + 3) * sizeof(uint32_t) + 7) / 8 * 8;
+	/* the order and its counters in the graph's scratch (see there), and
+	 * after them `extra` bytes for the caller (*rest) */
+	uint32_t *top = sp_cg_scratch(cg, room + extra), *pos = top + n + 1;
 
 	memset(pos, 0, (n + 2) * sizeof(*pos));
 	for (i = 0; i < n; i++) {
@@ -393,19 +450,23 @@ static uint32_t *topo_order(struct sp_cg *cg)
 		for (i = 0; i < n; i++)
 			top[i] = (uint32_t)i;
 		sp_cg_sort_nodes(cg, top, n, SP_CG_ORDER_TOPO);
+		*rest = sp_cg_scratch(cg, extra);
 		return top;
 	}
 	for (i = 1; i <= n + 1; i++)
 		pos[i] += pos[i - 1];
 	for (i = 0; i < n; i++)
 		top[pos[cg->nodes[i].top_order]++] = (uint32_t)i;
+	*rest = (char *)top + room;
 	return top;
 }
 
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	FILE *pdbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
+	struct callers cl;
 	uint32_t *top;
+	void *mem;
 	size_t i;
 
 	/* the nodes come from sp_cg_from_gmon() as assembling wants them:
@@ -430,14 +491,15 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
-	top = topo_order(cg);
+	top = topo_order(cg, callers_size(cg), &mem);
+	callers_build(cg, &cl, mem);
 	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
 		fprintf(o->debug.out, "[cg_assemble] topological sort listing\n");
 		for (i = 0; i < cg->nsyms; i++)
 			fprintf(o->debug.out, "[cg_assemble] %d:%s\n", cg->nodes[top[i]].top_order,
 				nname(cg, top[i]));
 	}
-	propagate_flags(cg, top, o);
+	propagate_flags(cg, top, &cl, o);
 	cycle_time(cg);
 	for (i = 0; i < cg->nsyms; i++)
 		propagate_time(cg, top[i], pdbg);

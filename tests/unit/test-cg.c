@@ -446,6 +446,35 @@ static void test_arc_order_nan(void)
 	check_arc_order(1);
 }
 
+/* Until a report sorts them, the arcs into (and out of) a node are listed
+ * newest first: sp_cg_assemble()'s callers table (cg/cycles.c) is built
+ * from the arc array on that promise. */
+static void test_arc_lists_newest_first(void)
+{
+	int round, ok = 1;
+
+	for (round = 0; round < 10; round++) {
+		size_t nnodes = 2 + sort_rng() % 300, i;
+		struct sp_cg *cg = random_graph(nnodes, 1 + sort_rng() % 2000, 0);
+
+		for (i = 0; i < nnodes; i++) {
+			uint32_t a, prev = UINT32_MAX;
+
+			for (a = cg->nodes[i].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+				ok &= a < prev && cg->arcs[a].child == i;
+				prev = a;
+			}
+			prev = UINT32_MAX;
+			for (a = cg->nodes[i].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
+				ok &= a < prev && cg->arcs[a].parent == i;
+				prev = a;
+			}
+		}
+		sp_cg_free(cg);
+	}
+	CU_ASSERT(ok);
+}
+
 /* ---- node orders: the large-table sort against a plain stable sort ---- */
 
 /* gprof's cmp_time(): more self time, then more calls, then the name. */
@@ -650,6 +679,7 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "pseudo nodes follow the cycles", test_pseudo_after_cycles) ||
 	    !CU_add_test(s, "arc lists in gprof's order", test_arc_order) ||
 	    !CU_add_test(s, "arc lists with NaN times", test_arc_order_nan) ||
+	    !CU_add_test(s, "arc lists newest first", test_arc_lists_newest_first) ||
 	    !CU_add_test(s, "node orders of large tables", test_node_orders) ||
 	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
 	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
