@@ -509,41 +509,53 @@ static void write_blocks(struct graph_split *s, struct sp_report *r)
 /*
  * Fills the name of every node the graph prints, so that the worker only
  * reads the cache: the printed entries, their cycles' members, and the
- * other end of each arc of a printed entry (a caller or callee line). One
- * pass over the arcs and one over the nodes, in memory order, not down each
- * entry's lists. With -l most nodes are lines that are never printed (their
- * names, with file, line and address, are the costly ones), so the test is
- * what the entries print, not which nodes have arcs.
+ * other end of each arc of a printed entry (a caller or callee line).
+ * printed[] (a byte per node and pseudo node, zeroed) marks the entries;
+ * the pass over the nodes names them and their members, in memory order,
+ * and the pass over the arcs names only the ends those left out (a caller
+ * that is not an entry of its own), so that it reads the arcs and two
+ * bytes per arc rather than both nodes. With -l most nodes are lines that
+ * are never printed (their names, with file, line and address, are the
+ * costly ones), so the test is what the entries print, not which nodes
+ * have arcs.
  */
-static void fill_names(struct sp_report *r)
+static void fill_names(struct sp_report *r, uint8_t *printed)
 {
 	const struct sp_cg *cg = r->cg;
-	size_t i, len;
+	size_t i, len, nn = cg->nnodes;
+	uint8_t *named = printed; /* 1: an entry; 2: its name is made */
 
+	for (i = 0; i < nn; i++) {
+		const struct sp_cg_node *n = &cg->nodes[i];
+
+		if (printed[i] || (n->cycle != 0 && n->cyc_head < nn && (printed[n->cyc_head] & 1))) {
+			name_text(r, (unsigned)i, &len);
+			named[i] |= 2;
+		}
+	}
 	for (i = 0; i < cg->narcs; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[i];
 
-		if (a->child < cg->nnodes && !skipped(r, &cg->nodes[a->child]))
+		if (a->child < nn && (printed[a->child] & 1) && !(named[a->parent] & 2)) {
 			name_text(r, a->parent, &len);
-		if (a->parent < cg->nnodes && !skipped(r, &cg->nodes[a->parent]))
+			named[a->parent] |= 2;
+		}
+		if (a->parent < nn && (printed[a->parent] & 1) && !(named[a->child] & 2)) {
 			name_text(r, a->child, &len);
-	}
-	for (i = 0; i < cg->nnodes; i++) {
-		const struct sp_cg_node *n = &cg->nodes[i];
-
-		if (!skipped(r, n) ||
-		    (n->cycle != 0 && n->cyc_head < cg->nnodes && !skipped(r, &cg->nodes[n->cyc_head])))
-			name_text(r, (unsigned)i, &len);
+			named[a->child] |= 2;
+		}
 	}
 }
 
 /*
- * The printed entries in order into nodes[], and per node about the lines
- * its entry prints but for 3 (primary line, separator, <spontaneous>)
- * into lines[]: its arcs and members, counted from the arc array in memory
- * order rather than down each list (a pass as cheap as the split needs).
+ * The printed entries in order into nodes[], marked in printed[] (zeroed,
+ * a byte per node), and per node about the lines its entry prints but for
+ * 3 (primary line, separator, <spontaneous>) into lines[]: its arcs and
+ * members, counted from the arc array in memory order rather than down
+ * each list (a pass as cheap as the split needs).
  */
-static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32_t *lines)
+static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32_t *lines,
+			      uint8_t *printed)
 {
 	const struct sp_cg *cg = r->cg;
 	size_t i, n = 0;
@@ -562,8 +574,10 @@ static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32
 
 		if (e->cycle != 0 && e->sym && e->cyc_head < cg->nnodes)
 			lines[e->cyc_head]++;
-		if (!skipped(r, e))
+		if (!skipped(r, e)) {
 			nodes[n++] = cg->order[i];
+			printed[cg->order[i]] = 1;
+		}
 	}
 	return n;
 }
@@ -600,10 +614,11 @@ static size_t cut_blocks(struct graph_split *s, const uint32_t *lines, size_t n,
  */
 static int print_split(struct sp_report *r, double print_time)
 {
-	size_t nn = r->cg->nnodes;
+	size_t nn = r->cg->nnodes, all = nn + r->cg->npseudo;
 	uint32_t *nodes = sp_xreallocarray(NULL, nn + 1, 2 * sizeof(uint32_t));
 	uint32_t *lines = nodes + nn + 1;
-	size_t n = collect_entries(r, nodes, lines), i;
+	uint8_t *printed = sp_xcalloc(all + 1, 1);
+	size_t n = collect_entries(r, nodes, lines, printed), i;
 	uint64_t total = 0;
 	struct graph_split s;
 	struct graph_worker w;
@@ -613,10 +628,12 @@ static int print_split(struct sp_report *r, double print_time)
 	for (i = 0; i < n; i++)
 		total += lines[nodes[i]] + 3;
 	if (total < r->o->graph_split || n == 0) {
+		free(printed);
 		free(nodes);
 		return 0;
 	}
-	fill_names(r);
+	fill_names(r, printed);
+	free(printed);
 	memset(&s, 0, sizeof(s));
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.done, NULL);
