@@ -35,6 +35,7 @@ struct dfn {
 	struct sp_cg *cg;
 	uint32_t *stack;  /* 1-based, like gprof's dfn_stack */
 	uint32_t *cursor; /* next arc to visit for each stack slot */
+	int *order;       /* each node's top_order, the copy the walk reads */
 	size_t depth, alloc;
 	int counter;
 	FILE *dbg;
@@ -99,7 +100,7 @@ static void pre_visit(struct dfn *d, uint32_t n)
 	}
 	d->stack[d->depth] = n;
 	d->cursor[d->depth] = d->cg->nodes[n].children;
-	d->cg->nodes[n].top_order = DFN_BUSY;
+	d->cg->nodes[n].top_order = d->order[n] = DFN_BUSY;
 }
 
 static void post_visit(struct dfn *d, uint32_t n)
@@ -110,7 +111,7 @@ static void post_visit(struct dfn *d, uint32_t n)
 	if (N[n].cyc_head == n) {
 		++d->counter;
 		for (m = n; m != SP_CG_NONE; m = N[m].cyc_next) {
-			N[m].top_order = d->counter;
+			N[m].top_order = d->order[m] = d->counter;
 			if (d->dbg)
 				fprintf(d->dbg, "[post_visit] %s -> cg.top_order = %d\n",
 					nname(d->cg, m), d->counter);
@@ -119,10 +120,12 @@ static void post_visit(struct dfn *d, uint32_t n)
 	--d->depth;
 }
 
-/* Visits `n`; returns 1 if it was pushed (its children are to be walked). */
+/* Visits `n`; returns 1 if it was pushed (its children are to be walked).
+ * The test reads the copy of the numbers: a node is visited once per arc
+ * into it and pushed once, and the copy is 4 bytes a node, not 120. */
 static inline int visit(struct dfn *d, uint32_t n)
 {
-	int order = d->cg->nodes[n].top_order;
+	int order = d->order[n];
 
 	if (order != DFN_NAN && order != DFN_BUSY)
 		return 0;
@@ -296,40 +299,56 @@ static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t c
 	}
 }
 
+/* -f/-e/-F/-E (gprof.md 4.5): a node's print flag and fraction, after
+ * what it inherited. */
+static void apply_specs(const struct sp_symspecs *s, struct sp_cg_node *n)
+{
+	uint64_t addr = n->sym->addr;
+
+	if (!n->print_flag) {
+		if (sp_symspecs_in(s, SP_INCL_GRAPH, addr) ||
+		    (sp_symspecs_len(s, SP_INCL_GRAPH) == 0 && !sp_symspecs_in(s, SP_EXCL_GRAPH, addr)))
+			n->print_flag = 1;
+	} else if (!sp_symspecs_in(s, SP_INCL_GRAPH, addr) &&
+		   sp_symspecs_in(s, SP_EXCL_GRAPH, addr)) {
+		n->print_flag = 0;
+	}
+	if (n->prop_fract == 0.0) {
+		if (sp_symspecs_in(s, SP_INCL_TIME, addr) ||
+		    (sp_symspecs_len(s, SP_INCL_TIME) == 0 && !sp_symspecs_in(s, SP_EXCL_TIME, addr)))
+			n->prop_fract = 1.0;
+	} else if (!sp_symspecs_in(s, SP_INCL_TIME, addr) && sp_symspecs_in(s, SP_EXCL_TIME, addr)) {
+		n->prop_fract = 0.0;
+	}
+}
+
 static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct callers *cl,
 			    const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symspecs *s = o->specs;
 	FILE *dbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
 	uint32_t old_head = SP_CG_NONE;
+	/* without any of those four tables (the usual case: gprof's default
+	 * exclusions name libc's mcount, not a symbol of the program), the
+	 * specs set both and read no symbol */
+	int specs = sp_symspecs_len(s, SP_INCL_GRAPH) || sp_symspecs_len(s, SP_EXCL_GRAPH) ||
+		    sp_symspecs_len(s, SP_INCL_TIME) || sp_symspecs_len(s, SP_EXCL_TIME);
 	size_t i;
 
 	for (i = cg->nsyms; i > 0; --i) {
 		uint32_t c = top[i - 1];
 		struct sp_cg_node *n = &cg->nodes[c];
-		uint64_t addr = n->sym->addr;
 
 		if (n->cyc_head != old_head) {
 			old_head = n->cyc_head;
 			inherit_flags(cg, cl, c);
 		}
-		if (!n->print_flag) {
-			if (sp_symspecs_in(s, SP_INCL_GRAPH, addr) ||
-			    (sp_symspecs_len(s, SP_INCL_GRAPH) == 0 &&
-			     !sp_symspecs_in(s, SP_EXCL_GRAPH, addr)))
-				n->print_flag = 1;
-		} else if (!sp_symspecs_in(s, SP_INCL_GRAPH, addr) &&
-			   sp_symspecs_in(s, SP_EXCL_GRAPH, addr)) {
-			n->print_flag = 0;
-		}
-		if (n->prop_fract == 0.0) {
-			if (sp_symspecs_in(s, SP_INCL_TIME, addr) ||
-			    (sp_symspecs_len(s, SP_INCL_TIME) == 0 &&
-			     !sp_symspecs_in(s, SP_EXCL_TIME, addr)))
+		if (specs) {
+			apply_specs(s, n);
+		} else {
+			n->print_flag = 1;
+			if (n->prop_fract == 0.0)
 				n->prop_fract = 1.0;
-		} else if (!sp_symspecs_in(s, SP_INCL_TIME, addr) &&
-			   sp_symspecs_in(s, SP_EXCL_TIME, addr)) {
-			n->prop_fract = 0.0;
 		}
 		n->prop_self = n->time * n->prop_fract;
 		cg->print_time += n->prop_self;
@@ -414,9 +433,12 @@ static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	memset(&d, 0, sizeof(d));
 	d.cg = cg;
 	d.dbg = (o->debug.mask & SP_DBG_DFN) ? o->debug.out : NULL;
+	/* every node (pseudo nodes too) starts unnumbered, as in the nodes */
+	d.order = sp_xcalloc(cg->nnodes + cg->npseudo + 1, sizeof(*d.order));
 	for (i = 0; i < cg->nsyms; i++)
-		if (cg->nodes[i].top_order == DFN_NAN)
+		if (d.order[i] == DFN_NAN)
 			dfn_from(&d, (uint32_t)i);
+	free(d.order);
 	free(d.stack);
 	free(d.cursor);
 }
