@@ -474,7 +474,8 @@ static void write_blocks(struct graph_split *s, struct sp_report *r)
 
 	mem.out = NULL;
 	sp_buf_init(&mem.line, BLOCK_BYTES);
-	mem.sort_mem = r->sort_mem; /* this thread's: handed back below */
+	/* keys of its own: r's may move while mem's are in use */
+	memset(&mem.sort_mem, 0, sizeof(mem.sort_mem));
 	pthread_mutex_lock(&s->mu);
 	for (w = 0; w < s->nblocks; w++) {
 		struct graph_block *blk = &s->blocks[w];
@@ -503,7 +504,7 @@ static void write_blocks(struct graph_split *s, struct sp_report *r)
 	}
 	pthread_mutex_unlock(&s->mu);
 	sp_buf_release(&mem.line);
-	r->sort_mem = mem.sort_mem;
+	sp_cg_sort_mem_release(&mem.sort_mem);
 }
 
 /*
