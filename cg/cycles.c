@@ -232,20 +232,10 @@ static size_t callers_size(const struct sp_cg *cg)
 static void callers_build(const struct sp_cg *cg, struct callers *c, void *mem)
 {
 	size_t n = cg->nsyms, i;
-	uint32_t total = 0;
 
 	c->first = mem;
 	c->v = (struct caller *)((char *)mem + ((n + 2) * sizeof(uint32_t) + 7) / 8 * 8);
-	memset(c->first, 0, (n + 2) * sizeof(uint32_t));
-	for (i = 0; i < cg->narcs; i++)
-		if (cg->arcs[i].child < n)
-			c->first[cg->arcs[i].child + 1]++;
-	/* first[c + 1]: where c's run ends, then (placing backwards) begins */
-	for (i = 0; i < n; i++) {
-		total += c->first[i + 1];
-		c->first[i + 1] = total;
-	}
-	c->first[n + 1] = total;
+	sp_cg_count_callees(cg, n, c->first);
 	for (i = 0; i < cg->narcs; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[i];
 

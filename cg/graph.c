@@ -473,8 +473,9 @@ static struct packed_key *grow_keys(struct packed_key *keys, size_t alloc,
 	return nk;
 }
 
-static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t head,
-								int parents, int descending,
+static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t node,
+								uint32_t head, int parents,
+								int descending,
 								struct sp_cg_sort_mem *mem)
 {
 	/*
@@ -485,6 +486,8 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 	struct packed_key stack_buf[3 * ARC_KEYS_ON_STACK], *keys = stack_buf, *v, *sorted;
 	size_t n = 0, i, alloc = ARC_KEYS_ON_STACK;
 	uint64_t flip = descending ? ~UINT64_C(0) : 0;
+	const uint32_t *run = NULL;
+	size_t run_len = 0, k = 0;
 	uint32_t a;
 
 	if (mem && mem->alloc > alloc) {
@@ -492,7 +495,16 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 		alloc = mem->alloc;
 	}
 
-	for (a = head; a != SP_CG_NONE; a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+	/* the node's run, when it is this list (its first arc is the head) */
+	if (parents && mem && mem->runs && node < mem->runs->nnodes) {
+		run = mem->runs->arcs + mem->runs->first[node];
+		run_len = mem->runs->first[node + 1] - mem->runs->first[node];
+		if (run_len ? run[0] != head : head != SP_CG_NONE)
+			run = NULL;
+	}
+	for (a = run ? (run_len ? run[0] : SP_CG_NONE) : head; a != SP_CG_NONE;
+	     a = run ? (++k < run_len ? run[k] : SP_CG_NONE)
+		     : parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
 		const struct sp_cg_arc *arc = &cg->arcs[a];
 		int cls = arc_class(cg, arc);
 		uint64_t k1 = (uint64_t)cls;
@@ -543,12 +555,57 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 
 void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
-	cg->nodes[node].parents = sort_list(cg, cg->nodes[node].parents, 1, 0, mem);
+	cg->nodes[node].parents = sort_list(cg, node, cg->nodes[node].parents, 1, 0, mem);
 }
 
 void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
-	cg->nodes[node].children = sort_list(cg, cg->nodes[node].children, 0, 1, mem);
+	cg->nodes[node].children = sort_list(cg, node, cg->nodes[node].children, 0, 1, mem);
+}
+
+void sp_cg_count_callees(const struct sp_cg *cg, size_t n, uint32_t *first)
+{
+	uint32_t total = 0;
+	size_t i;
+
+	memset(first, 0, (n + 2) * sizeof(*first));
+	for (i = 0; i < cg->narcs; i++)
+		if (cg->arcs[i].child < n)
+			first[cg->arcs[i].child + 1]++;
+	for (i = 0; i < n; i++) {
+		total += first[i + 1];
+		first[i + 1] = total;
+	}
+	first[n + 1] = total;
+}
+
+struct sp_cg_parent_runs *sp_cg_parent_runs_new(const struct sp_cg *cg)
+{
+	size_t n = cg->nnodes + cg->npseudo, i;
+	struct sp_cg_parent_runs *r;
+
+	if (cg->lists_sorted)
+		return NULL;
+	r = sp_xmalloc(sizeof(*r));
+	r->nnodes = n;
+	r->first = sp_xreallocarray(NULL, n + 2, sizeof(*r->first));
+	r->arcs = sp_xreallocarray(NULL, cg->narcs + 1, sizeof(*r->arcs));
+	sp_cg_count_callees(cg, n, r->first);
+	for (i = 0; i < cg->narcs; i++)
+		if (cg->arcs[i].child < n)
+			r->arcs[--r->first[cg->arcs[i].child + 1]] = (uint32_t)i;
+	/* first[c + 1] is c's start: shift so that first[c] is */
+	r->first++;
+	return r;
+}
+
+void sp_cg_parent_runs_free(struct sp_cg_parent_runs *runs)
+{
+	if (!runs)
+		return;
+	free(runs->first - 1);
+	free(runs->arcs);
+	free(runs);
 }
 
 void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem)

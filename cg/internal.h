@@ -53,6 +53,15 @@ static inline uint32_t sp_cg_arc_link(struct sp_cg *cg, uint32_t parent, uint32_
  */
 void *sp_cg_scratch(struct sp_cg *cg, size_t size);
 
+/*
+ * The arcs into nodes [0, n) counted into first[0 .. n + 2): first[c + 1]
+ * is where node c's run of them ends in an array in callee order (and
+ * first[n + 1] the total). Placing the arcs from the first to the last at
+ * --first[child + 1] then makes first[c + 1] the start of c's run, and
+ * each run newest first: the order of the lists as the graph builds them.
+ */
+void sp_cg_count_callees(const struct sp_cg *cg, size_t n, uint32_t *first);
+
 /* sp_cg_arc_append() when the arrays are full or the index exists (graph.c). */
 uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
 			       uint64_t count);

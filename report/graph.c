@@ -474,8 +474,9 @@ static void write_blocks(struct graph_split *s, struct sp_report *r)
 
 	mem.out = NULL;
 	sp_buf_init(&mem.line, BLOCK_BYTES);
-	/* keys of its own: r's may move while mem's are in use */
+	/* keys of its own (r's may move while mem's are in use), the runs */
 	memset(&mem.sort_mem, 0, sizeof(mem.sort_mem));
+	mem.sort_mem.runs = r->sort_mem.runs;
 	pthread_mutex_lock(&s->mu);
 	for (w = 0; w < s->nblocks; w++) {
 		struct graph_block *blk = &s->blocks[w];
@@ -645,7 +646,9 @@ static int print_split(struct sp_report *r, double print_time)
 	w.r = *r;
 	w.r.out = NULL;
 	sp_buf_init(&w.r.line, BLOCK_BYTES);
-	memset(&w.r.sort_mem, 0, sizeof(w.r.sort_mem)); /* the worker's own */
+	/* the worker's own keys, the shared runs */
+	memset(&w.r.sort_mem, 0, sizeof(w.r.sort_mem));
+	w.r.sort_mem.runs = r->sort_mem.runs;
 	/* without a thread, this one claims every block and writes it directly */
 	threaded = pthread_create(&t, NULL, print_blocks, &w) == 0;
 	write_blocks(&s, r);
@@ -667,7 +670,13 @@ void sp_report_graph(struct sp_report *r)
 {
 	struct sp_cg *cg = r->cg;
 	double print_time = cg->print_time;
+	/* the arcs into each node, read by the parents' sorts (the lists are
+	 * sorted from here on) */
+	struct sp_cg_parent_runs *runs = sp_cg_parent_runs_new(cg);
 	size_t i;
+
+	cg->lists_sorted = 1;
+	r->sort_mem.runs = runs;
 
 	if (!r->o->brief && r->o->bsd)
 		fputs(sp_blurb_graph_bsd, sp_report_out(r));
@@ -680,6 +689,8 @@ void sp_report_graph(struct sp_report *r)
 				print_entry(r, node, print_time);
 		}
 	}
+	r->sort_mem.runs = NULL;
+	sp_cg_parent_runs_free(runs);
 	if (!r->o->brief && !r->o->bsd)
 		fputs(sp_blurb_graph_gnu, sp_report_out(r));
 	sp_report_flush_line(r);

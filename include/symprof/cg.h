@@ -158,6 +158,9 @@ struct sp_cg {
 	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
 	const char *cost_note;
 	void *arc_index;             /* private: (parent, child) -> arc, built on first use */
+	/* a report has sorted arc lists (sp_cg_sort_parents/children): they
+	 * are no longer newest first, as the graph was built */
+	int lists_sorted;
 };
 
 struct sp_cg_debug {
@@ -427,12 +430,31 @@ int sp_igtree_is_igprof_object(const char *path);
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n);
 /* Adds (or finds) the arc parent -> child and adds `count` to it. */
 uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);
+/*
+ * The arcs into each node, in the order of its list, as one array: the
+ * list walked from arc to arc costs a cache miss per arc, one after the
+ * other, where the array's arcs are fetched together. Made from the arc
+ * array in two passes, while no list is sorted (the lists are newest
+ * first as the graph builds them): NULL once cg->lists_sorted is set. It
+ * describes only lists not sorted since; a report uses it for each node's
+ * one sort.
+ */
+struct sp_cg_parent_runs {
+	uint32_t *first;  /* node n's run: arcs[first[n] .. first[n + 1]) */
+	uint32_t *arcs;
+	size_t nnodes;    /* nodes and pseudo nodes it covers */
+};
+struct sp_cg_parent_runs *sp_cg_parent_runs_new(const struct sp_cg *cg);
+void sp_cg_parent_runs_free(struct sp_cg_parent_runs *runs);
 /* Sort keys kept from one arc list's sort to the next (one per thread):
  * a long list's keys otherwise come from malloc and go back, fresh pages
  * each time. Zeroed to start with. */
 struct sp_cg_sort_mem {
 	void *keys;
 	size_t alloc;
+	/* borrowed, or NULL: the runs sp_cg_sort_parents() reads instead of
+	 * walking a list it describes (shared by the threads of one report) */
+	const struct sp_cg_parent_runs *runs;
 };
 void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem);
 /* gprof's sort_parents()/sort_children(): relinks the node's arc list in

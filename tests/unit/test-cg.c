@@ -415,17 +415,25 @@ static void check_arc_order(int with_nan)
 		size_t nnodes = 2 + sort_rng() % (round % 2 ? 40 : 800), narcs = sort_rng() % 1200, i;
 		struct sp_cg *cg = random_graph(nnodes, narcs, with_nan);
 		uint32_t *want = malloc((narcs + 1) * sizeof(*want));
-		struct sp_cg_sort_mem mem = {NULL, 0};
+		struct sp_cg_sort_mem mem = {NULL, 0, NULL}, first = {NULL, 0, NULL};
+		struct sp_cg_parent_runs *runs = round % 2 ? sp_cg_parent_runs_new(cg) : NULL;
 		int pass, same = 1;
 
-		/* the second pass sorts sorted lists, with keys memory that long
-		 * lists grew and short ones then reuse */
+		/* the first pass reads the callers from the runs (every other
+		 * round), as a report does; the second sorts sorted lists, with
+		 * keys memory that long lists grew and short ones then reuse */
+		CU_ASSERT(!(round % 2) || runs);
+		first.runs = runs;
+		cg->lists_sorted = 1;
+		CU_ASSERT_PTR_NULL(sp_cg_parent_runs_new(cg));
 		for (pass = 0; pass < 2; pass++) {
 			for (i = 0; i < nnodes; i++) {
-				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want, pass ? &mem : NULL);
-				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want, pass ? &mem : NULL);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want, pass ? &mem : &first);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want, pass ? &mem : &first);
 			}
 		}
+		sp_cg_parent_runs_free(runs);
+		sp_cg_sort_mem_release(&first);
 		CU_ASSERT(same);
 		/* the memory grew for the longest list past the stack's room (a
 		 * NaN time stops the keys early: gprof's insertion sort then) */
