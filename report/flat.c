@@ -28,13 +28,13 @@ static const struct {
 #define SI_LEN (sizeof(si_tab) / sizeof(si_tab[0]))
 
 /* The SI prefix for the per-call columns (index into si_tab). */
-static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted)
+static size_t unit_scale(const struct sp_cg *cg, const unsigned *sorted, size_t nsorted)
 {
 	const struct sp_cg_node *top = NULL;
 	double top_time = 0.0;
 	size_t i, log_scale = 0;
 
-	for (i = 0; i < cg->nsyms; i++) {
+	for (i = 0; i < nsorted; i++) {
 		const struct sp_cg_node *n = &cg->nodes[sorted[i]];
 
 		if (n->ncalls != 0) {
@@ -170,7 +170,7 @@ void sp_report_flat(struct sp_report *r)
 	const struct sp_cg *cg = r->cg;
 	double total_time = cg->total_time, accum = 0.0;
 	unsigned *sorted = sp_xmalloc((cg->nsyms + 1) * sizeof(*sorted));
-	size_t i, log_scale;
+	size_t i, n, log_scale;
 
 	if (r->first_output)
 		r->first_output = 0;
@@ -184,9 +184,25 @@ void sp_report_flat(struct sp_report *r)
 	} else {
 		fputs("Flat profile:\n", sp_report_out(r));
 	}
-	for (i = 0; i < cg->nsyms; i++)
-		sorted[i] = (unsigned)i;
-	sp_cg_sort_nodes(r->cg, sorted, cg->nsyms, SP_CG_ORDER_TIME);
+	/*
+	 * Only the symbols a line may be printed for (with -l hundreds of
+	 * thousands of lines, most with neither time nor calls): the stable
+	 * sort of those is the order of all with the rest left out. unit_scale()
+	 * reads only symbols with calls. A NaN time (a cost from another
+	 * profiler) makes the order depend on what is compared: all then.
+	 */
+	for (i = 0, n = 0; i < cg->nsyms; i++) {
+		const struct sp_cg_node *nd = &cg->nodes[i];
+
+		if (nd->time != nd->time)
+			break;
+		if (!(r->o->ignore_zeros && nd->ncalls == 0 && nd->time == 0))
+			sorted[n++] = (unsigned)i;
+	}
+	if (i < cg->nsyms)
+		for (i = 0, n = cg->nsyms; i < n; i++)
+			sorted[i] = (unsigned)i;
+	sp_cg_sort_nodes(r->cg, sorted, n, SP_CG_ORDER_TIME);
 	if (r->o->bsd)
 		log_scale = 5;
 	else if (cg->cost_note)
@@ -195,9 +211,9 @@ void sp_report_flat(struct sp_report *r)
 	else if (cg->stack_based && !cg->counts_known)
 		log_scale = 4;
 	else
-		log_scale = unit_scale(cg, sorted);
+		log_scale = unit_scale(cg, sorted, n);
 	print_header(r, si_tab[log_scale].prefix, &total_time);
-	for (i = 0; i < cg->nsyms; i++)
+	for (i = 0; i < n; i++)
 		if (cg->nodes[sorted[i]].flat_print)
 			print_line(r, sorted[i], si_tab[log_scale].scale, total_time, &accum);
 	if (cg->precise && cg->unattributed > 0)
