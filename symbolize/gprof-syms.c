@@ -372,20 +372,28 @@ static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
 		 * runs are sorted already, so merging them (lines first on ties)
 		 * gives the same order as its stable sort.
 		 */
-		size_t nf = t->len, j = 0, k = 0, n = 0;
-		struct sp_symbol *m = sp_xreallocarray(NULL, nf + c.n + 2, sizeof(*m));
+		size_t nf = t->len, j = c.n, k = nf, n = c.n + nf;
+		struct sp_symbol *m;
 
-		while (j < c.n || k < nf) {
-			if (k == nf || (j < c.n && sp_symbol_cmp_addr(&c.lines[j], &t->syms[k]) <= 0))
-				m[n++] = c.lines[j++];
+		/*
+		 * In place, from the back, in the lines' array grown by the
+		 * functions (megabytes with -l: a second array was as many
+		 * fresh pages, and a copy): the last of what is left goes
+		 * last, a function before a line only if it is above it.
+		 */
+		m = sp_xreallocarray(c.lines, c.n + nf + 2, sizeof(*m));
+		c.lines = NULL;
+		while (k > 0) {
+			if (j > 0 && sp_symbol_cmp_addr(&m[j - 1], &t->syms[k - 1]) > 0)
+				m[--n] = m[--j];
 			else
-				m[n++] = t->syms[k++];
+				m[--n] = t->syms[--k];
 		}
-		memset(&m[n], 0, sizeof(*m));
+		memset(&m[c.n + nf], 0, sizeof(*m));
 		free(t->syms);
 		t->syms = m;
-		t->len = n;
-		t->syms_alloc = nf + c.n + 2;
+		t->len = c.n + nf;
+		t->syms_alloc = c.n + nf + 2;
 		sp_symtab_finalize_sorted(t);
 	}
 	free(c.lines);
