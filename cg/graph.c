@@ -553,13 +553,24 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 	return head;
 }
 
+/* The lists stop being newest first (sp_cg_parent_runs_new()). A report
+ * sorting them on two threads sets the flag before it starts them, so
+ * that here it is only read. */
+static void lists_sorted(struct sp_cg *cg)
+{
+	if (!cg->lists_sorted)
+		cg->lists_sorted = 1;
+}
+
 void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
+	lists_sorted(cg);
 	cg->nodes[node].parents = sort_list(cg, node, cg->nodes[node].parents, 1, 0, mem);
 }
 
 void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
 {
+	lists_sorted(cg);
 	cg->nodes[node].children = sort_list(cg, node, cg->nodes[node].children, 0, 1, mem);
 }
 
