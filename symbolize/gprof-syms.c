@@ -378,8 +378,9 @@ static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
 		/*
 		 * In place, from the back, in the lines' array grown by the
 		 * functions (megabytes with -l: a second array was as many
-		 * fresh pages, and a copy): the last of what is left goes
-		 * last, a function before a line only if it is above it.
+		 * fresh pages, and a copy): of the last line and the last
+		 * function left, the one above goes last, the function on a
+		 * tie (lines come first).
 		 */
 		m = sp_xreallocarray(c.lines, c.n + nf + 2, sizeof(*m));
 		c.lines = NULL;
