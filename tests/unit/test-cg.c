@@ -455,8 +455,8 @@ static void test_arc_order_nan(void)
 }
 
 /* Until a report sorts them, the arcs into (and out of) a node are listed
- * newest first: sp_cg_assemble()'s callers table (cg/cycles.c) is built
- * from the arc array on that promise. */
+ * newest first: sp_cg_assemble()'s callers table (cg/cycles.c) and
+ * sp_cg_parent_runs_new() are built from the arc array on that promise. */
 static void test_arc_lists_newest_first(void)
 {
 	int round, ok = 1;
