@@ -174,19 +174,20 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 	for (n = 0; n < cg->ncycles; n++) {
 		uint32_t c = (uint32_t)(cg->nsyms + n), head = heads[n];
 		struct sp_cg_node *cyc = &cg->nodes[c];
+		int number = (int)n + 1;
 
 		cyc->print_flag = 1;
 		cyc->top_order = DFN_NAN;
-		cyc->cycle = (int)n + 1;
+		cyc->cycle = number;
 		cyc->cyc_head = c;
 		cyc->cyc_next = head;
 		cyc->parents = SP_CG_NONE;
 		cyc->children = SP_CG_NONE;
 		if (dbg)
-			fprintf(dbg, "[cycle_link] %s is the head of cycle %zu\n", nname(cg, head),
-				n + 1);
+			fprintf(dbg, "[cycle_link] %s is the head of cycle %d\n", nname(cg, head),
+				number);
 		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
-			cg->nodes[m].cycle = (int)n + 1;
+			cg->nodes[m].cycle = number;
 			cg->nodes[m].cyc_head = c;
 		}
 		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
@@ -195,7 +196,7 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 
 				if (par == m)
 					continue;
-				if (cg->nodes[par].cycle == (int)n + 1)
+				if (cg->nodes[par].cycle == number)
 					cyc->self_calls += cg->arcs[a].count;
 				else
 					cyc->ncalls += cg->arcs[a].count;
@@ -208,8 +209,9 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
  * Each symbol's callers as one run of (caller, count) pairs, in the order
  * of its list of arcs: until a report sorts them, the arcs into a node are
  * listed newest first (sp_cg_arc_link() puts each new arc at the head), so
- * a count of the arcs by callee and a pass placing them from the first to
- * the last, each at the end of its callee's run, gives every list. Two
+ * a count of the arcs by callee (sp_cg_count_callees()) and a pass placing
+ * them from the first to the last, each at the end of its callee's run,
+ * gives every list. Two
  * passes in memory order, where walking the lists costs a cache miss per
  * arc. Arcs into pseudo nodes are left out: no symbol inherits from them.
  */
@@ -223,9 +225,15 @@ struct callers {
 	struct caller *v;
 };
 
+/* The bytes of `first`, rounded up so that the pairs after it are aligned. */
+static size_t callers_first_size(const struct sp_cg *cg)
+{
+	return ((cg->nsyms + 2) * sizeof(uint32_t) + 7) / 8 * 8;
+}
+
 static size_t callers_size(const struct sp_cg *cg)
 {
-	return ((cg->nsyms + 2) * sizeof(uint32_t) + 7) / 8 * 8 + cg->narcs * sizeof(struct caller);
+	return callers_first_size(cg) + cg->narcs * sizeof(struct caller);
 }
 
 /* Fills c in mem, of callers_size(cg) bytes, 8-aligned. */
@@ -234,7 +242,7 @@ static void callers_build(const struct sp_cg *cg, struct callers *c, void *mem)
 	size_t n = cg->nsyms, i;
 
 	c->first = mem;
-	c->v = (struct caller *)((char *)mem + ((n + 2) * sizeof(uint32_t) + 7) / 8 * 8);
+	c->v = (struct caller *)((char *)mem + callers_first_size(cg));
 	sp_cg_count_callees(cg, n, c->first);
 	for (i = 0; i < cg->narcs; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[i];

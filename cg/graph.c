@@ -449,8 +449,6 @@ enum {
 	ARC_KEYS_LARGE = 128,    /* from this length on, sort_packed_large() */
 };
 
-/* Inlined into its two callers, so that each gets a loop without the
- * tests on `parents` and `descending`. */
 /*
  * Twice the room for keys: the alloc keys filled so far (keys[0..alloc),
  * from its end) move to the end of the new first part. Memory of `mem`
@@ -473,6 +471,8 @@ static struct packed_key *grow_keys(struct packed_key *keys, size_t alloc,
 	return nk;
 }
 
+/* Inlined into its two callers, so that each gets a loop without the
+ * tests on `parents` and `descending`. */
 static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t node,
 								uint32_t head, int parents,
 								int descending,
