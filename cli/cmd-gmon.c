@@ -137,6 +137,13 @@ static int build_view(struct gmon_run *g, struct view *v, int line)
 	return 0;
 }
 
+/* Only gprof's text reports of the one function view: the outputs the
+ * work done ahead on other threads is for (names, files). */
+static int plain_text(const struct sp_opts *o)
+{
+	return !o->line && !o->precise && o->out_format == SP_OUT_TEXT && !o->diff && !o->html;
+}
+
 /*
  * gprof's text demangles every name it prints; for a C++ program that is a
  * fifth of the work. Started once the symbols are known, the demangling
@@ -151,8 +158,7 @@ static void demangle_ahead(struct gmon_run *g)
 	const char **names;
 	size_t i;
 
-	if (!o->demangle || o->bsd || o->line || o->precise || o->out_format != SP_OUT_TEXT ||
-	    o->diff || o->html || !t || !t->len)
+	if (!o->demangle || o->bsd || !plain_text(o) || !t || !t->len)
 		return;
 	names = sp_xreallocarray(NULL, t->len, sizeof(*names));
 	for (i = 0; i < t->len; i++)
@@ -587,8 +593,7 @@ static void files_ahead(struct gmon_run *g)
 	const struct sp_opts *o = g->o;
 
 	if (g->files_loaded || !g->v.symtab || !g->v.symtab->npending || g->fv.symtab ||
-	    g->lv.symtab || o->line || o->precise || o->static_cg || o->html || o->diff ||
-	    o->out_format != SP_OUT_TEXT || o->debug || !files_wanted(o))
+	    g->lv.symtab || !plain_text(o) || o->static_cg || o->debug || !files_wanted(o))
 		return;
 	g->files_running = pthread_create(&g->files_thread, NULL, files_main, g) == 0;
 }
