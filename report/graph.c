@@ -589,6 +589,12 @@ static size_t collect_entries(const struct sp_report *r, uint32_t *nodes, uint32
  * text): enough blocks for the two threads to end together, few enough
  * that taking them costs nothing.
  */
+/* About the lines an entry prints: collect_entries()'s count, and 3. */
+static inline uint64_t entry_lines(const uint32_t *lines, uint32_t node)
+{
+	return (uint64_t)lines[node] + 3;
+}
+
 static size_t cut_blocks(struct graph_split *s, const uint32_t *lines, size_t n, uint64_t total)
 {
 	uint64_t size = total / 64 + 1, acc = 0;
@@ -600,7 +606,7 @@ static size_t cut_blocks(struct graph_split *s, const uint32_t *lines, size_t n,
 	for (i = 0; i < n; i++) {
 		if (acc == 0)
 			s->blocks[nb++].first = i;
-		acc += lines[s->nodes[i]] + 3;
+		acc += entry_lines(lines, s->nodes[i]);
 		if (acc >= size || i + 1 == n) {
 			s->blocks[nb - 1].end = i + 1;
 			acc = 0;
@@ -628,7 +634,7 @@ static int print_split(struct sp_report *r, double print_time)
 	int threaded;
 
 	for (i = 0; i < n; i++)
-		total += lines[nodes[i]] + 3;
+		total += entry_lines(lines, nodes[i]);
 	if (total < r->o->graph_split || n == 0) {
 		free(printed);
 		free(nodes);
