@@ -39,7 +39,7 @@ struct ann {
 	struct sp_pairmap index; /* (file, line) -> spots */
 	struct spot *spots;
 	size_t nspots, alloc;
-	uint32_t *pos;           /* per frame: spot ids pos[first[f] .. first[f + 1]) */
+	uint32_t *pos; /* per frame: spot ids pos[first[f] .. first[f + 1]) */
 	uint32_t *first;
 	size_t npos, pos_alloc;
 };
@@ -187,8 +187,8 @@ static void print_file(FILE *out, const struct src_file *sf, const struct spot *
 	ssize_t len;
 	uint32_t no = 0;
 
-	fprintf(out, "\n*** File %s: %lld %s on its lines\n\n", sf->name,
-		(long long)sf->flat, o->what ? o->what : "samples");
+	fprintf(out, "\n*** File %s: %lld %s on its lines\n\n", sf->name, (long long)sf->flat,
+		o->what ? o->what : "samples");
 	fprintf(out, "%8s %8s %6s\n", "flat", "cum", "line");
 	if (!src) {
 		fprintf(stderr, "symprof: warning: cannot find source file '%s'\n", sf->name);

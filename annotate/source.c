@@ -42,20 +42,20 @@ struct line_stat {
 struct file_state {
 	int num_lines;
 	uint64_t ncalls;
-	struct line_stat **line;  /* num_lines entries, NULL = no symbol */
-	double *ticks;            /* --precise: histogram time per line */
+	struct line_stat **line; /* num_lines entries, NULL = no symbol */
+	double *ticks;		 /* --precise: histogram time per line */
 };
 
 struct anno {
 	const struct sp_cg *cg;
 	const struct sp_annotate_opts *o;
-	struct file_state *files;  /* by srcfile id */
-	struct line_stat *pool;    /* one entry per symbol, then merged copies */
+	struct file_state *files; /* by srcfile id */
+	struct line_stat *pool;	  /* one entry per symbol, then merged copies */
 	size_t npool;
-	unsigned long last_count;  /* gprof keeps it across files */
+	unsigned long last_count; /* gprof keeps it across files */
 	long executable_lines, lines_executed;
 	int first_file;
-	int width;                 /* of the prefix: 16, or 38 with --precise */
+	int width; /* of the prefix: 16, or 38 with --precise */
 };
 
 static int selected(const struct sp_symspecs *specs, uint64_t addr)
@@ -128,7 +128,8 @@ static void collect(struct anno *a, const struct sp_symspecs *specs)
 		struct file_state *f;
 		struct line_stat **slot;
 
-		if (!s->file || !(f = &a->files[s->file->id])->num_lines || !selected(specs, s->addr))
+		if (!s->file || !(f = &a->files[s->file->id])->num_lines ||
+		    !selected(specs, s->addr))
 			continue;
 		f->ncalls += n->ncalls;
 		slot = &f->line[s->line - 1];
@@ -161,8 +162,7 @@ static size_t blocks(const struct anno *a, const struct line_stat *b, const stru
 }
 
 /* --precise: "seconds  percent  +/-error " before the count column. */
-static void time_columns(const struct anno *a, const struct file_state *f, int line_num,
-			 char *out)
+static void time_columns(const struct anno *a, const struct file_state *f, int line_num, char *out)
 {
 	const struct sp_cg *lc = a->o->line_cg;
 	double t = f->ticks && line_num <= f->num_lines ? f->ticks[line_num - 1] : 0;
@@ -286,7 +286,8 @@ static FILE *open_output(struct anno *a, FILE *out, const char *name, int *first
 		sp_buf_addf(&path, "%s-ann", slash ? slash + 1 : name);
 		f = fopen(path.buf, "w");
 		if (!f)
-			fprintf(stderr, "symprof: cannot write '%s': %s\n", path.buf, strerror(errno));
+			fprintf(stderr, "symprof: cannot write '%s': %s\n", path.buf,
+				strerror(errno));
 		sp_buf_release(&path);
 		return f;
 	}

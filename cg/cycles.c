@@ -35,7 +35,7 @@ struct dfn {
 	struct sp_cg *cg;
 	uint32_t *stack;  /* 1-based, like gprof's dfn_stack */
 	uint32_t *cursor; /* next arc to visit for each stack slot */
-	int *order;       /* each node's top_order, the copy the walk reads */
+	int *order;	  /* each node's top_order, the copy the walk reads */
 	size_t depth, alloc;
 	int counter;
 	FILE *dbg;
@@ -82,8 +82,8 @@ static void find_cycle(struct dfn *d, uint32_t child)
 			N[tail].cyc_next = c;
 			N[c].cyc_head = head;
 			if (d->dbg)
-				fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n", nname(d->cg, c),
-					nname(d->cg, head));
+				fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n",
+					nname(d->cg, c), nname(d->cg, head));
 			for (tail = c; N[tail].cyc_next != SP_CG_NONE; tail = N[tail].cyc_next)
 				N[N[tail].cyc_next].cyc_head = head;
 		}
@@ -191,7 +191,8 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 			cg->nodes[m].cyc_head = c;
 		}
 		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
-			for (a = cg->nodes[m].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+			for (a = cg->nodes[m].parents; a != SP_CG_NONE;
+			     a = cg->arcs[a].next_parent) {
 				uint32_t par = cg->arcs[a].parent;
 
 				if (par == m)
@@ -221,7 +222,7 @@ struct caller {
 };
 
 struct callers {
-	uint32_t *first;  /* node c's callers: v[first[c + 1] .. first[c + 2]) */
+	uint32_t *first; /* node c's callers: v[first[c + 1] .. first[c + 2]) */
 	struct caller *v;
 };
 
@@ -273,8 +274,9 @@ static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t c
 				continue;
 			N[child].print_flag |= N[par].print_flag;
 			if (N[child].ncalls != 0)
-				N[child].prop_fract += N[par].prop_fract * ((double)cl->v[k].count /
-									    (double)N[child].ncalls);
+				N[child].prop_fract +=
+					N[par].prop_fract *
+					((double)cl->v[k].count / (double)N[child].ncalls);
 		}
 		return;
 	}
@@ -305,7 +307,8 @@ static void apply_specs(const struct sp_symspecs *s, struct sp_cg_node *n)
 
 	if (!n->print_flag) {
 		if (sp_symspecs_in(s, SP_INCL_GRAPH, addr) ||
-		    (sp_symspecs_len(s, SP_INCL_GRAPH) == 0 && !sp_symspecs_in(s, SP_EXCL_GRAPH, addr)))
+		    (sp_symspecs_len(s, SP_INCL_GRAPH) == 0 &&
+		     !sp_symspecs_in(s, SP_EXCL_GRAPH, addr)))
 			n->print_flag = 1;
 	} else if (!sp_symspecs_in(s, SP_INCL_GRAPH, addr) &&
 		   sp_symspecs_in(s, SP_EXCL_GRAPH, addr)) {
@@ -313,9 +316,11 @@ static void apply_specs(const struct sp_symspecs *s, struct sp_cg_node *n)
 	}
 	if (n->prop_fract == 0.0) {
 		if (sp_symspecs_in(s, SP_INCL_TIME, addr) ||
-		    (sp_symspecs_len(s, SP_INCL_TIME) == 0 && !sp_symspecs_in(s, SP_EXCL_TIME, addr)))
+		    (sp_symspecs_len(s, SP_INCL_TIME) == 0 &&
+		     !sp_symspecs_in(s, SP_EXCL_TIME, addr)))
 			n->prop_fract = 1.0;
-	} else if (!sp_symspecs_in(s, SP_INCL_TIME, addr) && sp_symspecs_in(s, SP_EXCL_TIME, addr)) {
+	} else if (!sp_symspecs_in(s, SP_INCL_TIME, addr) &&
+		   sp_symspecs_in(s, SP_EXCL_TIME, addr)) {
 		n->prop_fract = 0.0;
 	}
 }
@@ -404,7 +409,8 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 		if (N[child].ncalls == 0)
 			continue;
 		arc->time = N[child].time * ((double)arc->count / (double)N[child].ncalls);
-		arc->child_time = N[child].child_time * ((double)arc->count / (double)N[child].ncalls);
+		arc->child_time =
+			N[child].child_time * ((double)arc->count / (double)N[child].ncalls);
 		share = arc->time + arc->child_time;
 		p->child_time += share;
 		prop_share = p->prop_fract * share;
@@ -416,7 +422,8 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 			N[p->cyc_head].prop_child += prop_share;
 		}
 		if (dbg)
-			fprintf(dbg, "[prop_time] child %s with %f %f %llu/%llu, parent %s, share %f\n",
+			fprintf(dbg,
+				"[prop_time] child %s with %f %f %llu/%llu, parent %s, share %f\n",
 				nname(cg, child), N[child].time, N[child].child_time,
 				(unsigned long long)arc->count, (unsigned long long)N[child].ncalls,
 				nname(cg, parent), share);
@@ -508,7 +515,8 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	 * node after it may be a pseudo node by then) */
 	for (i = 0; o->find_calls && i < cg->nsyms; i++)
 		o->find_calls(cg, (uint32_t)i, cg->nodes[i].sym->addr,
-			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0, o->find_calls_ctx);
+			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0,
+			      o->find_calls_ctx);
 	number_nodes(cg, o);
 	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
 	top = topo_order(cg, callers_size(cg), &mem);

@@ -29,8 +29,8 @@
 #define GOLDEN_TOL 1e-7
 
 struct series {
-	const double *lx;   /* log of scaled x */
-	const double *y;    /* scaled y */
+	const double *lx; /* log of scaled x */
+	const double *y;  /* scaled y */
 	size_t n;
 	double ymean, syy;
 };

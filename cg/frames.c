@@ -31,8 +31,8 @@
 
 struct ffbuild {
 	struct sp_frame_funcs *ff;
-	struct sp_pairmap index;    /* interned key -> function */
-	const char **keys;          /* per function */
+	struct sp_pairmap index; /* interned key -> function */
+	const char **keys;	 /* per function */
 	size_t nfuncs, keys_alloc, objs_alloc, list_alloc;
 	struct sp_buf key;
 };

@@ -52,11 +52,11 @@ static uint32_t folded(const struct sp_cg_gmon_opts *o, uint32_t n)
  * gives the same arcs in the same order.
  */
 struct tally {
-	uint32_t *parent_run;  /* per node: its run as a parent, 0 none yet */
-	uint32_t *seen;        /* per node: the run of its last arc as a child */
-	uint32_t *arc_of;      /* per node: that arc */
+	uint32_t *parent_run; /* per node: its run as a parent, 0 none yet */
+	uint32_t *seen;	      /* per node: the run of its last arc as a child */
+	uint32_t *arc_of;     /* per node: that arc */
 	uint32_t parent, run;
-	int runs;              /* the parents' runs are still distinct */
+	int runs; /* the parents' runs are still distinct */
 };
 
 static void tally_arc(struct sp_cg *cg, struct tally *y, uint32_t parent, uint32_t child,
@@ -86,8 +86,8 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 {
 	const struct sp_symtab *t = cg->symtab;
 	/* -k and -q arc specs: without any, every arc is kept */
-	int filter = sp_symspecs_len(o->specs, SP_INCL_ARCS) ||
-		     sp_symspecs_len(o->specs, SP_EXCL_ARCS);
+	int filter =
+		sp_symspecs_len(o->specs, SP_INCL_ARCS) || sp_symspecs_len(o->specs, SP_EXCL_ARCS);
 	FILE *dbg = (o->debug.mask & SP_DBG_TALLY) ? o->debug.out : NULL;
 	struct tally y;
 	size_t i, hint = 0;
@@ -187,8 +187,7 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
  * the credits add up to the count; what falls on no symbol (padding,
  * code without a symbol, bytes past a symbol's size) is counted apart.
  */
-static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
-			 const struct sp_hist *h)
+static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, const struct sp_hist *h)
 {
 	const struct sp_symtab *t = cg->symtab;
 	double w = (double)(h->high_pc - h->low_pc) / h->nbins;
@@ -315,7 +314,8 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 		cg->nodes[i].children = SP_CG_NONE;
 		cg->nodes[i].cyc_head = (uint32_t)i;
 		cg->nodes[i].cyc_next = SP_CG_NONE;
-		cg->nodes[i].flat_print = sp_symspecs_selects(o->specs, SP_INCL_FLAT, t->syms[i].addr);
+		cg->nodes[i].flat_print =
+			sp_symspecs_selects(o->specs, SP_INCL_FLAT, t->syms[i].addr);
 	}
 	if (o->fold)
 		for (i = 0; i < t->len; i++)

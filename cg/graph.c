@@ -63,8 +63,7 @@ uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 	return a == UINT32_MAX ? SP_CG_NONE : a;
 }
 
-uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
-			       uint64_t count)
+uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count)
 {
 	uint32_t a;
 
@@ -252,8 +251,7 @@ static void radix_pass(const struct packed_key *v, size_t n, int by_rank, unsign
  * count), cheaper than merging for thousands of keys. The result is in v
  * or tmp (room for n); returns which.
  */
-static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n,
-					     struct packed_key *tmp)
+static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n, struct packed_key *tmp)
 {
 	uint64_t diff_k2 = 0;
 	uint32_t diff_rank = 0, max_rank = 0;
@@ -446,7 +444,7 @@ static uint32_t insertion_sort_list(struct sp_cg *cg, uint32_t head, int parents
  */
 enum {
 	ARC_KEYS_ON_STACK = 128, /* short lists (most of them) stay on the stack */
-	ARC_KEYS_LARGE = 128,    /* from this length on, sort_packed_large() */
+	ARC_KEYS_LARGE = 128,	 /* from this length on, sort_packed_large() */
 };
 
 /*
@@ -503,8 +501,9 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 			run = NULL;
 	}
 	for (a = run ? (run_len ? run[0] : SP_CG_NONE) : head; a != SP_CG_NONE;
-	     a = run ? (++k < run_len ? run[k] : SP_CG_NONE)
-		     : parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+	     a = run	   ? (++k < run_len ? run[k] : SP_CG_NONE)
+		 : parents ? cg->arcs[a].next_parent
+			   : cg->arcs[a].next_child) {
 		const struct sp_cg_arc *arc = &cg->arcs[a];
 		int cls = arc_class(cg, arc);
 		uint64_t k1 = (uint64_t)cls;
@@ -629,9 +628,9 @@ void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem)
 /* ---- node orders ---- */
 
 struct node_key {
-	double a;          /* the compared time */
+	double a; /* the compared time */
 	uint64_t calls;
-	uint32_t rank;     /* name rank */
+	uint32_t rank; /* name rank */
 	uint32_t node;
 	int32_t top_order;
 	uint8_t noname, cycle, underscore;

@@ -43,8 +43,8 @@
 #include "symprof/symbolize.h"
 
 static const char *const malloc_names[] = {
-	"malloc", "calloc", "realloc", "memalign", "posix_memalign", "valloc", "zmalloc",
-	"zcalloc", "zrealloc", "_Znwj", "_Znwm", "_Znaj", "_Znam", NULL,
+	"malloc",  "calloc",   "realloc", "memalign", "posix_memalign", "valloc", "zmalloc",
+	"zcalloc", "zrealloc", "_Znwj",	  "_Znwm",    "_Znaj",		"_Znam",  NULL,
 };
 
 static const char *const pool_names[] = {
@@ -72,10 +72,10 @@ int sp_igtree_is_igprof_object(const char *path)
 
 /* What becomes of a CCT node. */
 enum fate {
-	KEEP,        /* a node of its function */
-	MERGE_UP,    /* transparent: its callees hang from its caller */
-	FOLD_UP,     /* its values go to the caller, its subtree is dropped */
-	DROP,        /* dropped with its subtree */
+	KEEP,	  /* a node of its function */
+	MERGE_UP, /* transparent: its callees hang from its caller */
+	FOLD_UP,  /* its values go to the caller, its subtree is dropped */
+	DROP,	  /* dropped with its subtree */
 };
 
 static enum fate fate_of(const struct sp_igtree_opts *o, const struct sp_frame_funcs *ff,
@@ -161,11 +161,11 @@ static void copy_functions(struct sp_profile *t, const struct sp_profile *p,
  * counter). */
 struct igb {
 	struct sp_profile *t;
-	uint32_t *fold_up;          /* per fold: the caller's tree node */
+	uint32_t *fold_up; /* per fold: the caller's tree node */
 	uint32_t *fold_fn;
 	size_t nfolds, folds_alloc, fn_alloc;
 	struct sp_pairmap fold_index; /* (caller, function) -> fold */
-	int64_t *val, *cnt;         /* per tree node, then per fold */
+	int64_t *val, *cnt;	      /* per tree node, then per fold */
 	uint8_t *has;
 };
 

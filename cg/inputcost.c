@@ -291,8 +291,7 @@ size_t sp_inputcost_rank(const struct sp_inputcost *ic, enum sp_ic_rank by, uint
 	return n;
 }
 
-size_t sp_inputcost_find(const struct sp_inputcost *ic, const char *name, uint32_t *out,
-			 size_t max)
+size_t sp_inputcost_find(const struct sp_inputcost *ic, const char *name, uint32_t *out, size_t max)
 {
 	uint32_t *order = sp_xmalloc((ic->nroutines + 1) * sizeof(*order));
 	size_t i, n = sp_inputcost_rank(ic, SP_IC_RANK_COST, order), found = 0;

@@ -63,8 +63,7 @@ void *sp_cg_scratch(struct sp_cg *cg, size_t size);
 void sp_cg_count_callees(const struct sp_cg *cg, size_t n, uint32_t *first);
 
 /* sp_cg_arc_append() when the arrays are full or the index exists (graph.c). */
-uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child,
-			       uint64_t count);
+uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64_t count);
 
 /*
  * Adds the arc parent -> child with `count`, in gprof's list order,

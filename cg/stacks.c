@@ -41,15 +41,15 @@ struct walk {
 	const struct sp_profile *p;
 	const struct sp_cg_stack_opts *o;
 	struct sp_cg *cg;
-	double *self_v, *subtree_v;   /* per CCT node */
-	double *self_c, *subtree_c;   /* event counts */
-	uint32_t *occ;                /* per function: occurrences on the path */
-	uint32_t *arc_occ;            /* per arc: occurrences on the path */
+	double *self_v, *subtree_v; /* per CCT node */
+	double *self_c, *subtree_c; /* event counts */
+	uint32_t *occ;		    /* per function: occurrences on the path */
+	uint32_t *arc_occ;	    /* per arc: occurrences on the path */
 	double *fn_total, *fn_total_c;
 	double *arc_total, *arc_total_c;
-	double *arc_calls;            /* per arc: activation counts (node_counts) */
+	double *arc_calls; /* per arc: activation counts (node_counts) */
 	size_t arc_alloc;
-	uint32_t *path;               /* expanded function path */
+	uint32_t *path; /* expanded function path */
 	size_t depth, path_alloc;
 };
 

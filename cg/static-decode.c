@@ -29,11 +29,25 @@
 static int x86_is_jcc(unsigned id)
 {
 	switch (id) {
-	case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
-	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ: case X86_INS_JE:
-	case X86_INS_JGE: case X86_INS_JG: case X86_INS_JLE: case X86_INS_JL:
-	case X86_INS_JNE: case X86_INS_JNO: case X86_INS_JNP: case X86_INS_JNS:
-	case X86_INS_JO: case X86_INS_JP: case X86_INS_JS:
+	case X86_INS_JAE:
+	case X86_INS_JA:
+	case X86_INS_JBE:
+	case X86_INS_JB:
+	case X86_INS_JCXZ:
+	case X86_INS_JECXZ:
+	case X86_INS_JRCXZ:
+	case X86_INS_JE:
+	case X86_INS_JGE:
+	case X86_INS_JG:
+	case X86_INS_JLE:
+	case X86_INS_JL:
+	case X86_INS_JNE:
+	case X86_INS_JNO:
+	case X86_INS_JNP:
+	case X86_INS_JNS:
+	case X86_INS_JO:
+	case X86_INS_JP:
+	case X86_INS_JS:
 		return 1;
 	default:
 		return 0;
@@ -49,16 +63,17 @@ int sp_cgs_is_branch(const struct sp_cg_static *s, unsigned id)
 		       (s->want_jumps && (id == X86_INS_JMP || x86_is_jcc(id)));
 	case EM_AARCH64:
 		return id == ARM64_INS_BL || id == ARM64_INS_BLR ||
-		       (s->want_jumps && (id == ARM64_INS_B || id == ARM64_INS_CBZ ||
-					  id == ARM64_INS_CBNZ || id == ARM64_INS_TBZ ||
-					  id == ARM64_INS_TBNZ));
+		       (s->want_jumps &&
+			(id == ARM64_INS_B || id == ARM64_INS_CBZ || id == ARM64_INS_CBNZ ||
+			 id == ARM64_INS_TBZ || id == ARM64_INS_TBNZ));
 	case EM_ARM:
 		return id == ARM_INS_BL || id == ARM_INS_BLX ||
 		       (s->want_jumps &&
 			(id == ARM_INS_B || id == ARM_INS_CBZ || id == ARM_INS_CBNZ));
 	case EM_PPC:
 	case EM_PPC64:
-		return id == PPC_INS_BL || id == PPC_INS_BCTRL || (s->want_jumps && id == PPC_INS_B);
+		return id == PPC_INS_BL || id == PPC_INS_BCTRL ||
+		       (s->want_jumps && id == PPC_INS_B);
 	default:
 		return 0;
 	}
@@ -87,12 +102,13 @@ static int x86_stub_slot(const struct sp_cg_static *s, struct cs_pair *p,
 		const cs_insn *in = p->di;
 		const cs_x86_op *op = &in->detail->x86.operands[0];
 
-		if (in->id == X86_INS_ENDBR64 || in->id == X86_INS_ENDBR32 || in->id == X86_INS_NOP) {
+		if (in->id == X86_INS_ENDBR64 || in->id == X86_INS_ENDBR32 ||
+		    in->id == X86_INS_NOP) {
 			addr += in->size;
 			continue;
 		}
-		if (in->id != X86_INS_JMP || in->detail->x86.op_count != 1 || op->type != X86_OP_MEM ||
-		    op->mem.index != X86_REG_INVALID)
+		if (in->id != X86_INS_JMP || in->detail->x86.op_count != 1 ||
+		    op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID)
 			return 0;
 		if (op->mem.base == X86_REG_RIP)
 			*slot = in->address + in->size + (uint64_t)op->mem.disp;
@@ -120,7 +136,8 @@ static int arm64_stub_slot(struct cs_pair *p, const struct sp_code_section *sec,
 
 		if (in->id == ARM64_INS_HINT || in->id == ARM64_INS_NOP)
 			continue;
-		if (in->id == ARM64_INS_ADRP && d->op_count == 2 && d->operands[1].type == ARM64_OP_IMM) {
+		if (in->id == ARM64_INS_ADRP && d->op_count == 2 &&
+		    d->operands[1].type == ARM64_OP_IMM) {
 			reg = d->operands[0].reg;
 			page = (uint64_t)d->operands[1].imm;
 			continue;
@@ -206,8 +223,7 @@ static const char *stub_name(struct sp_cg_static *s, const struct sp_code_sectio
 /* ---- branches ---- */
 
 /* A call or jump through memory: a GOT slot (an import) or not. */
-static void via_memory(const struct sp_cg_static *s, struct sp_cg_call *c, int call,
-		       uint64_t slot)
+static void via_memory(const struct sp_cg_static *s, struct sp_cg_call *c, int call, uint64_t slot)
 {
 	const char *name = sp_cgs_slot_name(s->code, slot);
 
@@ -265,8 +281,9 @@ static int arm64_branch(const cs_insn *in, struct sp_cg_call *c)
 		return 0;
 	c->target = (uint64_t)last->imm;
 	c->kind = in->id == ARM64_INS_BL ? SP_CG_CALL_DIRECT : SP_CG_JUMP_DIRECT;
-	c->conditional = in->id != ARM64_INS_BL &&
-			 (in->id != ARM64_INS_B || (d->cc != ARM64_CC_INVALID && d->cc != ARM64_CC_AL));
+	c->conditional =
+		in->id != ARM64_INS_BL &&
+		(in->id != ARM64_INS_B || (d->cc != ARM64_CC_INVALID && d->cc != ARM64_CC_AL));
 	return 1;
 }
 
@@ -285,8 +302,8 @@ static int arm_branch(const cs_insn *in, struct sp_cg_call *c)
 	}
 	c->target = (uint32_t)last->imm;
 	c->kind = call ? SP_CG_CALL_DIRECT : SP_CG_JUMP_DIRECT;
-	c->conditional = !call && (in->id != ARM_INS_B ||
-				   (d->cc != ARM_CC_INVALID && d->cc != ARM_CC_AL));
+	c->conditional =
+		!call && (in->id != ARM_INS_B || (d->cc != ARM_CC_INVALID && d->cc != ARM_CC_AL));
 	return 1;
 }
 
@@ -305,8 +322,7 @@ static int ppc_branch(const cs_insn *in, struct sp_cg_call *c)
 	return 1;
 }
 
-static int classify(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c,
-		    int *mem)
+static int classify(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c, int *mem)
 {
 	switch (s->machine) {
 	case EM_X86_64:
@@ -354,8 +370,7 @@ static void apply_reloc(const struct sp_cg_static *s, const cs_insn *in, struct 
  * rel8/rel32), most of them, need no second decoding: the target is the
  * end of the instruction plus its last 1 or 4 bytes, signed.
  */
-static int x86_plain_branch(const struct sp_cg_static *s, const cs_insn *in,
-			    struct sp_cg_call *c)
+static int x86_plain_branch(const struct sp_cg_static *s, const cs_insn *in, struct sp_cg_call *c)
 {
 	const uint8_t *b = in->bytes;
 	int64_t rel;
@@ -403,7 +418,8 @@ void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at,
 		const char *name = stub_name(s, sec, c.target);
 
 		if (name) {
-			c.kind = c.kind == SP_CG_CALL_DIRECT ? SP_CG_CALL_IMPORT : SP_CG_JUMP_IMPORT;
+			c.kind =
+				c.kind == SP_CG_CALL_DIRECT ? SP_CG_CALL_IMPORT : SP_CG_JUMP_IMPORT;
 			c.name = name;
 		}
 	}

@@ -12,7 +12,7 @@
 #include "symprof/symbolize.h"
 
 struct cs_pair {
-	csh fast, full;     /* without and with operand details */
+	csh fast, full; /* without and with operand details */
 	cs_insn *fi, *di;
 	int open;
 };
@@ -21,7 +21,7 @@ struct sp_cg_static {
 	const struct sp_code *code;
 	int machine, ptr_size, big_endian;
 	unsigned flags;
-	int want_jumps;     /* decode jumps: --precise, or AArch64's `b` */
+	int want_jumps; /* decode jumps: --precise, or AArch64's `b` */
 	FILE *debug;
 	struct cs_pair cs[2]; /* [0]: the machine's (ARM mode on ARM), [1]: Thumb */
 	/* global symbols of the table by name, for imported names */
@@ -30,7 +30,7 @@ struct sp_cg_static {
 	size_t nby_name;
 	/* MIPS (gprof's word rule, static-mips.c) */
 	const struct sp_code_section *text; /* .text: the only bytes gprof reads */
-	uint64_t *hist;     /* histogram ranges [lo, hi) as pairs (sp_cg_static_set_hist) */
+	uint64_t *hist; /* histogram ranges [lo, hi) as pairs (sp_cg_static_set_hist) */
 	size_t nhist;
 };
 
@@ -59,9 +59,9 @@ void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at,
 
 enum sp_cgs_mips_kind {
 	SP_CGS_MIPS_OTHER = 0,
-	SP_CGS_MIPS_JAL,    /* *dest set */
-	SP_CGS_MIPS_JALR,   /* jalr $ra, rs */
-	SP_CGS_MIPS_J,      /* *dest set */
+	SP_CGS_MIPS_JAL,  /* *dest set */
+	SP_CGS_MIPS_JALR, /* jalr $ra, rs */
+	SP_CGS_MIPS_J,	  /* *dest set */
 };
 
 /* What gprof's MIPS scan (plus `j`) takes the word w at pc for. */

@@ -23,12 +23,11 @@
  * and `jalr` with any link register, it must be told the ISA level and
  * where MIPS16/microMIPS code is, and it starts at aligned addresses while
  * gprof steps from the symbol's own address (odd for MIPS16/microMIPS
- * functions) through code and data (jump tables, literals) alike. Two masks per word reproduce gprof's arcs exactly, in one pass.
- * What gprof reads outside .text (for .init, .fini or .MIPS.stubs it
- * indexes past its copy of .text into heap memory) symprof does not read
- * at all: those words match nothing, which is what the heap gives gprof in
- * practice (the .MIPS.stubs bytes themselves hold `jalr $t9` words that
- * gprof never sees).
+ * functions) through code and data (jump tables, literals) alike. Two masks per word reproduce
+ * gprof's arcs exactly, in one pass. What gprof reads outside .text (for .init, .fini or
+ * .MIPS.stubs it indexes past its copy of .text into heap memory) symprof does not read at all:
+ * those words match nothing, which is what the heap gives gprof in practice (the .MIPS.stubs bytes
+ * themselves hold `jalr $t9` words that gprof never sees).
  *
  * The rule is the same for 32- and 64-bit MIPS and both byte orders. The
  * histogram test (cg/static.c) compares only the low 32 bits of the

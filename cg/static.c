@@ -87,15 +87,23 @@ static void pair_close(struct cs_pair *p)
 static const char *machine_name(int m)
 {
 	switch (m) {
-	case EM_RISCV: return "riscv";
-	case EM_MIPS: return "mips";
+	case EM_RISCV:
+		return "riscv";
+	case EM_MIPS:
+		return "mips";
 	case EM_SPARC:
-	case EM_SPARCV9: return "sparc";
-	case EM_S390: return "s390";
-	case EM_ALPHA: return "alpha";
-	case EM_LOONGARCH: return "loongarch";
-	case 0: return "unknown";
-	default: return NULL;
+	case EM_SPARCV9:
+		return "sparc";
+	case EM_S390:
+		return "s390";
+	case EM_ALPHA:
+		return "alpha";
+	case EM_LOONGARCH:
+		return "loongarch";
+	case 0:
+		return "unknown";
+	default:
+		return NULL;
 	}
 }
 
@@ -272,8 +280,8 @@ static void sweep_segment(struct sweep *w, uint64_t a, uint64_t b, int mode)
 	size_t size = (size_t)(b - a);
 	uint64_t addr = a;
 	unsigned step = s->machine == EM_X86_64 || s->machine == EM_386 ? 1
-			: mode == SP_CODE_THUMB					 ? 2
-										 : 4;
+			: mode == SP_CODE_THUMB				? 2
+									: 4;
 
 	while (size > 0) {
 		const uint8_t *at = bytes;
@@ -477,12 +485,14 @@ static void mips_jal(struct hook *h, const struct sp_cg_call *c)
 	if (dbg) {
 		fprintf(dbg, "[find_call] 0x%llx: jal", (unsigned long long)c->site);
 		if (sym)
-			fprintf(dbg, " 0x%llx\t; name=%s, addr=0x%llx", (unsigned long long)c->target,
-				sym->name, (unsigned long long)sym->addr);
+			fprintf(dbg, " 0x%llx\t; name=%s, addr=0x%llx",
+				(unsigned long long)c->target, sym->name,
+				(unsigned long long)sym->addr);
 		fputs(sym && sym->addr == c->target ? "\n" : "\tbut it's a botch\n", dbg);
 	}
 	if (sym && sym->addr == c->target) {
-		uint32_t a = sp_cg_arc_add(h->cg, h->node, (uint32_t)(sym - h->cg->symtab->syms), 0);
+		uint32_t a =
+			sp_cg_arc_add(h->cg, h->node, (uint32_t)(sym - h->cg->symtab->syms), 0);
 
 		h->cg->arcs[a].flags |= SP_CG_ARC_STATIC;
 	}
@@ -533,8 +543,7 @@ static void on_call(void *ctx, const struct sp_cg_call *c)
 	}
 }
 
-void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
-			     void *ctx)
+void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi, void *ctx)
 {
 	struct hook h = {ctx, cg, node};
 	const struct sp_symbol *sym = cg->nodes[node].sym;

@@ -28,16 +28,16 @@
 
 struct spec_side {
 	const struct sp_srcfile *file;
-	int no_file;         /* a file was named but does not exist */
+	int no_file; /* a file was named but does not exist */
 	int line;
 	const char *name;
 	const char *interned; /* the table's copy of name (NULL: no symbol has it) */
-	size_t prev_match;   /* 1 + index of the last symbol matched, 0 = none */
+	size_t prev_match;    /* 1 + index of the last symbol matched, 0 = none */
 	size_t prev_index;
 };
 
 struct spec {
-	char *text;          /* the spec as given */
+	char *text; /* the spec as given */
 	enum sp_symspec_table table;
 	int has_right;
 	struct spec_side left, right;
@@ -46,12 +46,12 @@ struct spec {
 };
 
 struct table {
-	struct sp_symbol *syms;  /* aux = index of the spec that made the entry */
+	struct sp_symbol *syms; /* aux = index of the spec that made the entry */
 	size_t len, alloc;
 };
 
 struct sp_symspecs {
-	struct spec *specs;      /* command-line order */
+	struct spec *specs; /* command-line order */
 	size_t nspecs, specs_alloc;
 	struct table tables[SP_SYMSPEC_TABLES];
 	char leading_char;
@@ -139,7 +139,8 @@ static void parse_spec(struct spec *sp, const struct sp_symtab *t)
 	if (sp->left.name)
 		sp->left.interned = sp_strtab_find(&t->strs, sp->left.name, strlen(sp->left.name));
 	if (sp->has_right && sp->right.name)
-		sp->right.interned = sp_strtab_find(&t->strs, sp->right.name, strlen(sp->right.name));
+		sp->right.interned =
+			sp_strtab_find(&t->strs, sp->right.name, strlen(sp->right.name));
 }
 
 static int matches(const struct spec_side *pat, const struct sp_symbol *sym, char lead)

@@ -33,12 +33,12 @@ enum {
 enum sp_out_format {
 	SP_OUT_TEXT = 0, /* gprof's text */
 	SP_OUT_JSON,
-	SP_OUT_DOT,        /* Graphviz call graph */
+	SP_OUT_DOT,	   /* Graphviz call graph */
 	SP_OUT_FLAMEGRAPH, /* interactive SVG */
-	SP_OUT_FOLDED,     /* "a;b;c N" lines */
-	SP_OUT_PPROF,      /* google-pprof --text (stack profiles) */
+	SP_OUT_FOLDED,	   /* "a;b;c N" lines */
+	SP_OUT_PPROF,	   /* google-pprof --text (stack profiles) */
 	SP_OUT_CALLGRIND,  /* callgrind/KCachegrind (stack profiles) */
-	SP_OUT_IGPROF,     /* igprof-analyse's text report (IgProf dumps) */
+	SP_OUT_IGPROF,	   /* igprof-analyse's text report (IgProf dumps) */
 };
 
 struct spec_arg {
@@ -47,55 +47,55 @@ struct spec_arg {
 };
 
 struct sp_opts {
-	const char *image;          /* default "a.out" */
-	const char **profiles;      /* default "gmon.out" */
+	const char *image;     /* default "a.out" */
+	const char **profiles; /* default "gmon.out" */
 	size_t nprofiles;
-	unsigned image_given : 1;       /* a file name was given (not "a.out") */
+	unsigned image_given : 1;	 /* a file name was given (not "a.out") */
 	unsigned profiles_defaulted : 1; /* no profile named: "gmon.out" */
 	int output_style, user_specified;
 	struct spec_arg *specs;
 	size_t nspecs, specs_alloc;
-	const char **src_dirs;      /* -I and GPROF_PATH, ':'-separated entries */
+	const char **src_dirs; /* -I and GPROF_PATH, ':'-separated entries */
 	size_t nsrc_dirs, src_dirs_alloc;
-	const char *external_symtab;   /* -S */
-	const char *function_map;      /* -R */
+	const char *external_symtab;	 /* -S */
+	const char *function_map;	 /* -R */
 	enum sp_gmon_format file_format; /* -O */
-	unsigned long min_count;    /* -m */
-	int table_length;           /* -t */
-	int width;                  /* -w */
-	unsigned debug;             /* -d */
+	unsigned long min_count;	 /* -m */
+	int table_length;		 /* -t */
+	int width;			 /* -w */
+	unsigned debug;			 /* -d */
 	unsigned no_static : 1, brief : 1, static_cg : 1, ignore_non_functions : 1;
 	unsigned line : 1, print_path : 1, bsd : 1, all_lines : 1, separate_files : 1;
 	unsigned ignore_zeros : 1, demangle : 1, inline_file_names : 1;
 	unsigned precise : 1, quiet : 1;
 	enum sp_out_format out_format;
-	unsigned format_given : 1;  /* --format was on the command line */
-	double node_threshold;      /* --node-threshold, percent */
-	double edge_threshold;      /* --edge-threshold, percent */
-	const char *html;           /* --html=FILE */
-	const char *diff;           /* --diff=BASE */
+	unsigned format_given : 1;	   /* --format was on the command line */
+	double node_threshold;		   /* --node-threshold, percent */
+	double edge_threshold;		   /* --edge-threshold, percent */
+	const char *html;		   /* --html=FILE */
+	const char *diff;		   /* --diff=BASE */
 	enum sp_input_format input_format; /* --input-format, else detected */
-	const char *output;         /* --output=FILE, NULL = stdout */
-	unsigned cum : 1;           /* --cum: pprof rows sorted by cumulative */
-	unsigned addr2line : 1;     /* --addr2line: resolve addresses from stdin */
-	const char *last_e;         /* the last -e argument (--addr2line's FILE) */
-	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
+	const char *output;		   /* --output=FILE, NULL = stdout */
+	unsigned cum : 1;		   /* --cum: pprof rows sorted by cumulative */
+	unsigned addr2line : 1;		   /* --addr2line: resolve addresses from stdin */
+	const char *last_e;		   /* the last -e argument (--addr2line's FILE) */
+	struct sp_path_map *path_maps;	   /* --path-map=OLD=NEW, in order */
 	size_t npath_maps, path_maps_alloc;
-	char **argv_storage;        /* expanded argv (freed at exit) */
+	char **argv_storage; /* expanded argv (freed at exit) */
 	/* aprof */
-	const char *routine;        /* --routine=NAME */
-	const char *plot;           /* --plot=NAME */
-	unsigned plot_axes;         /* --plot-axes: enum sp_plot_axes */
-	int rank;                   /* --rank: enum sp_ic_rank */
-	unsigned long min_sizes;    /* --min-sizes */
+	const char *routine;	 /* --routine=NAME */
+	const char *plot;	 /* --plot=NAME */
+	unsigned plot_axes;	 /* --plot-axes: enum sp_plot_axes */
+	int rank;		 /* --rank: enum sp_ic_rank */
+	unsigned long min_sizes; /* --min-sizes */
 	unsigned rank_given : 1, check : 1;
 	/* IgProf */
-	const char *counter;        /* --counter=NAME */
+	const char *counter;			  /* --counter=NAME */
 	unsigned value_peak : 1, value_given : 1; /* --value=peak|normal */
-	unsigned no_filter : 1;     /* --no-filter */
-	unsigned merge_clones : 1;  /* --merge-clones */
-	unsigned leaks : 1;         /* --leaks: the leak report */
-	unsigned leak_addresses : 1; /* --leak-addresses: with every leaked block */
+	unsigned no_filter : 1;			  /* --no-filter */
+	unsigned merge_clones : 1;		  /* --merge-clones */
+	unsigned leaks : 1;			  /* --leaks: the leak report */
+	unsigned leak_addresses : 1;		  /* --leak-addresses: with every leaked block */
 };
 
 /* Parses argv (after @FILE expansion) into o: 0 to go on, 1 when the
@@ -121,10 +121,10 @@ struct sp_cli_model {
 	struct sp_cg *cg;
 	struct sp_report_opts ro;
 	struct sp_report_meta meta;
-	const struct sp_flame *flame; /* exact stacks, or NULL: estimated from cg */
+	const struct sp_flame *flame;	      /* exact stacks, or NULL: estimated from cg */
 	const struct sp_html_source *sources; /* --html: annotated source, or NULL */
 	size_t nsources;
-	const struct sp_html_plot *plots;     /* --html: aprof's cost plots, or NULL */
+	const struct sp_html_plot *plots; /* --html: aprof's cost plots, or NULL */
 	size_t nplots;
 	void *owner;
 	void (*release)(void *owner);

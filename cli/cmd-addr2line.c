@@ -93,7 +93,8 @@ static int symbol_input(struct a2l *a, char *s, uint64_t *pc)
 		s++;
 	if (isdigit((unsigned char)*s) || !*s)
 		return 0;
-	if (toupper((unsigned char)*s) >= 'A' && toupper((unsigned char)*s) <= 'F' && !strchr(s, '+'))
+	if (toupper((unsigned char)*s) >= 'A' && toupper((unsigned char)*s) <= 'F' &&
+	    !strchr(s, '+'))
 		return 0;
 	for (end = s; *end && !isspace((unsigned char)*end) && *end != '+'; end++)
 		;

@@ -40,14 +40,14 @@ struct aprof_run {
 	struct sp_inputcost *ic;
 	struct sp_symtab *symtab;
 	struct sp_cg *cg;
-	struct sp_flame *flame;     /* --format=flamegraph|folded, --html */
+	struct sp_flame *flame;	     /* --format=flamegraph|folded, --html */
 	struct sp_aprof_plots plots; /* --html */
 	char note[160];
 	FILE *out;
 	/* warnings */
 	unsigned long nwarn;
 	int quiet;
-	FILE *warn_to;              /* --check: stdout */
+	FILE *warn_to; /* --check: stdout */
 };
 
 static void on_warning(void *ctx, const char *msg)
@@ -263,7 +263,8 @@ static int print_text(struct aprof_run *a)
 		return print_routines(a);
 	if (styles && (o->output_style & STYLE_CALL_GRAPH) && !a->prof->aprof.has_cct) {
 		sp_cli_error("'%s' has no calling-context tree (aprof --collect-cct=yes): no call "
-			     "graph", a->files[0]);
+			     "graph",
+			     a->files[0]);
 		return 1;
 	}
 	if (styles && (o->output_style & styles))

@@ -26,7 +26,7 @@
 struct view {
 	struct sp_symtab *symtab;
 	struct sp_symspecs *specs;
-	size_t *fold;              /* --precise: clone -> origin */
+	size_t *fold; /* --precise: clone -> origin */
 	struct sp_cg *cg;
 	int line;
 };
@@ -34,18 +34,18 @@ struct view {
 struct gmon_run {
 	struct sp_opts *o;
 	struct sp_image *im;
-	struct view v;             /* what gprof would build (lines with -l) */
-	struct view fv;            /* --precise -l: functions, for the call graph */
-	struct view lv;            /* lines, when a report needs them without -l */
+	struct view v;	/* what gprof would build (lines with -l) */
+	struct view fv; /* --precise -l: functions, for the call graph */
+	struct view lv; /* lines, when a report needs them without -l */
 	struct sp_profile *prof;
 	struct sp_gmon_state st;
 	struct sp_function_map *map;
 	struct sp_cg_static *scanner;
 	FILE *out;
-	int files_loaded;          /* the symbols' source files are known */
+	int files_loaded;		 /* the symbols' source files are known */
 	struct sp_demangle_batch *names; /* v.symtab's names, demangled on the side */
-	struct early_read *early;  /* the profiles being read (read_ahead()) */
-	int files_running;         /* files_thread finds the files (files_ahead()) */
+	struct early_read *early;	 /* the profiles being read (read_ahead()) */
+	int files_running;		 /* files_thread finds the files (files_ahead()) */
 	pthread_t files_thread;
 };
 
@@ -54,7 +54,7 @@ struct early_read {
 	struct gmon_run *g;
 	struct sp_gmon_read_opts ro;
 	pthread_t thread;
-	int failed;                /* err says why */
+	int failed; /* err says why */
 	struct sp_error err;
 };
 
@@ -110,8 +110,8 @@ static int build_view(struct gmon_run *g, struct view *v, int line)
 	so.no_prefetch = !files_wanted(o);
 	/* the symbols' files are all the reports ask for, but for the line
 	 * views of --html (annotated source), --precise and -A */
-	so.files_only = !line && !o->html && !o->precise &&
-			!(o->output_style & STYLE_ANNOTATED_SOURCE);
+	so.files_only =
+		!line && !o->html && !o->precise && !(o->output_style & STYLE_ANNOTATED_SOURCE);
 	so.keep_clones = o->precise;
 	so.use_sizes = o->precise;
 	v->line = line;
@@ -217,7 +217,8 @@ static void print_file_info(struct gmon_run *g, const struct sp_input *in)
 
 /*
  * A profile of another program: its histogram misses the executable's
- * text, or an arc's callee (an mcount call site) lies outside the code. gprof silently prints nonsense for those; symprof stops.
+ * text, or an arc's callee (an mcount call site) lies outside the code. gprof silently prints
+ * nonsense for those; symprof stops.
  */
 static int check_match(struct gmon_run *g)
 {

@@ -38,14 +38,14 @@
 
 struct gperf_run {
 	struct sp_opts *o;
-	const char *const *files;  /* the profiles read */
+	const char *const *files; /* the profiles read */
 	size_t nfiles;
 	struct sp_profile *prof;
 	struct sp_symbolizer *sym;
 	struct sp_frame_funcs ff;
 	struct sp_cg_stack_opts co;
 	struct sp_cg *cg;
-	const char **objs;         /* per function: its object (JSON) */
+	const char **objs; /* per function: its object (JSON) */
 	struct sp_flame *flame;
 	struct sp_cli_sources src;
 	FILE *out;
@@ -133,8 +133,7 @@ static void check_main(const struct gperf_run *g)
 	for (i = 0; i < g->prof->nobjects; i++)
 		nmain += g->prof->objects[i].is_main;
 	if (g->exe && !nmain && g->prof->nmaps)
-		sp_cli_error("warning: the profile maps no executable: '%s' is not used",
-			     g->exe);
+		sp_cli_error("warning: the profile maps no executable: '%s' is not used", g->exe);
 }
 
 /* Samples per second: the cg's "hz" (values are sample counts). */
@@ -205,7 +204,8 @@ static void print_text(struct gperf_run *g)
 		ao.ndirs = sp_cli_source_dirs(o, &dirs);
 		ao.dirs = (const char *const *)dirs;
 		fflush(g->out);
-		sp_annotate_samples(g->out, g->prof, g->sym, &ao, !(style & ~STYLE_ANNOTATED_SOURCE));
+		sp_annotate_samples(g->out, g->prof, g->sym, &ao,
+				    !(style & ~STYLE_ANNOTATED_SOURCE));
 		for (i = 0; i < ao.ndirs; i++)
 			free(dirs[i]);
 		free(dirs);

@@ -41,20 +41,20 @@
 
 struct igprof_run {
 	struct sp_opts *o;
-	struct sp_profile *prof;     /* the dumps */
-	struct sp_profile *tree;     /* igprof-analyse's tree of functions */
-	struct sp_profile *ftree;    /* the same filters on prof's frames */
+	struct sp_profile *prof;  /* the dumps */
+	struct sp_profile *tree;  /* igprof-analyse's tree of functions */
+	struct sp_profile *ftree; /* the same filters on prof's frames */
 	struct sp_symbolizer *sym;
-	struct sp_frame_funcs ff;    /* frames of prof (and ftree) -> functions */
-	struct sp_frame_funcs lff;   /* -l: frames of prof (and ftree) -> lines */
-	struct sp_frame_funcs tff;   /* frames of tree -> functions (identity) */
+	struct sp_frame_funcs ff;  /* frames of prof (and ftree) -> functions */
+	struct sp_frame_funcs lff; /* -l: frames of prof (and ftree) -> lines */
+	struct sp_frame_funcs tff; /* frames of tree -> functions (identity) */
 	struct sp_cg *cg;
 	struct sp_flame *flame;
 	const char **objs;
 	uint32_t counter;
 	FILE *out;
 	char note[160];
-	struct sp_cli_sources src;  /* --html: annotated source */
+	struct sp_cli_sources src; /* --html: annotated source */
 };
 
 /* Symbolization problems are warnings, except about IgProf's own library
@@ -172,12 +172,12 @@ static void check_binaries(struct igprof_run *g)
 			continue;
 		done[f->object] = 1;
 		if (sp_symfile_find_symbol(file, f->name, &at) == 0 && at != vaddr - f->symoff)
-			sp_cli_error("warning: '%s' is not the '%s' the dump was made with: IgProf "
-				     "found '%s' at %#llx, the file has it at %#llx; its frames may be "
-				     "misnamed",
-				     sp_symfile_path(file), p->objects[f->object].path, f->name,
-				     (unsigned long long)(vaddr - f->symoff),
-				     (unsigned long long)at);
+			sp_cli_error(
+				"warning: '%s' is not the '%s' the dump was made with: IgProf "
+				"found '%s' at %#llx, the file has it at %#llx; its frames may be "
+				"misnamed",
+				sp_symfile_path(file), p->objects[f->object].path, f->name,
+				(unsigned long long)(vaddr - f->symoff), (unsigned long long)at);
 	}
 	free(done);
 }
@@ -287,12 +287,12 @@ static int analyse(struct igprof_run *g)
 		return 1;
 	}
 	if (!is_ticks(c)) {
-		snprintf(g->note, sizeof(g->note),
-			 "Costs are in %s: IgProf's %s%s.",
-			 co.dimen, c->name, g->o->value_peak ? " peaks" : "");
+		snprintf(g->note, sizeof(g->note), "Costs are in %s: IgProf's %s%s.", co.dimen,
+			 c->name, g->o->value_peak ? " peaks" : "");
 		g->cg->cost_note = g->note;
 	}
-	if (g->o->html || g->o->out_format == SP_OUT_FLAMEGRAPH || g->o->out_format == SP_OUT_FOLDED)
+	if (g->o->html || g->o->out_format == SP_OUT_FLAMEGRAPH ||
+	    g->o->out_format == SP_OUT_FOLDED)
 		g->flame = sp_flame_from_cct(g->tree, &co, NULL, g->prof->igprof.program);
 	sp_cli_mark("call graph");
 	return 0;

@@ -149,7 +149,8 @@ static int run(struct sp_opts *o)
 		return sp_cmd_igprof(o);
 	default:
 		sp_cli_error("cannot read '%s': not a gmon.out, gperftools profile, IgProf dump "
-			     "or aprof report", o->profiles[0]);
+			     "or aprof report",
+			     o->profiles[0]);
 		return 1;
 	}
 }

@@ -262,7 +262,8 @@ static int parse_file_format(struct sp_opts *o, const char *arg)
 		o->file_format = SP_GMON_PROF;
 		return 0;
 	default:
-		sp_cli_error("unknown file format '%s' (try auto, magic, bsd, 4.4bsd or prof)", arg);
+		sp_cli_error("unknown file format '%s' (try auto, magic, bsd, 4.4bsd or prof)",
+			     arg);
 		return -1;
 	}
 }
@@ -273,9 +274,15 @@ static int parse_format(struct sp_opts *o, const char *arg)
 		const char *name;
 		enum sp_out_format f;
 	} names[] = {
-		{"text", SP_OUT_TEXT}, {"gprof", SP_OUT_TEXT},           {"json", SP_OUT_JSON},
-		{"dot", SP_OUT_DOT},   {"flamegraph", SP_OUT_FLAMEGRAPH}, {"folded", SP_OUT_FOLDED},
-		{"pprof", SP_OUT_PPROF}, {"callgrind", SP_OUT_CALLGRIND}, {"igprof", SP_OUT_IGPROF},
+		{"text", SP_OUT_TEXT},
+		{"gprof", SP_OUT_TEXT},
+		{"json", SP_OUT_JSON},
+		{"dot", SP_OUT_DOT},
+		{"flamegraph", SP_OUT_FLAMEGRAPH},
+		{"folded", SP_OUT_FOLDED},
+		{"pprof", SP_OUT_PPROF},
+		{"callgrind", SP_OUT_CALLGRIND},
+		{"igprof", SP_OUT_IGPROF},
 	};
 	size_t i;
 
@@ -286,7 +293,8 @@ static int parse_format(struct sp_opts *o, const char *arg)
 			return 0;
 		}
 	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph, folded, "
-		     "pprof, callgrind or igprof)", arg);
+		     "pprof, callgrind or igprof)",
+		     arg);
 	return -1;
 }
 
@@ -378,12 +386,24 @@ static void print_version(void)
 static int handle_option(struct sp_opts *o, int ch, const char *arg)
 {
 	switch (ch) {
-	case 'a': o->no_static = 1; break;
-	case 'A': style_on(o, STYLE_ANNOTATED_SOURCE, arg, SP_INCL_ANNO); break;
-	case 'b': o->brief = 1; break;
-	case 'B': style_on(o, STYLE_CALL_GRAPH, NULL, 0); break;
-	case 'c': o->static_cg = 1; break;
-	case 'C': style_on(o, STYLE_EXEC_COUNTS, arg, SP_INCL_EXEC); break;
+	case 'a':
+		o->no_static = 1;
+		break;
+	case 'A':
+		style_on(o, STYLE_ANNOTATED_SOURCE, arg, SP_INCL_ANNO);
+		break;
+	case 'b':
+		o->brief = 1;
+		break;
+	case 'B':
+		style_on(o, STYLE_CALL_GRAPH, NULL, 0);
+		break;
+	case 'c':
+		o->static_cg = 1;
+		break;
+	case 'C':
+		style_on(o, STYLE_EXEC_COUNTS, arg, SP_INCL_EXEC);
+		break;
 	case 'd':
 		if (arg)
 			o->debug |= (unsigned)atoi(arg) | SP_DBG_ANY;
@@ -391,24 +411,58 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 			o->debug = ~0u;
 		fprintf(stderr, "[main] debug-level=0x%x\n", o->debug);
 		break;
-	case 'D': o->ignore_non_functions = 1; break;
-	case 'E': add_spec(o, arg, SP_EXCL_TIME); /* fall through */
-	case 'e': add_spec(o, arg, SP_EXCL_GRAPH); o->last_e = arg; break;
-	case 'F': add_spec(o, arg, SP_INCL_TIME); /* fall through */
-	case 'f': add_spec(o, arg, SP_INCL_GRAPH); break;
-	case 'h': fputs(usage_text, stdout); return 1;
-	case 'i': style_on(o, STYLE_GMON_INFO, NULL, 0); break;
-	case 'I': add_src_dirs(o, arg); break;
-	case 'J': style_off(o, STYLE_ANNOTATED_SOURCE, arg, SP_EXCL_ANNO); break;
-	case 'k': add_spec(o, arg, SP_EXCL_ARCS); break;
-	case 'l': o->line = 1; break;
-	case 'L': o->print_path = 1; break;
-	case 'm': o->min_count = strtoul(arg, NULL, 10); break;
-	case 'n': add_spec(o, arg, SP_INCL_TIME); break;
-	case 'N': add_spec(o, arg, SP_EXCL_TIME); break;
-	case 'O': return parse_file_format(o, arg);
-	case 'p': style_on(o, STYLE_FLAT_PROFILE, arg, SP_INCL_FLAT); break;
-	case 'P': style_off(o, STYLE_FLAT_PROFILE, arg, SP_EXCL_FLAT); break;
+	case 'D':
+		o->ignore_non_functions = 1;
+		break;
+	case 'E':
+		add_spec(o, arg, SP_EXCL_TIME); /* fall through */
+	case 'e':
+		add_spec(o, arg, SP_EXCL_GRAPH);
+		o->last_e = arg;
+		break;
+	case 'F':
+		add_spec(o, arg, SP_INCL_TIME); /* fall through */
+	case 'f':
+		add_spec(o, arg, SP_INCL_GRAPH);
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		return 1;
+	case 'i':
+		style_on(o, STYLE_GMON_INFO, NULL, 0);
+		break;
+	case 'I':
+		add_src_dirs(o, arg);
+		break;
+	case 'J':
+		style_off(o, STYLE_ANNOTATED_SOURCE, arg, SP_EXCL_ANNO);
+		break;
+	case 'k':
+		add_spec(o, arg, SP_EXCL_ARCS);
+		break;
+	case 'l':
+		o->line = 1;
+		break;
+	case 'L':
+		o->print_path = 1;
+		break;
+	case 'm':
+		o->min_count = strtoul(arg, NULL, 10);
+		break;
+	case 'n':
+		add_spec(o, arg, SP_INCL_TIME);
+		break;
+	case 'N':
+		add_spec(o, arg, SP_EXCL_TIME);
+		break;
+	case 'O':
+		return parse_file_format(o, arg);
+	case 'p':
+		style_on(o, STYLE_FLAT_PROFILE, arg, SP_INCL_FLAT);
+		break;
+	case 'P':
+		style_off(o, STYLE_FLAT_PROFILE, arg, SP_EXCL_FLAT);
+		break;
 	case 'q':
 		style_on(o, STYLE_CALL_GRAPH, arg,
 			 arg && strchr(arg, '/') ? SP_INCL_ARCS : SP_INCL_GRAPH);
@@ -417,18 +471,43 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		style_off(o, STYLE_CALL_GRAPH, arg,
 			  arg && strchr(arg, '/') ? SP_EXCL_ARCS : SP_EXCL_GRAPH);
 		break;
-	case 'r': style_on(o, STYLE_FUNCTION_ORDER, NULL, 0); break;
-	case 'R': style_on(o, STYLE_FILE_ORDER, NULL, 0); o->function_map = arg; break;
-	case 's': style_on(o, STYLE_SUMMARY_FILE, NULL, 0); break;
-	case 'S': o->external_symtab = arg; break;
-	case 't': o->table_length = atoi(arg) < 0 ? 0 : atoi(arg); break;
-	case 'T': o->bsd = 1; break;
-	case 'v': print_version(); return 1;
-	case 'w': o->width = atoi(arg) < 1 ? 1 : atoi(arg); break;
-	case 'x': o->all_lines = 1; break;
-	case 'y': o->separate_files = 1; break;
-	case 'z': o->ignore_zeros = 0; break;
-	case 'Z': style_off(o, STYLE_EXEC_COUNTS, arg, SP_EXCL_EXEC); break;
+	case 'r':
+		style_on(o, STYLE_FUNCTION_ORDER, NULL, 0);
+		break;
+	case 'R':
+		style_on(o, STYLE_FILE_ORDER, NULL, 0);
+		o->function_map = arg;
+		break;
+	case 's':
+		style_on(o, STYLE_SUMMARY_FILE, NULL, 0);
+		break;
+	case 'S':
+		o->external_symtab = arg;
+		break;
+	case 't':
+		o->table_length = atoi(arg) < 0 ? 0 : atoi(arg);
+		break;
+	case 'T':
+		o->bsd = 1;
+		break;
+	case 'v':
+		print_version();
+		return 1;
+	case 'w':
+		o->width = atoi(arg) < 1 ? 1 : atoi(arg);
+		break;
+	case 'x':
+		o->all_lines = 1;
+		break;
+	case 'y':
+		o->separate_files = 1;
+		break;
+	case 'z':
+		o->ignore_zeros = 0;
+		break;
+	case 'Z':
+		style_off(o, STYLE_EXEC_COUNTS, arg, SP_EXCL_EXEC);
+		break;
 	case OPT_DEMANGLE:
 		o->demangle = 1;
 		if (arg && sp_demangle_set_style(arg) < 0) {
@@ -436,27 +515,63 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 			return -1;
 		}
 		break;
-	case OPT_NO_DEMANGLE: o->demangle = 0; break;
-	case OPT_INLINE_FILE_NAMES: o->inline_file_names = 1; break;
-	case OPT_FORMAT: return parse_format(o, arg);
-	case OPT_OUTPUT: o->output = arg; break;
-	case OPT_PRECISE: o->precise = 1; break;
-	case OPT_QUIET: o->quiet = 1; break;
-	case OPT_INPUT_FORMAT: return parse_input_format(o, arg);
-	case OPT_ROUTINE: o->routine = arg; break;
-	case OPT_RANK: return parse_rank(o, arg);
-	case OPT_PLOT: o->plot = arg; break;
-	case OPT_PLOT_AXES: return parse_plot_axes(o, arg);
-	case OPT_CHECK: o->check = 1; break;
-	case OPT_MIN_SIZES: o->min_sizes = strtoul(arg, NULL, 10); o->rank_given = 1; break;
-	case OPT_NODE_THRESHOLD: return parse_percent(&o->node_threshold, "--node-threshold", arg);
-	case OPT_EDGE_THRESHOLD: return parse_percent(&o->edge_threshold, "--edge-threshold", arg);
-	case OPT_HTML: o->html = arg; break;
-	case OPT_DIFF: o->diff = arg; break;
-	case OPT_CUM: o->cum = 1; break;
-	case OPT_PATH_MAP: return add_path_map(o, arg);
-	case OPT_ADDR2LINE: o->addr2line = 1; break;
-	case OPT_COUNTER: o->counter = arg; break;
+	case OPT_NO_DEMANGLE:
+		o->demangle = 0;
+		break;
+	case OPT_INLINE_FILE_NAMES:
+		o->inline_file_names = 1;
+		break;
+	case OPT_FORMAT:
+		return parse_format(o, arg);
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_PRECISE:
+		o->precise = 1;
+		break;
+	case OPT_QUIET:
+		o->quiet = 1;
+		break;
+	case OPT_INPUT_FORMAT:
+		return parse_input_format(o, arg);
+	case OPT_ROUTINE:
+		o->routine = arg;
+		break;
+	case OPT_RANK:
+		return parse_rank(o, arg);
+	case OPT_PLOT:
+		o->plot = arg;
+		break;
+	case OPT_PLOT_AXES:
+		return parse_plot_axes(o, arg);
+	case OPT_CHECK:
+		o->check = 1;
+		break;
+	case OPT_MIN_SIZES:
+		o->min_sizes = strtoul(arg, NULL, 10);
+		o->rank_given = 1;
+		break;
+	case OPT_NODE_THRESHOLD:
+		return parse_percent(&o->node_threshold, "--node-threshold", arg);
+	case OPT_EDGE_THRESHOLD:
+		return parse_percent(&o->edge_threshold, "--edge-threshold", arg);
+	case OPT_HTML:
+		o->html = arg;
+		break;
+	case OPT_DIFF:
+		o->diff = arg;
+		break;
+	case OPT_CUM:
+		o->cum = 1;
+		break;
+	case OPT_PATH_MAP:
+		return add_path_map(o, arg);
+	case OPT_ADDR2LINE:
+		o->addr2line = 1;
+		break;
+	case OPT_COUNTER:
+		o->counter = arg;
+		break;
 	case OPT_VALUE:
 		if (strcmp(arg, "normal") && strcmp(arg, "peak")) {
 			sp_cli_error("--value wants normal or peak, not '%s'", arg);
@@ -465,11 +580,20 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		o->value_peak = !strcmp(arg, "peak");
 		o->value_given = 1;
 		break;
-	case OPT_NO_FILTER: o->no_filter = 1; break;
-	case OPT_MERGE_CLONES: o->merge_clones = 1; break;
-	case OPT_LEAKS: o->leaks = 1; break;
-	case OPT_LEAK_ADDRESSES: o->leaks = o->leak_addresses = 1; break;
-	default: return -1;
+	case OPT_NO_FILTER:
+		o->no_filter = 1;
+		break;
+	case OPT_MERGE_CLONES:
+		o->merge_clones = 1;
+		break;
+	case OPT_LEAKS:
+		o->leaks = 1;
+		break;
+	case OPT_LEAK_ADDRESSES:
+		o->leaks = o->leak_addresses = 1;
+		break;
+	default:
+		return -1;
 	}
 	return 0;
 }
@@ -497,13 +621,14 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 			usage_error();
 	}
 	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
-		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not --format=%s",
-			     o->out_format == SP_OUT_DOT		? "dot"
-			     : o->out_format == SP_OUT_FOLDED	? "folded"
-			     : o->out_format == SP_OUT_PPROF	? "pprof"
+		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not "
+			     "--format=%s",
+			     o->out_format == SP_OUT_DOT	 ? "dot"
+			     : o->out_format == SP_OUT_FOLDED	 ? "folded"
+			     : o->out_format == SP_OUT_PPROF	 ? "pprof"
 			     : o->out_format == SP_OUT_CALLGRIND ? "callgrind"
-			     : o->out_format == SP_OUT_IGPROF	? "igprof"
-								: "flamegraph");
+			     : o->out_format == SP_OUT_IGPROF	 ? "igprof"
+								 : "flamegraph");
 		usage_error();
 	}
 	if (optind < argc) {

@@ -37,11 +37,11 @@ struct sp_cli_progress {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char what[160];
-	uint64_t done, total;  /* within the step, from library hooks */
+	uint64_t done, total; /* within the step, from library hooks */
 	int step, nsteps;
 	double step_start;
-	double delay;         /* seconds before a step is shown */
-	int shown;            /* a line is on the screen */
+	double delay; /* seconds before a step is shown */
+	int shown;    /* a line is on the screen */
 	int stop;
 };
 

@@ -77,8 +77,8 @@ static int comparable(const struct sp_cli_model *m, enum sp_input_format fmt,
 			     aprof ? "" : m->meta.format, aprof ? "" : " profile");
 		return 0;
 	}
-	if (base && (strcmp(m->meta.metric, base->meta.metric) ||
-		     strcmp(m->meta.unit, base->meta.unit))) {
+	if (base &&
+	    (strcmp(m->meta.metric, base->meta.metric) || strcmp(m->meta.unit, base->meta.unit))) {
 		sp_cli_error("cannot compare with '%s': it measures %s in %s and the profile %s "
 			     "in %s",
 			     path, base->meta.metric, base->meta.unit, m->meta.metric,
@@ -125,7 +125,8 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 		break;
 	default:
 		sp_cli_error("cannot read '%s': not a gmon.out, gperftools profile, IgProf dump "
-			     "or aprof report", o->diff);
+			     "or aprof report",
+			     o->diff);
 		return 1;
 	}
 	return rc ? rc : comparable(m, fmt, base, o->diff) ? 0 : 1;
@@ -140,8 +141,7 @@ static struct sp_flame *model_flame(struct sp_cli_model *m, struct sp_report *r,
 	return sp_flame_from_cg(r, m->meta.executable);
 }
 
-static void render_flame(struct sp_opts *o, struct sp_cli_model *m, struct sp_report *r,
-			 FILE *out)
+static void render_flame(struct sp_opts *o, struct sp_cli_model *m, struct sp_report *r, FILE *out)
 {
 	int own;
 	struct sp_flame *fl = model_flame(m, r, &own);

@@ -65,7 +65,8 @@ static size_t find_slot(const struct sp_pairmap *m, uint64_t k1, uint64_t k2, ui
 {
 	size_t j;
 
-	for (j = h & (m->nslots - 1); m->slots[j].value != UINT32_MAX; j = (j + 1) & (m->nslots - 1)) {
+	for (j = h & (m->nslots - 1); m->slots[j].value != UINT32_MAX;
+	     j = (j + 1) & (m->nslots - 1)) {
 		uint64_t a, b;
 
 		if (m->slots[j].hash != h)

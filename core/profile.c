@@ -146,8 +146,7 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 	return h;
 }
 
-void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
-			 size_t n)
+void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts, size_t n)
 {
 	uint32_t *bin = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*bin));
 	uint32_t *sum = sp_xreallocarray(NULL, h->nnonzero + n + 1, sizeof(*sum));
@@ -293,8 +292,7 @@ void sp_profile_sum_pcarcs(struct sp_profile *p)
 	free(keys);
 }
 
-void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
-			  uint64_t count)
+void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc, uint64_t count)
 {
 	struct sp_pcarc a;
 
@@ -510,8 +508,7 @@ void sp_profile_reserve_stacks(struct sp_profile *p, size_t stacks, size_t frame
 	SP_ALLOC_GROW(p->stack_frames, p->nstack_frames + frames, p->stack_frames_alloc);
 }
 
-uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter,
-			       int64_t count)
+uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter, int64_t count)
 {
 	struct sp_stack *s;
 
@@ -576,8 +573,8 @@ static void point_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = p->points[i].size;
 }
 
-struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func,
-						uint32_t node, uint64_t size)
+struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func, uint32_t node,
+						uint64_t size)
 {
 	struct sp_pairmap *m = index_of(p, &p->point_index, point_key);
 	uint32_t i = sp_pairmap_put(m, (uint64_t)func << 32 | node, size, (uint32_t)p->npoints);
@@ -606,7 +603,7 @@ int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
 
 		if (x->counter != counter || x->node >= p->nnodes)
 			continue;
-		v[x->node] += pick == SP_PICK_VALUE ? x->value
+		v[x->node] += pick == SP_PICK_VALUE  ? x->value
 			      : pick == SP_PICK_PEAK ? x->peak
 						     : x->count;
 	}

@@ -14,7 +14,7 @@
 struct sp_strtab_slot {
 	const char *str; /* NULL: empty slot */
 	uint32_t len;
-	uint32_t hash;   /* the hash's low 32 bits */
+	uint32_t hash; /* the hash's low 32 bits */
 };
 
 /* Eight bytes per step (multiply and fold); names are rarely short. */

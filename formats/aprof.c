@@ -81,23 +81,40 @@
 
 /* the fields of a p/q tuple, in the order of struct tuple's values */
 enum field {
-	F_ID, F_SIZE, F_MIN, F_MAX, F_SUM, F_CALLS, F_REAL, F_SELF, F_SELF_MIN, F_SELF_MAX,
-	F_CSYS, F_CTHR, F_SSYS, F_STHR, F_NUM_, /* integers; then the doubles: */
-	F_SQR = F_NUM_, F_SELF_SQR, F_DEP1, F_DEP2, F_END_
+	F_ID,
+	F_SIZE,
+	F_MIN,
+	F_MAX,
+	F_SUM,
+	F_CALLS,
+	F_REAL,
+	F_SELF,
+	F_SELF_MIN,
+	F_SELF_MAX,
+	F_CSYS,
+	F_CTHR,
+	F_SSYS,
+	F_STHR,
+	F_NUM_, /* integers; then the doubles: */
+	F_SQR = F_NUM_,
+	F_SELF_SQR,
+	F_DEP1,
+	F_DEP2,
+	F_END_
 };
 
 struct tuple {
 	uint64_t v[F_NUM_];
 	double sqr, self_sqr;
-	uint32_t fields;            /* enum sp_aprof_fields */
+	uint32_t fields; /* enum sp_aprof_fields */
 };
 
 /* a q line waiting for the x lines */
 struct pending_q {
 	uint64_t ctx;
 	size_t line;
-	uint32_t func;              /* the routine of the last r line */
-	uint32_t rid_idx;           /* its index in rids */
+	uint32_t func;	  /* the routine of the last r line */
+	uint32_t rid_idx; /* its index in rids */
 	struct tuple t;
 };
 
@@ -105,21 +122,21 @@ struct rid_entry {
 	uint64_t rid;
 	uint32_t func;
 	size_t line;
-	uint32_t ntuples, nreal;    /* its tuples, those with real cost > 0 */
+	uint32_t ntuples, nreal; /* its tuples, those with real cost > 0 */
 };
 
 struct ctx_entry {
 	uint64_t ctx;
 	int64_t parent;
 	uint32_t func;
-	uint32_t node;              /* SP_NONE until built */
+	uint32_t node; /* SP_NONE until built */
 	size_t line;
-	int state;                  /* 0 new, 1 being built, 2 built */
+	int state; /* 0 new, 1 being built, 2 built */
 };
 
 struct hdr_line {
-	size_t line;                /* 0: not in this report */
-	const char *s;              /* interned text */
+	size_t line;   /* 0: not in this report */
+	const char *s; /* interned text */
 	uint64_t n;
 };
 
@@ -128,7 +145,7 @@ struct reader {
 	const struct sp_aprof_read_opts *o;
 	struct sp_error *err;
 	const char *name;
-	const char *s, *e;          /* the current line, trailing blanks cut */
+	const char *s, *e; /* the current line, trailing blanks cut */
 	size_t lineno;
 	int version;
 	size_t version_line;
@@ -141,9 +158,9 @@ struct reader {
 	struct sp_pairmap ctx_map;
 	struct pending_q *qs;
 	size_t nqs, qs_alloc;
-	uint32_t cur_func;          /* routine of the last r line, SP_NONE before */
-	uint32_t cur_idx;           /* its index in rids */
-	uint32_t fields;            /* what this report's tuples carry */
+	uint32_t cur_func; /* routine of the last r line, SP_NONE before */
+	uint32_t cur_idx;  /* its index in rids */
+	uint32_t fields;   /* what this report's tuples carry */
 	int saw_p, saw_q, sqr_warned, self_sqr_warned;
 	uint64_t ntuples;
 };
@@ -303,8 +320,7 @@ static int parse_double(const char *s, size_t len, double *v)
 	return end == buf + len && *v >= 0 ? 0 : -1;
 }
 
-static int num_token(struct reader *r, const char *s, size_t len, const char *what,
-		     uint64_t *v)
+static int num_token(struct reader *r, const char *s, size_t len, const char *what, uint64_t *v)
 {
 	if (parse_u64(s, len, v) < 0)
 		return bad(r, "%s '%.*s' is not a number from 0 to 2^64-1", what, (int)len, s);
@@ -351,8 +367,7 @@ static int find_rid_num(struct reader *r, uint64_t rid, uint32_t *func, uint32_t
 	uint32_t i = sp_pairmap_get(&r->rid_map, rid, 0);
 
 	if (i == UINT32_MAX)
-		return bad(r, "routine id %llu has no 'r' line before it",
-			   (unsigned long long)rid);
+		return bad(r, "routine id %llu has no 'r' line before it", (unsigned long long)rid);
 	*func = r->rids[i].func;
 	if (idx)
 		*idx = i;
@@ -530,15 +545,15 @@ static int parse_text_line(struct reader *r, struct hdr_line *h, int word, const
 static const signed char *layout(int version, size_t n)
 {
 	static const signed char v1[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM, F_SQR, F_CALLS, -1};
-	static const signed char v2[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
+	static const signed char v2[] = {F_ID,	  F_SIZE, F_MIN,  F_MAX, F_SUM,
 					 F_CALLS, F_REAL, F_SELF, -1};
-	static const signed char v3[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
-					 F_CALLS, F_REAL, F_SELF, F_SELF_MIN, F_SELF_MAX, -1};
+	static const signed char v3[] = {F_ID,	 F_SIZE, F_MIN,	     F_MAX,	 F_SUM, F_CALLS,
+					 F_REAL, F_SELF, F_SELF_MIN, F_SELF_MAX, -1};
 	/* v4 to v6; v5+ may add 2, 4 or 6 DRMS columns */
-	static const signed char v4[] = {F_ID, F_SIZE, F_MIN, F_MAX, F_SUM,
-					 F_SQR, F_CALLS, F_REAL, F_SELF, F_SELF_MIN,
-					 F_SELF_MAX, F_SELF_SQR, F_DEP1, F_DEP2,
-					 F_CSYS, F_CTHR, F_SSYS, F_STHR, -1};
+	static const signed char v4[] = {F_ID,	     F_SIZE,	 F_MIN,	 F_MAX,	 F_SUM,
+					 F_SQR,	     F_CALLS,	 F_REAL, F_SELF, F_SELF_MIN,
+					 F_SELF_MAX, F_SELF_SQR, F_DEP1, F_DEP2, F_CSYS,
+					 F_CTHR,     F_SSYS,	 F_STHR, -1};
 
 	switch (version) {
 	case 1:
@@ -593,12 +608,24 @@ static int parse_tuple(struct reader *r, uint64_t *id, struct tuple *t)
 	const char *tok[MAX_FIELDS + 1];
 	size_t len[MAX_FIELDS + 1], n, k;
 	const signed char *lay;
-	static const char *const names[F_END_] = {
-		"id",	      "input size",   "min cost",     "max cost",     "cost sum",
-		"calls",      "real cost",    "self cost",    "self min",     "self max",
-		"cumulative syscall input", "cumulative thread input", "self syscall input",
-		"self thread input", "sum of squares", "self sum of squares", "deprecated field",
-		"deprecated field"};
+	static const char *const names[F_END_] = {"id",
+						  "input size",
+						  "min cost",
+						  "max cost",
+						  "cost sum",
+						  "calls",
+						  "real cost",
+						  "self cost",
+						  "self min",
+						  "self max",
+						  "cumulative syscall input",
+						  "cumulative thread input",
+						  "self syscall input",
+						  "self thread input",
+						  "sum of squares",
+						  "self sum of squares",
+						  "deprecated field",
+						  "deprecated field"};
 
 	n = tokens(rest_of_line(r, 1), r->e, tok, len, MAX_FIELDS);
 	lay = layout(r->version, n);
@@ -656,11 +683,11 @@ static void check_cumulative(struct reader *r, const struct tuple *t)
 	if (v[F_MIN] == 0)
 		warn(r, "invalid min: min cost is 0");
 	if (v[F_MAX] < v[F_MIN])
-		warn(r, "invalid max: max cost %llu < min cost %llu",
-		     (unsigned long long)v[F_MAX], (unsigned long long)v[F_MIN]);
+		warn(r, "invalid max: max cost %llu < min cost %llu", (unsigned long long)v[F_MAX],
+		     (unsigned long long)v[F_MIN]);
 	if (v[F_SUM] < v[F_MAX])
-		warn(r, "invalid sum: cost sum %llu < max cost %llu",
-		     (unsigned long long)v[F_SUM], (unsigned long long)v[F_MAX]);
+		warn(r, "invalid sum: cost sum %llu < max cost %llu", (unsigned long long)v[F_SUM],
+		     (unsigned long long)v[F_MAX]);
 	if (mul_gt(v[F_MIN], v[F_CALLS], v[F_SUM]))
 		warn(r, "invalid sum: cost sum %llu < min cost * calls",
 		     (unsigned long long)v[F_SUM]);
@@ -708,12 +735,14 @@ static void check_self(struct reader *r, const struct tuple *t)
 	if (!(t->fields & SP_APROF_HAS_INDUCED))
 		return;
 	if (sum_gt_mul(v[F_CSYS], v[F_CTHR], size, calls))
-		warn(r, "invalid syscall/thread input: cumulative induced input %llu + %llu > "
-			"input size * calls",
+		warn(r,
+		     "invalid syscall/thread input: cumulative induced input %llu + %llu > "
+		     "input size * calls",
 		     (unsigned long long)v[F_CSYS], (unsigned long long)v[F_CTHR]);
 	if (sum_gt_mul(v[F_SSYS], v[F_STHR], size, calls))
-		warn(r, "invalid self syscall/thread input: induced input %llu + %llu > "
-			"input size * calls",
+		warn(r,
+		     "invalid self syscall/thread input: induced input %llu + %llu > "
+		     "input size * calls",
 		     (unsigned long long)v[F_SSYS], (unsigned long long)v[F_STHR]);
 }
 
@@ -1064,8 +1093,8 @@ static int header_differs(struct reader *r, const struct hdr_line *h, const char
 			  const char *mine, const char *theirs)
 {
 	return bad_at(r, h->line ? h->line : r->version_line,
-		      "%s '%s' differs from the reports before ('%s'): they cannot be merged",
-		      what, mine, theirs);
+		      "%s '%s' differs from the reports before ('%s'): they cannot be merged", what,
+		      mine, theirs);
 }
 
 /* Adds this report's header to the profile's, checking that they agree. */
@@ -1098,9 +1127,10 @@ static int merge_header(struct reader *r, int first)
 				      a->has_cct ? "no " : "",
 				      a->has_cct ? "have some" : "have none");
 		if (r->e_.n && a->mtime && r->e_.n != a->mtime)
-			warn_at(r, r->e_.line, "the program was built at another time (mtime %llu, "
-				"%llu before)", (unsigned long long)r->e_.n,
-				(unsigned long long)a->mtime);
+			warn_at(r, r->e_.line,
+				"the program was built at another time (mtime %llu, "
+				"%llu before)",
+				(unsigned long long)r->e_.n, (unsigned long long)a->mtime);
 		if (!a->mem_resolution)
 			a->mem_resolution = (uint32_t)r->t.n;
 		if (!a->app)
@@ -1126,8 +1156,8 @@ static void release(struct reader *r)
 	free(r->qs);
 }
 
-int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			  size_t size, const struct sp_aprof_read_opts *o, struct sp_error *err)
+int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			  const struct sp_aprof_read_opts *o, struct sp_error *err)
 {
 	int first = p->aprof.version == 0, rc;
 	struct sp_input *in;

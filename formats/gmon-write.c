@@ -174,8 +174,8 @@ static int write_bsd(struct gmon_writer *w, const struct sp_profile *p, const ch
 	return 0;
 }
 
-int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
-		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err)
+int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st, const char *path,
+		      const struct sp_gmon_write_opts *o, struct sp_error *err)
 {
 	struct gmon_writer w;
 	int ret = 0;

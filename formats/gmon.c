@@ -242,10 +242,11 @@ static int read_hist_rec(struct gmon_reader *r)
 	if (!nbins)
 		return corrupt(r, off, "histogram record with no bins");
 	if (sp_cursor_left(&r->c) / 2 < nbins)
-		return sp_error_set(r->err, SP_E_TRUNCATED,
-				    "cannot read '%s': histogram at offset %#zx has %u bins but only "
-				    "%zu bytes follow",
-				    r->name, off, nbins, sp_cursor_left(&r->c));
+		return sp_error_set(
+			r->err, SP_E_TRUNCATED,
+			"cannot read '%s': histogram at offset %#zx has %u bins but only "
+			"%zu bytes follow",
+			r->name, off, nbins, sp_cursor_left(&r->c));
 	ret = hist_header_check(r, off, rate, dimen, abbrev, hist_scale_of(low, high, nbins));
 	if (ret < 0)
 		return ret;
@@ -253,7 +254,8 @@ static int read_hist_rec(struct gmon_reader *r)
 		return sp_error_set(r->err, SP_E_INCOMPAT,
 				    "cannot read '%s': histogram at offset %#zx [%#llx, %#llx) "
 				    "overlaps an earlier histogram",
-				    r->name, off, (unsigned long long)low, (unsigned long long)high);
+				    r->name, off, (unsigned long long)low,
+				    (unsigned long long)high);
 	h = sp_profile_findnew_hist(r->p, low, high, nbins);
 	if (h->nbins != nbins)
 		return corrupt(r, off, "histogram with the range of an earlier one but other bins");
@@ -366,10 +368,11 @@ static int read_bb_rec(struct gmon_reader *r, int version)
 		size_t each = 2 * (size_t)r->o->target.ptr_size;
 
 		if (sp_cursor_left(&r->c) / each < nblocks)
-			return sp_error_set(r->err, SP_E_TRUNCATED,
-					    "cannot read '%s': basic-block record at offset %#zx has "
-					    "%u blocks but only %zu bytes follow",
-					    r->name, off, nblocks, sp_cursor_left(&r->c));
+			return sp_error_set(
+				r->err, SP_E_TRUNCATED,
+				"cannot read '%s': basic-block record at offset %#zx has "
+				"%u blocks but only %zu bytes follow",
+				r->name, off, nblocks, sp_cursor_left(&r->c));
 		for (b = 0; b < nblocks; b++) {
 			uint64_t addr, count;
 
@@ -450,19 +453,21 @@ static int bsd_header(struct gmon_reader *r, uint64_t *low, uint64_t *high, uint
 
 	if (read_ptr(r, low) < 0 || read_ptr(r, high) < 0 || read_u32(r, ncnt) < 0 ||
 	    read_u32(r, &version) < 0)
-		return sp_error_set(r->err, SP_E_TRUNCATED,
-				    "cannot read '%s': file too short to be a gmon file (%zu bytes)",
-				    r->name, (size_t)(r->c.end - r->c.base));
+		return sp_error_set(
+			r->err, SP_E_TRUNCATED,
+			"cannot read '%s': file too short to be a gmon file (%zu bytes)", r->name,
+			(size_t)(r->c.end - r->c.base));
 	if (version == BSD44_VERSION) {
 		if (read_u32(r, &profrate) < 0)
 			return truncated(r, "4.4BSD header", 0);
 		if (!r->st->have_hist)
 			r->st->hz = profrate;
 		else if (r->st->hz != (long)profrate)
-			return sp_error_set(r->err, SP_E_INCOMPAT,
-					    "cannot read '%s': profiling rate %u Hz is incompatible "
-					    "with the first gmon file (%ld Hz)",
-					    r->name, profrate, r->st->hz);
+			return sp_error_set(
+				r->err, SP_E_INCOMPAT,
+				"cannot read '%s': profiling rate %u Hz is incompatible "
+				"with the first gmon file (%ld Hz)",
+				r->name, profrate, r->st->hz);
 		*hdrsize = ptr64 ? 8 + 8 + 4 + 4 + 4 + 12 : 4 + 4 + 4 + 4 + 4 + 12;
 		r->in->format = "4.4bsd";
 	} else {
@@ -487,7 +492,8 @@ static int bsd_hist(struct gmon_reader *r, uint64_t low, uint64_t high, uint32_t
 		return sp_error_set(r->err, SP_E_INCOMPAT,
 				    "cannot read '%s': histogram [%#llx, %#llx) with %u bins is "
 				    "incompatible with the first gmon file",
-				    r->name, (unsigned long long)low, (unsigned long long)high, nbins);
+				    r->name, (unsigned long long)low, (unsigned long long)high,
+				    nbins);
 	if (!p->nhists) {
 		r->st->hist_scale = hist_scale_of(low, high, nbins);
 		r->st->have_hist = 1;
@@ -514,7 +520,8 @@ static int read_bsd(struct gmon_reader *r)
 		return sp_error_set(r->err, SP_E_FORMAT,
 				    "cannot read '%s': does not appear to be in gmon.out format "
 				    "(header at offset 0: low_pc %#llx, high_pc %#llx, ncnt %u)",
-				    r->name, (unsigned long long)low, (unsigned long long)high, ncnt);
+				    r->name, (unsigned long long)low, (unsigned long long)high,
+				    ncnt);
 	nbins = (ncnt - (uint32_t)hdrsize) / UNIT;
 	r->c.p = r->c.base;
 	if (sp_cursor_skip(&r->c, hdrsize) < 0)
@@ -582,9 +589,10 @@ int sp_fmt_gmon_read_mem(struct sp_profile *p, struct sp_gmon_state *st, const c
 		return sp_error_set(err, SP_E_UNSUPPORTED,
 				    "cannot read '%s': file format 'prof' is not supported", name);
 	if (size < GMON_HDR_SIZE)
-		return sp_error_set(err, SP_E_TRUNCATED,
-				    "cannot read '%s': file too short to be a gmon file (%zu bytes)",
-				    name, size);
+		return sp_error_set(
+			err, SP_E_TRUNCATED,
+			"cannot read '%s': file too short to be a gmon file (%zu bytes)", name,
+			size);
 	r.in = sp_profile_add_input(p, name, NULL);
 	magic = sp_fmt_gmon_probe(data, size);
 	if (o->format == SP_GMON_MAGIC && !magic)

@@ -54,12 +54,12 @@
 #include "symprof/mfile.h"
 #include "symprof/profile.h"
 
-#define HDR_WORDS_MAX 1024 /* more header words than this is not a profile */
+#define HDR_WORDS_MAX 1024	  /* more header words than this is not a profile */
 #define MAX_PLAUSIBLE_DEPTH 65536 /* deeper is corrupt, not truncated (Perl pprof's limit) */
 
 /* The frame of a recently seen (address, leaf or return) pair. */
 struct frame_memo {
-	uint64_t addr;            /* addr << 1 | is_return; 0 = empty */
+	uint64_t addr; /* addr << 1 | is_return; 0 = empty */
 	uint32_t frame;
 };
 
@@ -72,16 +72,16 @@ struct gperf_reader {
 	const char *name;
 	const uint8_t *data;
 	size_t size;
-	int w, be;                /* word size, byte order */
-	int native64;             /* 8-byte words in the host's order */
+	int w, be;    /* word size, byte order */
+	int native64; /* 8-byte words in the host's order */
 	uint32_t counter;
-	uint32_t map_first;       /* this file's maps: p->maps[map_first..] */
-	uint32_t *map_order;      /* those, sorted by start */
+	uint32_t map_first;  /* this file's maps: p->maps[map_first..] */
+	uint32_t *map_order; /* those, sorted by start */
 	size_t nmaps;
 	struct sp_pairmap frames; /* (addr, map << 1 | is_return) -> frame */
 	struct frame_memo *memo;  /* a direct-mapped cache in front of it */
-	uint64_t *prev_word;      /* the previous record's stack (leaf first) ... */
-	uint32_t *prev_node;      /* ... and its nodes */
+	uint64_t *prev_word;	  /* the previous record's stack (leaf first) ... */
+	uint32_t *prev_node;	  /* ... and its nodes */
 	size_t prev_depth, prev_alloc;
 	struct sp_error *err;
 };
@@ -173,7 +173,8 @@ static int read_header(struct gperf_reader *r, size_t *first)
 
 	if (version == 1)
 		return sp_error_set(r->err, SP_E_UNSUPPORTED,
-				    "cannot read '%s': Java CPU profiles are not supported", r->name);
+				    "cannot read '%s': Java CPU profiles are not supported",
+				    r->name);
 	if (2 + nwords > nslots)
 		return truncated(r, "header", nslots);
 	if (period > UINT64_MAX / 1000)
@@ -194,7 +195,7 @@ struct map_line {
 	uint64_t start, end, offset;
 	const char *perms; /* NULL if absent */
 	size_t perms_len;
-	const char *path;  /* NULL if absent */
+	const char *path; /* NULL if absent */
 	size_t path_len;
 	const char *build_id;
 	size_t build_id_len;
@@ -544,8 +545,8 @@ static uint32_t find_map(const struct gperf_reader *r, uint64_t addr)
 }
 
 /* frame_for() when the memo misses: the frame, added if new. */
-static uint32_t __attribute__((noinline)) frame_slow(struct gperf_reader *r, uint64_t addr,
-						     int is_return, struct frame_memo *m)
+static uint32_t __attribute__((noinline))
+frame_slow(struct gperf_reader *r, uint64_t addr, int is_return, struct frame_memo *m)
 {
 	struct sp_profile *p = r->p;
 	uint64_t key = addr << 1 | (unsigned)is_return;
@@ -739,10 +740,11 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 	while (zeros < size && zeros < 8 && d[zeros] == 0)
 		zeros++;
 	if (size < 40 && zeros == (size < 8 ? size : 8))
-		return sp_error_set(err, SP_E_TRUNCATED,
-				    "cannot read '%s': header truncated at offset %#zx (file is %zu "
-				    "bytes)",
-				    name, size, size);
+		return sp_error_set(
+			err, SP_E_TRUNCATED,
+			"cannot read '%s': header truncated at offset %#zx (file is %zu "
+			"bytes)",
+			name, size, size);
 	return sp_error_set(err, SP_E_FORMAT,
 			    "cannot read '%s': not a gperftools CPU profile (its header is not "
 			    "0, 3, 0, period, 0 in machine words)",
@@ -769,8 +771,8 @@ static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nre
 		sp_profile_reserve(r->p, frames + 1, nrec);
 }
 
-int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			  size_t size, struct sp_error *err)
+int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			  struct sp_error *err)
 {
 	struct gperf_reader r;
 	size_t first = 0, end = 0, nrec = 0;

@@ -65,10 +65,11 @@
 #include "symprof/progress.h"
 #include "zstream.h"
 
-#define ID_SLACK 65536u         /* ids beyond those defined so far (IgProf numbers
-				   FN, F and V definitions 0, 1, 2 ... per dump) */
-#define MAX_HEAD (2u << 20)     /* a line without its LK entries */
-#define LK_ROOM 128             /* enough for one LK entry */
+#define ID_SLACK                                                                                   \
+	65536u		    /* ids beyond those defined so far (IgProf numbers                     \
+			       FN, F and V definitions 0, 1, 2 ... per dump) */
+#define MAX_HEAD (2u << 20) /* a line without its LK entries */
+#define LK_ROOM 128	    /* enough for one LK entry */
 
 /* ---- the window over the text ---- */
 
@@ -76,9 +77,9 @@
 struct sym {
 	uint32_t obj;
 	int defined;
-	uint64_t off;               /* its address's offset from the object's base */
-	uint64_t start;             /* the symbol's: off - the definition's symoff */
-	const char *name;           /* interned; NULL for @? names */
+	uint64_t off;	  /* its address's offset from the object's base */
+	uint64_t start;	  /* the symbol's: off - the definition's symoff */
+	const char *name; /* interned; NULL for @? names */
 };
 
 struct reader {
@@ -87,19 +88,19 @@ struct reader {
 	struct sp_error *err;
 	const char *name;
 	struct sp_zin *z;
-	char *win;                  /* [0, len): text; pos: next unread */
+	char *win; /* [0, len): text; pos: next unread */
 	size_t len, pos, alloc;
 	int eof;
 	uint64_t lineno;
-	int base;                   /* 16 after "HEX ", else 10 */
+	int base; /* 16 after "HEX ", else 10 */
 
-	struct sym *syms;           /* by FN id */
+	struct sym *syms; /* by FN id */
 	size_t nsyms, nsym_defs, nfile_defs, nctr_defs;
-	uint32_t *file;             /* F id -> object + 1 */
+	uint32_t *file; /* F id -> object + 1 */
 	size_t nfile;
-	uint32_t *ctr;              /* V id -> counter + 1 */
+	uint32_t *ctr; /* V id -> counter + 1 */
 	size_t nctr;
-	uint32_t *stack;            /* depth - 1 -> node */
+	uint32_t *stack; /* depth - 1 -> node */
 	size_t depth, stack_alloc;
 	struct sp_pairmap frame_index; /* (off, object) -> frame */
 	struct sp_pairmap value_index; /* (node, counter) -> value */
@@ -184,10 +185,11 @@ static int line_end(struct reader *r, size_t *end, int *whole)
 		if (rc == 0) {
 			/* IgProf ends every line with '\n': a dump cut short */
 			if (r->len > r->pos)
-				return sp_error_set(r->err, SP_E_TRUNCATED,
-						    "%s:%llu: the file ends in the middle of a line "
-						    "(truncated?)",
-						    r->name, (unsigned long long)r->lineno + 1);
+				return sp_error_set(
+					r->err, SP_E_TRUNCATED,
+					"%s:%llu: the file ends in the middle of a line "
+					"(truncated?)",
+					r->name, (unsigned long long)r->lineno + 1);
 			*end = r->len;
 			*whole = 1;
 			return 0;
@@ -212,9 +214,10 @@ static int lit(struct cur *c, const char *s)
 }
 
 static const signed char hexval[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
 /* An unsigned number in `base`; 0 if there is none or it overflows. */
@@ -354,7 +357,8 @@ static int header(struct reader *r)
 	r->base = lit(&c, "HEX ") ? 16 : 10;
 	if (!lit(&c, "ID=") || !unum(&c, r->base, &pid) || !lit(&c, " N=(") ||
 	    !upto(&c, " T=", &s, &n) || !lit(&c, " T="))
-		return bad(r, "malformed header (expected \"P=([HEX ]ID=<pid> N=(<program>) T=<period>)\")");
+		return bad(r, "malformed header (expected \"P=([HEX ]ID=<pid> N=(<program>) "
+			      "T=<period>)\")");
 	{
 		char *prog = sp_xstrndup(s, n);
 		uint32_t obj = sp_profile_findnew_object(p, prog);
@@ -542,8 +546,8 @@ static int counter(struct reader *r, struct cur *c, uint32_t node)
 	} else if (!*slot) {
 		return bad(r, "counter V%llu referenced before definition", (unsigned long long)id);
 	}
-	if (!lit(c, ":(") || !snum(c, r->base, &v[0]) || !lit(c, ",") ||
-	    !snum(c, r->base, &v[1]) || !lit(c, ",") || !snum(c, r->base, &v[2]) || !lit(c, ")"))
+	if (!lit(c, ":(") || !snum(c, r->base, &v[0]) || !lit(c, ",") || !snum(c, r->base, &v[1]) ||
+	    !lit(c, ",") || !snum(c, r->base, &v[2]) || !lit(c, ")"))
 		return bad(r, "malformed values of counter V%llu (expected (count,value,peak))",
 			   (unsigned long long)id);
 	i = sp_pairmap_get(&r->value_index, node, *slot - 1);
@@ -566,8 +570,8 @@ static int leak(struct reader *r, struct cur *c, uint32_t node)
 {
 	uint64_t addr, size;
 
-	if (!lit(c, ";LK=(0x") || !unum(c, 16, &addr) || !lit(c, ",") ||
-	    !unum(c, r->base, &size) || !lit(c, ")"))
+	if (!lit(c, ";LK=(0x") || !unum(c, 16, &addr) || !lit(c, ",") || !unum(c, r->base, &size) ||
+	    !lit(c, ")"))
 		return bad(r, "malformed leak entry (expected ;LK=(0x<address>,<size>))");
 	if (r->o && r->o->keep_leaks)
 		sp_profile_add_leak(r->p, node, addr, size);
@@ -708,7 +712,8 @@ static int read_zin(struct sp_profile *p, const char *name, struct sp_zin *z,
 	for (i = 0; i < p->nframes; i++)
 		sp_pairmap_put(&r.frame_index, p->frames[i].addr, p->frames[i].object, (uint32_t)i);
 	for (i = 0; i < p->nvalues; i++)
-		sp_pairmap_put(&r.value_index, p->values[i].node, p->values[i].counter, (uint32_t)i);
+		sp_pairmap_put(&r.value_index, p->values[i].node, p->values[i].counter,
+			       (uint32_t)i);
 	sp_profile_add_input(p, name, "igprof");
 	rc = read_lines(&r);
 	sp_progress_update(o ? o->progress : NULL, sp_zin_consumed(z), sp_zin_size(z));
@@ -735,8 +740,8 @@ int sp_fmt_igprof_read(struct sp_profile *p, const char *path, const struct sp_i
 	return rc;
 }
 
-int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			   size_t size, const struct sp_igprof_read_opts *o, struct sp_error *err)
+int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			   const struct sp_igprof_read_opts *o, struct sp_error *err)
 {
 	struct sp_zin *z = sp_zin_open_mem(name, data, size);
 	int rc = read_zin(p, name, z, o, err);

@@ -35,11 +35,11 @@
 /* ---- the compressed bytes: a file descriptor or memory ---- */
 
 struct src {
-	int fd;                 /* -1: memory */
+	int fd; /* -1: memory */
 	const uint8_t *mem;
 	size_t memsize, mempos;
-	uint8_t *in;            /* INBUF bytes for file input */
-	const uint8_t *next;    /* unread input */
+	uint8_t *in;	     /* INBUF bytes for file input */
+	const uint8_t *next; /* unread input */
 	size_t avail;
 	int eof;
 };
@@ -50,7 +50,7 @@ struct sp_zin {
 	char *name;
 	enum sp_zin_kind kind;
 	struct src src;
-	uint64_t consumed;      /* compressed bytes handed to the decoder */
+	uint64_t consumed; /* compressed bytes handed to the decoder */
 	uint64_t size;
 	z_stream zs;
 	bz_stream bz;
@@ -63,11 +63,11 @@ struct sp_zin {
 	pthread_cond_t cv;
 	char *bufs[NRING];
 	size_t lens[NRING];
-	int state[NRING];       /* 0 free, 1 filled, 2 held by the consumer */
-	int rc[NRING];          /* per filled buffer: 1 data, 0 end, < 0 error */
+	int state[NRING]; /* 0 free, 1 filled, 2 held by the consumer */
+	int rc[NRING];	  /* per filled buffer: 1 data, 0 end, < 0 error */
 	struct sp_error errs[NRING];
-	unsigned head, tail;    /* producer fills head, consumer takes tail */
-	int held;               /* the consumer holds bufs[held] (-1: none) */
+	unsigned head, tail; /* producer fills head, consumer takes tail */
+	int held;	     /* the consumer holds bufs[held] (-1: none) */
 	int stop;
 };
 
@@ -133,8 +133,9 @@ static int truncated(struct sp_zin *z, const char *what, struct sp_error *err)
 
 static int corrupt(struct sp_zin *z, const char *what, const char *msg, struct sp_error *err)
 {
-	return sp_error_set(err, SP_E_CORRUPT, "'%s': corrupt %s data near offset %llu%s%s", z->name,
-			    what, (unsigned long long)z->consumed, msg ? ": " : "", msg ? msg : "");
+	return sp_error_set(err, SP_E_CORRUPT, "'%s': corrupt %s data near offset %llu%s%s",
+			    z->name, what, (unsigned long long)z->consumed, msg ? ": " : "",
+			    msg ? msg : "");
 }
 
 /* After a gzip member or bzip2 stream ended: another one, or the end. A

@@ -164,8 +164,8 @@ static void add_plot(struct builder *b, uint32_t r)
 	struct sp_arena *a = &b->out->arena;
 	struct sp_html_plot *pl = &b->out->v[b->out->n++];
 	struct sp_html_curve *c = sp_arena_zalloc(a, NCURVES * sizeof(*c));
-	const char *obj = p->funcs[r].object < p->nobjects ? p->objects[p->funcs[r].object].path
-							   : NULL;
+	const char *obj =
+		p->funcs[r].object < p->nobjects ? p->objects[p->funcs[r].object].path : NULL;
 	const char *base = obj && strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj;
 
 	pl->name = p->funcs[r].name;

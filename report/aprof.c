@@ -59,15 +59,17 @@ static const char *unit_of(const struct sp_profile *p)
 	return p->ncounters ? p->counters[0].unit : "cost";
 }
 
-void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic,
-			    const char *const *files, size_t nfiles)
+void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic, const char *const *files,
+			    size_t nfiles)
 {
 	const struct sp_profile *p = ic->p;
 	const struct sp_aprof_info *a = &p->aprof;
 	size_t i;
 
 	fprintf(out, "aprof profile of %s\n",
-		a->cmdline ? a->cmdline : a->app ? a->app : "an unnamed program");
+		a->cmdline ? a->cmdline
+		: a->app   ? a->app
+			   : "an unnamed program");
 	fprintf(out, "report%s:", nfiles == 1 ? "" : "s");
 	for (i = 0; i < nfiles; i++)
 		fprintf(out, " %s", files[i]);
@@ -93,8 +95,7 @@ static void put_fit_cols(FILE *out, const struct sp_fit *f)
 		fprintf(out, " %7s %6s", "-", "-");
 }
 
-void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
-			   size_t min_sizes)
+void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank, size_t min_sizes)
 {
 	const struct sp_profile *p = ic->p;
 	uint32_t *order = sp_xmalloc((ic->nroutines + 1) * sizeof(*order));
@@ -127,8 +128,9 @@ void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
 	fprintf(out, "\n%zu routines", shown);
 	if (shown < n)
 		fprintf(out, " of %zu (those with at least %zu input sizes)", n, min_sizes);
-	fprintf(out, ". total: cumulative cost, recursion counted once; c, R2: cost = a + "
-		     "b * x^c\nfitted to the worst cost per input size x (at least %d sizes).\n",
+	fprintf(out,
+		". total: cumulative cost, recursion counted once; c, R2: cost = a + "
+		"b * x^c\nfitted to the worst cost per input size x (at least %d sizes).\n",
 		SP_FIT_MIN_POINTS);
 	if (rank == SP_IC_RANK_GROWTH)
 		fprintf(out,
@@ -154,8 +156,8 @@ static void put_points(FILE *out, const struct sp_ic_entry *e, int has_self)
 {
 	size_t i;
 
-	fprintf(out, "%12s %10s %14s %16s %14s %14s\n", "input size", "calls", "min", "avg",
-		"max", "self avg");
+	fprintf(out, "%12s %10s %14s %16s %14s %14s\n", "input size", "calls", "min", "avg", "max",
+		"self avg");
 	for (i = 0; i < e->npoints; i++) {
 		const struct sp_ic_point *pt = &e->points[i];
 
@@ -191,8 +193,7 @@ static void put_contexts(FILE *out, struct sp_inputcost *ic, uint32_t routine)
 
 	sp_inputcost_fit_contexts(ic);
 	fprintf(out, "\nCalling contexts (%u):\n\n", ic->routines[routine].ncontexts);
-	fprintf(out, "%14s %11s %6s %7s %6s  %s\n", "total", "calls", "sizes", "c", "R2",
-		"path");
+	fprintf(out, "%14s %11s %6s %7s %6s  %s\n", "total", "calls", "sizes", "c", "R2", "path");
 	for (i = 0; i < ic->ncontexts; i++) {
 		const struct sp_ic_entry *c = &ic->contexts[i];
 

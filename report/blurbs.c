@@ -247,4 +247,3 @@ const char sp_blurb_graph_bsd[] =
 	"Copying and distribution of this file, with or without modification,\n"
 	"are permitted in any medium without royalty provided the copyright\n"
 	"notice and this notice are preserved.\n";
-

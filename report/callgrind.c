@@ -41,10 +41,10 @@ struct cost {
 };
 
 struct fn {
-	uint32_t obj;   /* index into names */
-	uint32_t name;  /* index into names */
-	uint32_t file;  /* its main file (of its first position) */
-	uint32_t id;    /* compressed id, 0 until printed */
+	uint32_t obj;  /* index into names */
+	uint32_t name; /* index into names */
+	uint32_t file; /* its main file (of its first position) */
+	uint32_t id;   /* compressed id, 0 until printed */
 };
 
 struct cgw {
@@ -56,18 +56,18 @@ struct cgw {
 	struct sp_strtab strs;
 	struct sp_pairmap str_index;
 	const char **str;
-	uint32_t *str_id;          /* compressed ids per string kind, 0 = not yet */
+	uint32_t *str_id; /* compressed ids per string kind, 0 = not yet */
 	size_t nstr, str_alloc;
 	struct fn *fns;
 	struct sp_pairmap fn_index;
 	size_t nfns, fns_alloc;
-	struct pos *pos;           /* per frame: positions pos[first[f] .. first[f + 1]) */
+	struct pos *pos; /* per frame: positions pos[first[f] .. first[f + 1]) */
 	uint32_t *first;
 	size_t npos, pos_alloc;
 	struct cost *costs;
 	struct sp_pairmap cost_index;
 	size_t ncosts, costs_alloc;
-	uint32_t next_id[3];       /* ob, fl, fn */
+	uint32_t next_id[3]; /* ob, fl, fn */
 };
 
 /* ---- tables ---- */
@@ -144,8 +144,7 @@ static void add_cost(struct cgw *w, const struct pos *at, uint32_t callee, int64
 
 /* ---- positions of frames ---- */
 
-static void push_pos(struct cgw *w, uint32_t obj, const char *name, const char *file,
-		     uint32_t line)
+static void push_pos(struct cgw *w, uint32_t obj, const char *name, const char *file, uint32_t line)
 {
 	const char *shown = w->o->demangle ? sp_symbolizer_demangle(w->s, name) : name;
 	uint32_t f = str_of(w, file ? file : "???");
@@ -167,8 +166,8 @@ static void frame_positions(struct cgw *w)
 	for (f = 0; f < p->nframes; f++) {
 		const struct sp_frame *fr = &p->frames[f];
 		const struct sp_symloc *loc = sp_symbolizer_frame(w->s, p, (uint32_t)f);
-		uint32_t obj = str_of(w, fr->object < p->nobjects ? p->objects[fr->object].path
-								: "???");
+		uint32_t obj =
+			str_of(w, fr->object < p->nobjects ? p->objects[fr->object].path : "???");
 
 		w->first[f] = (uint32_t)w->npos;
 		if (!loc->nframes || !loc->frames[loc->nframes - 1].name) {
@@ -246,7 +245,8 @@ static void name_ref(struct cgw *w, const char *key, int kind, uint32_t s)
 static int cmp_cost(const void *a, const void *b, void *ctx)
 {
 	const struct cgw *w = ctx;
-	const struct cost *x = &w->costs[*(const uint32_t *)a], *y = &w->costs[*(const uint32_t *)b];
+	const struct cost *x = &w->costs[*(const uint32_t *)a],
+			  *y = &w->costs[*(const uint32_t *)b];
 	const struct fn *fx = &w->fns[x->fn], *fy = &w->fns[y->fn];
 	int c;
 

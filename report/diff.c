@@ -44,8 +44,8 @@
 struct build {
 	struct sp_diff *d;
 	size_t alloc, arc_alloc;
-	struct sp_pairmap rows;   /* interned mangled name -> row */
-	struct sp_pairmap arcs;   /* (caller row, callee row) -> arc */
+	struct sp_pairmap rows; /* interned mangled name -> row */
+	struct sp_pairmap arcs; /* (caller row, callee row) -> arc */
 	const struct sp_report_opts *ro;
 };
 
@@ -138,11 +138,12 @@ static void add_arcs(struct build *b, const struct sp_cg *cg, const uint32_t *ro
 		struct sp_diff_arc *da;
 		uint32_t k;
 
-		if (a->parent >= cg->nsyms || a->child >= cg->nsyms || row[a->parent] == UINT32_MAX ||
-		    row[a->child] == UINT32_MAX)
+		if (a->parent >= cg->nsyms || a->child >= cg->nsyms ||
+		    row[a->parent] == UINT32_MAX || row[a->child] == UINT32_MAX)
 			continue;
 		SP_ALLOC_GROW(d->arcs, d->narcs + 1, b->arc_alloc);
-		d->arcs[d->narcs] = (struct sp_diff_arc){row[a->parent], row[a->child], 0, 0, 0, 0, 0, 0};
+		d->arcs[d->narcs] =
+			(struct sp_diff_arc){row[a->parent], row[a->child], 0, 0, 0, 0, 0, 0};
 		k = sp_pairmap_put(&b->arcs, row[a->parent], row[a->child], (uint32_t)d->narcs);
 		if (k == d->narcs)
 			d->narcs++;

@@ -45,10 +45,10 @@
 struct dot {
 	struct sp_report *r;
 	const struct sp_dot_opts *o;
-	double total;         /* what 100% is: call-graph time, or the largest count */
-	int flat;             /* no call-graph time: weights are self times */
-	int by_calls;         /* no time at all: weights are call counts */
-	unsigned char *kept;  /* per symbol node */
+	double total;	     /* what 100% is: call-graph time, or the largest count */
+	int flat;	     /* no call-graph time: weights are self times */
+	int by_calls;	     /* no time at all: weights are call counts */
+	unsigned char *kept; /* per symbol node */
 };
 
 static double hue_to_rgb(double m1, double m2, double h)
@@ -181,10 +181,11 @@ static void put_cycles(struct dot *d)
 			any |= d->kept[m];
 		if (!any)
 			continue;
-		fprintf(d->r->out, "  subgraph cluster_cycle%d {\n    label=\"<cycle %d>", cn->cycle,
-			cn->cycle);
+		fprintf(d->r->out, "  subgraph cluster_cycle%d {\n    label=\"<cycle %d>",
+			cn->cycle, cn->cycle);
 		if (!d->by_calls && d->total > 0)
-			fprintf(d->r->out, " %.2f%%", 100.0 * (cn->prop_self + cn->prop_child) / d->total);
+			fprintf(d->r->out, " %.2f%%",
+				100.0 * (cn->prop_self + cn->prop_child) / d->total);
 		fputs("\"; style=dashed; color=\"#808080\"; fontcolor=\"#404040\";\n", d->r->out);
 		for (m = cn->cyc_next; m != SP_CG_NONE && m < cg->nsyms; m = cg->nodes[m].cyc_next)
 			if (d->kept[m])
@@ -212,8 +213,8 @@ static void put_arc(struct dot *d, const struct sp_cg_arc *a)
 		fprintf(out, "%.2f%%", 100.0 * w);
 	if (a->count && (cg->counts_known || !cg->stack_based))
 		fprintf(out, "%s%llu" TIMES, pct ? "\\n" : "", (unsigned long long)a->count);
-	fprintf(out, "\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f%s];\n",
-		col, col, pen, 0.5 * sqrt(pen), in_cycle ? ", style=dashed" : "");
+	fprintf(out, "\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f, arrowsize=%.2f%s];\n", col,
+		col, pen, 0.5 * sqrt(pen), in_cycle ? ", style=dashed" : "");
 }
 
 static void put_arcs(struct dot *d)
@@ -231,8 +232,9 @@ static void put_arcs(struct dot *d)
 	}
 	for (i = 0; i < cg->nsyms; i++)
 		if (d->kept[i] && cg->nodes[i].self_calls && (cg->counts_known || !cg->stack_based))
-			fprintf(d->r->out, "  n%zu -> n%zu [label=\"%llu" TIMES "\", style=dotted];\n", i,
-				i, (unsigned long long)cg->nodes[i].self_calls);
+			fprintf(d->r->out,
+				"  n%zu -> n%zu [label=\"%llu" TIMES "\", style=dotted];\n", i, i,
+				(unsigned long long)cg->nodes[i].self_calls);
 }
 
 /* What the title says of the arcs. */
@@ -273,8 +275,7 @@ static void put_header(struct dot *d, const struct sp_report_meta *m)
 	      out);
 }
 
-void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
-		   const struct sp_dot_opts *o)
+void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m, const struct sp_dot_opts *o)
 {
 	const struct sp_cg *cg = r->cg;
 	struct dot d;

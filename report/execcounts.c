@@ -52,14 +52,15 @@ void sp_report_exec_counts(struct sp_report *r, const struct sp_symspecs *specs)
 		const char *file = s->file ? s->file->name : "<unknown>";
 
 		if (n->ncalls > 0 || !r->o->ignore_zeros)
-			fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line, s->name,
-				(unsigned long)s->addr, (unsigned long)n->ncalls);
+			fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n", file,
+				s->line, s->name, (unsigned long)s->addr, (unsigned long)n->ncalls);
 		for (b = 0; b < n->nbbs; b++) {
 			const struct sp_cg_bb *bb = &cg->bbs[n->bb_first + b];
 
 			if (bb->count > 0 || !r->o->ignore_zeros)
-				fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n", file, s->line,
-					s->name, (unsigned long)bb->addr, (unsigned long)bb->count);
+				fprintf(sp_report_out(r), "%s:%d: (%s:0x%lx) %lu executions\n",
+					file, s->line, s->name, (unsigned long)bb->addr,
+					(unsigned long)bb->count);
 		}
 	}
 	free(sorted);

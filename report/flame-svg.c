@@ -43,7 +43,7 @@ struct svg {
 	FILE *out;
 	int width;
 	double total, min_value;
-	double *x;        /* per node: start, in value units */
+	double *x; /* per node: start, in value units */
 	int height;
 };
 
@@ -67,7 +67,8 @@ static void layout(struct svg *s)
 		uint32_t c;
 		double x = s->x[i];
 
-		for (c = f->nodes[i].first_child; c != SP_FLAME_NONE; c = f->nodes[c].next_sibling) {
+		for (c = f->nodes[i].first_child; c != SP_FLAME_NONE;
+		     c = f->nodes[c].next_sibling) {
 			SP_ALLOC_GROW(kids, n + 1, alloc);
 			kids[n++] = c;
 		}
@@ -126,8 +127,9 @@ static void put_frame(struct svg *s, uint32_t i)
 	sp_esc_xml(s->out, n->name);
 	fputs("\n", s->out);
 	put_amount(s->f, n->value, s->out);
-	fprintf(s->out, ", %.2f%%</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
-			"rx=\"2\" fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">",
+	fprintf(s->out,
+		", %.2f%%</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+		"rx=\"2\" fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">",
 		100.0 * n->value / s->total, x, y, w, FRAME_H - 1, fill, x + 3, y + 11);
 	if (chars >= 3) {
 		label = sp_xstrndup(n->name, chars < len ? chars - 2 : len);
@@ -181,8 +183,10 @@ static void put_head(struct svg *s, int embedded)
 		fputs("</text>\n", out);
 	} else if (f->estimated) {
 		fprintf(out,
-			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">estimated from "
-			"the call graph: gprof's assumption that every call of a function costs the "
+			"<text class=\"note\" x=\"%d\" y=\"44\" text-anchor=\"middle\">estimated "
+			"from "
+			"the call graph: gprof's assumption that every call of a function costs "
+			"the "
 			"same</text>\n",
 			s->width / 2);
 	}

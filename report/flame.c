@@ -152,8 +152,8 @@ static double pick(const struct sp_cct_value *v, enum sp_value_field field)
 
 /* The tree node of CCT node n, its parent's being known. */
 static uint32_t cct_node(struct sp_flame *f, const struct sp_profile *p,
-			 const struct sp_cg_stack_opts *o, const char *const *names, uint32_t parent,
-			 uint32_t n)
+			 const struct sp_cg_stack_opts *o, const char *const *names,
+			 uint32_t parent, uint32_t n)
 {
 	uint32_t frame = p->nodes[n].frame, k;
 
@@ -162,8 +162,7 @@ static uint32_t cct_node(struct sp_flame *f, const struct sp_profile *p,
 	for (k = o->frame_first[frame]; k < o->frame_first[frame + 1]; k++) {
 		uint32_t fn = o->frame_funcs[k];
 
-		parent = sp_flame_child(f, parent,
-					names ? names[fn] : o->funcs->syms[fn].name);
+		parent = sp_flame_child(f, parent, names ? names[fn] : o->funcs->syms[fn].name);
 	}
 	return parent;
 }
@@ -186,7 +185,9 @@ struct sp_flame *sp_flame_from_cct(const struct sp_profile *p, const struct sp_c
 	for (i = 0; i < p->nnodes; i++) {
 		uint32_t par = p->nodes[i].parent;
 
-		map[i] = par == SP_NONE || par >= i ? 0 : cct_node(f, p, o, names, map[par], (uint32_t)i);
+		map[i] = par == SP_NONE || par >= i
+				 ? 0
+				 : cct_node(f, p, o, names, map[par], (uint32_t)i);
 	}
 	for (i = 0; i < p->nvalues; i++) {
 		const struct sp_cct_value *v = &p->values[i];
@@ -404,8 +405,9 @@ static void expand_member(struct est *e, uint32_t m, uint32_t node, double fract
 			continue;
 		v = unit_of(cg, cg->arcs[a].child);
 		if (share < e->min_value || e->f->len >= e->max_nodes) {
-			sp_flame_add_self(e->f, sp_flame_child(e->f, node, unit_name(e, v, buf, sizeof(buf))),
-					  share);
+			sp_flame_add_self(
+				e->f, sp_flame_child(e->f, node, unit_name(e, v, buf, sizeof(buf))),
+				share);
 			continue;
 		}
 		SP_ALLOC_GROW(*stack, *sp + 1, *alloc);
@@ -424,7 +426,8 @@ static void expand(struct est *e, uint32_t root)
 	stack[sp++] = (struct work){root, 0, e->total[root]};
 	while (sp) {
 		struct work w = stack[--sp];
-		uint32_t node = sp_flame_child(e->f, w.parent, unit_name(e, w.unit, buf, sizeof(buf)));
+		uint32_t node =
+			sp_flame_child(e->f, w.parent, unit_name(e, w.unit, buf, sizeof(buf)));
 		double fract = w.value / e->total[w.unit];
 		uint32_t m;
 
@@ -434,7 +437,8 @@ static void expand(struct est *e, uint32_t root)
 		}
 		for (m = cg->nodes[w.unit].cyc_next; m != SP_CG_NONE && m < cg->nsyms;
 		     m = cg->nodes[m].cyc_next) {
-			uint32_t mnode = sp_flame_child(e->f, node, sp_report_display_name(e->r, m, NULL));
+			uint32_t mnode =
+				sp_flame_child(e->f, node, sp_report_display_name(e->r, m, NULL));
 
 			expand_member(e, m, mnode, fract, &stack, &sp, &alloc);
 		}

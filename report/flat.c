@@ -98,8 +98,7 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative",
 		"self  ", "", "self  ", "total ", "");
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		cg->cost_note ? "cost" : "time", cg->dimen,
-		cg->dimen, "calls", unit, unit, "name");
+		cg->cost_note ? "cost" : "time", cg->dimen, cg->dimen, "calls", unit, unit, "name");
 }
 
 /* The numbers of a line go straight into room reserved for them (fmt.h),
@@ -140,7 +139,8 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 		*p++ = ' ';
 		p = sp_fmt_at_fixed(p, scale * n->time / cg->hz / n->ncalls, 8, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8, 2);
+		p = sp_fmt_at_fixed(p, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8,
+				    2);
 		p = sp_fmt_at_spaces(p, 2);
 	} else {
 		p = sp_fmt_at_spaces(p, 1 + 8 + 1 + 8 + 1 + 8 + 2);

@@ -28,11 +28,11 @@
 
 struct folded {
 	struct sp_strtab strs;
-	struct sp_pairmap index;  /* interned stack text -> lines[] */
+	struct sp_pairmap index; /* interned stack text -> lines[] */
 	const char **text;
 	int64_t *count;
 	size_t n, alloc;
-	char **name;              /* per function: its printed name */
+	char **name; /* per function: its printed name */
 };
 
 static void key_of(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)

@@ -213,7 +213,8 @@ static void sort_members(struct sp_cg *cg, unsigned cyc)
 		uint32_t prev = cyc;
 
 		todo = N[doing].cyc_next;
-		while (N[prev].cyc_next != SP_CG_NONE && !member_greater(&N[doing], &N[N[prev].cyc_next]))
+		while (N[prev].cyc_next != SP_CG_NONE &&
+		       !member_greater(&N[doing], &N[N[prev].cyc_next]))
 			prev = N[prev].cyc_next;
 		N[doing].cyc_next = N[prev].cyc_next;
 		N[prev].cyc_next = doing;
@@ -247,9 +248,10 @@ static void print_members(struct sp_report *r, unsigned cyc)
 /* An arc line: count only for recursion and calls inside a cycle. When
  * the profile has no call counts (sampling), the count fields are blank.
  * Inlined into both loops (a call per arc line was a tenth of its cost). */
-static inline __attribute__((always_inline)) void
-print_arc(struct sp_report *r, const struct sp_cg_arc *a, int count_only, uint64_t total,
-	  unsigned name_node)
+static inline __attribute__((always_inline)) void print_arc(struct sp_report *r,
+							    const struct sp_cg_arc *a,
+							    int count_only, uint64_t total,
+							    unsigned name_node)
 {
 	const struct sp_cg *cg = r->cg;
 	int wide = r->o->bsd ? 11 : 7;
@@ -312,7 +314,8 @@ static void print_children(struct sp_report *r, unsigned parent)
 	sp_cg_sort_children(cg, parent, &r->sort_mem);
 	for (a = cg->nodes[parent].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
 		uint32_t c = cg->arcs[a].child;
-		int inner = c == parent || (cg->nodes[c].cycle != 0 && cg->nodes[c].cycle == p->cycle);
+		int inner =
+			c == parent || (cg->nodes[c].cycle != 0 && cg->nodes[c].cycle == p->cycle);
 
 		print_arc(r, &cg->arcs[a], inner, cg->nodes[cg->nodes[c].cyc_head].ncalls, c);
 	}
@@ -327,8 +330,8 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 	char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
 
 	p = at_index_field(p, n->index);
-	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time,
-		     n->prop_self / cg->hz, n->prop_child / cg->hz);
+	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
+		     n->prop_child / cg->hz);
 	if (n->ncalls + n->self_calls != 0) {
 		*p++ = ' ';
 		p = sp_fmt_at_ulong(p, n->ncalls, 7);
@@ -400,14 +403,14 @@ enum { BLOCK_FREE, BLOCK_CLAIMED, BLOCK_DONE };
 enum { BLOCK_LINES = 1024, BLOCK_BYTES = BLOCK_LINES * 80 };
 
 struct graph_block {
-	size_t first, end;    /* entries [first, end) */
+	size_t first, end; /* entries [first, end) */
 	int state;
-	struct sp_buf text;   /* when formatted into memory */
+	struct sp_buf text; /* when formatted into memory */
 };
 
 struct graph_split {
 	pthread_mutex_t mu;
-	pthread_cond_t done;  /* a block was formatted */
+	pthread_cond_t done; /* a block was formatted */
 	struct graph_block *blocks;
 	size_t nblocks, next; /* next: the first block nobody has claimed */
 	struct sp_buf *spare; /* buffers of written blocks, for the next ones */
@@ -450,7 +453,7 @@ static void format_block(struct graph_split *s, struct sp_report *r, size_t b)
 
 struct graph_worker {
 	struct graph_split *s;
-	struct sp_report r;   /* out NULL, its own line buffer */
+	struct sp_report r; /* out NULL, its own line buffer */
 };
 
 static void *print_blocks(void *arg)
@@ -530,7 +533,8 @@ static void fill_names(struct sp_report *r, uint8_t *printed)
 	for (i = 0; i < nn; i++) {
 		const struct sp_cg_node *n = &cg->nodes[i];
 
-		if (printed[i] || (n->cycle != 0 && n->cyc_head < nn && (printed[n->cyc_head] & 1))) {
+		if (printed[i] ||
+		    (n->cycle != 0 && n->cyc_head < nn && (printed[n->cyc_head] & 1))) {
 			name_text(r, (unsigned)i, &len);
 			named[i] |= 2;
 		}

@@ -96,8 +96,8 @@ static void data_arcs(struct sp_report *r, const long *ids, FILE *out)
 		if (a->parent >= cg->nsyms || a->child >= cg->nsyms || ids[a->parent] < 0 ||
 		    ids[a->child] < 0 || a->parent == a->child)
 			continue;
-		fprintf(out, "%s[%ld,%ld,%llu,", first ? "\n" : ",\n", ids[a->parent], ids[a->child],
-			(unsigned long long)a->count);
+		fprintf(out, "%s[%ld,%ld,%llu,", first ? "\n" : ",\n", ids[a->parent],
+			ids[a->child], (unsigned long long)a->count);
 		first = 0;
 		put_num(out, a->time / hz);
 		fputc(',', out);

@@ -42,13 +42,13 @@
 /* ---- the entries ---- */
 
 struct entry {
-	uint32_t name;          /* name id */
-	uint32_t suffix;        /* 1: none, k: NAME'k */
-	int64_t self[3];        /* value, count, nodes */
+	uint32_t name;	 /* name id */
+	uint32_t suffix; /* 1: none, k: NAME'k */
+	int64_t self[3]; /* value, count, nodes */
 	int64_t cum[3];
-	uint32_t depth;         /* shallowest, root = 1 */
+	uint32_t depth; /* shallowest, root = 1 */
 	uint32_t rank;
-	const char *label;      /* printed name */
+	const char *label; /* printed name */
 };
 
 struct edge {
@@ -61,18 +61,18 @@ struct igr {
 	const struct sp_igprof_report_opts *o;
 	FILE *out;
 	int64_t *cnt, *freq, *ccnt, *cfreq; /* per tree node */
-	const char **names;     /* name id -> raw name */
-	uint32_t *name_of;      /* tree frame -> name id */
+	const char **names;		    /* name id -> raw name */
+	uint32_t *name_of;		    /* tree frame -> name id */
 	size_t nnames;
-	uint32_t *on_path;      /* per name id: how many times on the path */
+	uint32_t *on_path; /* per name id: how many times on the path */
 	struct entry *e;
 	size_t ne, e_alloc;
 	struct sp_pairmap e_index;
 	struct edge *g;
 	size_t ng, g_alloc;
 	struct sp_pairmap g_index;
-	uint32_t *by_from, *by_to;      /* edges grouped by caller, by callee */
-	size_t *from_first, *to_first;  /* entry e's: [first[e], first[e + 1]) */
+	uint32_t *by_from, *by_to;     /* edges grouped by caller, by callee */
+	size_t *from_first, *to_first; /* entry e's: [first[e], first[e + 1]) */
 	int64_t totals, totfreq;
 	int maxval, maxcnt;
 	struct sp_strtab labels;
@@ -377,7 +377,6 @@ static void repeat(FILE *out, const char *s, size_t n)
 	while (n--)
 		fputs(s, out);
 }
-
 
 static void header(struct igr *r, const char *title, const char *kind)
 {

@@ -90,7 +90,8 @@ void sp_report_index(struct sp_report *r)
 				buf[len++] = n->print_flag ? ']' : ')';
 				buf[len] = '\0';
 			} else {
-				snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)", n->index);
+				snprintf(buf, sizeof(buf), n->print_flag ? "[%d]" : "(%d)",
+					 n->index);
 			}
 			col += (int)strlen(buf);
 			if (col < starting_col + 5) {

@@ -121,8 +121,7 @@ static void json_contexts(FILE *out, const struct sp_inputcost *ic, uint32_t fun
 	fputs(first ? "]" : "\n     ]", out);
 }
 
-static void json_routine(struct sp_report *r, const struct sp_report_meta *m, uint32_t f,
-			 long id)
+static void json_routine(struct sp_report *r, const struct sp_report_meta *m, uint32_t f, long id)
 {
 	const struct sp_inputcost *ic = m->inputcost;
 	const struct sp_profile *p = ic->p;

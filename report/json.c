@@ -44,8 +44,8 @@
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
-int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros,
-	       size_t i, struct sp_json_fn *out)
+int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros, size_t i,
+	       struct sp_json_fn *out)
 {
 	const struct sp_cg_node *n = &cg->nodes[i];
 	const struct sp_inputcost *ic = m ? m->inputcost : NULL;
@@ -282,7 +282,8 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			continue;
 		fputs(first ? "\n" : ",\n", r->out);
 		first = 0;
-		fprintf(r->out, "    {\"caller\": %ld, \"callee\": %ld, \"count\": ", ids[a->parent],
+		fprintf(r->out,
+			"    {\"caller\": %ld, \"callee\": %ld, \"count\": ", ids[a->parent],
 			ids[a->child]);
 		if (cg->counts_known)
 			fprintf(r->out, "%llu", (unsigned long long)a->count);
@@ -296,9 +297,11 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 			fprintf(r->out, ", \"self_samples\": %.0f, \"children_samples\": %.0f",
 				a->time, a->child_time);
 		if (cg->static_flags & SP_CG_STATIC_ON)
-			fprintf(r->out, ", \"static\": %s", (a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
+			fprintf(r->out, ", \"static\": %s",
+				(a->flags & SP_CG_ARC_STATIC) ? "true" : "false");
 		if (cg->static_flags & SP_CG_STATIC_TAIL)
-			fprintf(r->out, ", \"tail\": %s", (a->flags & SP_CG_ARC_TAIL) ? "true" : "false");
+			fprintf(r->out, ", \"tail\": %s",
+				(a->flags & SP_CG_ARC_TAIL) ? "true" : "false");
 		fputc('}', r->out);
 	}
 	fputs(first ? "]" : "\n  ]", r->out);

@@ -16,10 +16,10 @@ void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m);
 
 /* What --format=json says of a function (json.c). */
 struct sp_json_fn {
-	double self, children;       /* in the metric's unit */
-	uint64_t calls;              /* "calls" (aprof: every activation) */
-	uint64_t recursive_calls;    /* "recursive_calls": calls from itself */
-	uint64_t outside_calls;      /* the others (gprof's "called") */
+	double self, children;	  /* in the metric's unit */
+	uint64_t calls;		  /* "calls" (aprof: every activation) */
+	uint64_t recursive_calls; /* "recursive_calls": calls from itself */
+	uint64_t outside_calls;	  /* the others (gprof's "called") */
 };
 
 /*
@@ -30,7 +30,7 @@ struct sp_json_fn {
  * the JSON leaves the function out (no activation for aprof; with
  * ignore_zeros, nothing at all otherwise).
  */
-int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros,
-	       size_t i, struct sp_json_fn *out);
+int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros, size_t i,
+	       struct sp_json_fn *out);
 
 #endif

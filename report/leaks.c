@@ -31,16 +31,16 @@
 
 struct site {
 	int64_t bytes, blocks;
-	uint32_t top;     /* the node with the most bytes */
+	uint32_t top; /* the node with the most bytes */
 	int64_t top_bytes;
 };
 
 struct lr {
 	const struct sp_profile *t;
 	const struct sp_igprof_report_opts *o;
-	struct site *s;   /* per frame (= function) */
+	struct site *s; /* per frame (= function) */
 	char **names;
-	size_t *first;    /* --leak-addresses: see group_leaks() */
+	size_t *first; /* --leak-addresses: see group_leaks() */
 	size_t *by_site;
 };
 

@@ -141,7 +141,7 @@ static char *at_int(char *p, int v)
 {
 	if (v < 0) {
 		*p++ = '-';
-		return p + sp_fmt_utoa(p, (uint64_t)-(int64_t)v);
+		return p + sp_fmt_utoa(p, (uint64_t) - (int64_t)v);
 	}
 	return p + sp_fmt_utoa(p, (uint64_t)v);
 }

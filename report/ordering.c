@@ -50,7 +50,7 @@
 struct order {
 	FILE *out;
 	struct sp_cg *cg;
-	uint32_t *unplaced;    /* set-aside arcs of a placement run */
+	uint32_t *unplaced; /* set-aside arcs of a placement run */
 	size_t nunplaced;
 };
 
@@ -70,7 +70,8 @@ static int cmp_arc_count(const void *a, const void *b, void *ctx)
 static int cmp_nuses(const void *a, const void *b, void *ctx)
 {
 	const struct sp_cg *cg = ctx;
-	uint32_t l = cg->nodes[*(const uint32_t *)a].nuses, r = cg->nodes[*(const uint32_t *)b].nuses;
+	uint32_t l = cg->nodes[*(const uint32_t *)a].nuses,
+		 r = cg->nodes[*(const uint32_t *)b].nuses;
 
 	return (l < r) - (l > r);
 }
@@ -164,7 +165,8 @@ static void dump_chains(struct order *o, const uint32_t *arcs, size_t n, int all
 		uint32_t sym = a->parent;
 		int count;
 
-		if (N[a->parent].has_been_placed || N[a->child].has_been_placed || unattached(&N[sym]))
+		if (N[a->parent].has_been_placed || N[a->child].has_been_placed ||
+		    unattached(&N[sym]))
 			continue;
 		for (sym = chain_end(N, sym, 0, &count); sym != NONE; sym = N[sym].chain_next) {
 			N[sym].has_been_placed = 1;

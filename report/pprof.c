@@ -51,11 +51,11 @@ struct pprof {
 	const struct sp_profile *p;
 	const struct sp_stack_report_opts *o;
 	struct sp_pprof_names names;
-	struct sp_pprof_addr *addrs;   /* distinct addresses */
+	struct sp_pprof_addr *addrs; /* distinct addresses */
 	size_t naddrs, addrs_alloc;
-	struct sp_pairmap addr_index;  /* pc -> addrs */
-	uint32_t *frame_addr;          /* per frame */
-	uint32_t counter;              /* "samples" */
+	struct sp_pairmap addr_index; /* pc -> addrs */
+	uint32_t *frame_addr;	      /* per frame */
+	uint32_t counter;	      /* "samples" */
 	/* the stacks, frames leaf first: the profile's list, or own_* listed
 	 * from its calling-context tree */
 	const struct sp_stack *st;
@@ -70,22 +70,22 @@ struct pprof {
 	size_t *off;
 	int64_t *count;
 	size_t nstacks;
-	int64_t total;                 /* samples */
+	int64_t total; /* samples */
 	/* entries (translated names) */
 	struct sp_pairmap entry_index; /* interned string -> entries */
 	const char **entry;
 	int64_t *flat, *cum;
 	size_t nentries, entries_alloc;
-	char *listed;                  /* per entry: in some stack (pprof's cum keys) */
+	char *listed; /* per entry: in some stack (pprof's cum keys) */
 	struct pprof_memo {
 		const char *func;
 		uint64_t k2;
 		uint32_t entry;
-	} *memo;                       /* (name, file:line, inline) -> entry */
+	} * memo; /* (name, file:line, inline) -> entry */
 	struct sp_pairmap memo_index;
 	size_t nmemo, memo_alloc;
-	uint32_t *aent;                /* per address: its entries ... */
-	size_t *aent_off;              /* ... aent[aent_off[a] .. aent_off[a + 1]) */
+	uint32_t *aent;	  /* per address: its entries ... */
+	size_t *aent_off; /* ... aent[aent_off[a] .. aent_off[a + 1]) */
 	size_t naent, aent_alloc;
 	struct sp_strtab strs;
 };
@@ -352,8 +352,8 @@ static void remove_signal_frames(struct pprof *pp)
 static char *uninteresting(struct pprof *pp)
 {
 	static const char *const names[] = {
-		"ProfileData::Add",  "ProfileData::prof_handler", "CpuProfiler::prof_handler",
-		"__FRAME_END__",     "__pthread_sighandler",      "__restore",
+		"ProfileData::Add", "ProfileData::prof_handler", "CpuProfiler::prof_handler",
+		"__FRAME_END__",    "__pthread_sighandler",	 "__restore",
 	};
 	const char *in[sizeof(names) / sizeof(names[0])];
 	char *skip = sp_xcalloc(pp->naddrs + 1, 1);
@@ -490,7 +490,7 @@ static int ends_with_hex_tag(const char *s)
  */
 static void fullname_map(struct pprof *pp, struct strmap *map)
 {
-	struct strmap once;   /* short -> its first tagged full name, or "" if several */
+	struct strmap once; /* short -> its first tagged full name, or "" if several */
 	size_t i;
 
 	strmap_init(&once);
@@ -657,8 +657,7 @@ static void tally_init(struct tally *t, const struct pprof *pp, const uint32_t (
 	t->stamp = 0;
 }
 
-static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, size_t n,
-			int64_t c)
+static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, size_t n, int64_t c)
 {
 	const uint32_t(*range)[2] = t->range;
 	const uint32_t *aent = pp->aent;
@@ -704,7 +703,8 @@ static void reduce_addrs(struct pprof *pp)
 	}
 	tally_init(&t, pp, (const uint32_t(*)[2])range);
 	for (i = 0; i < pp->nstacks; i++)
-		tally_stack(pp, &t, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i], pp->count[i]);
+		tally_stack(pp, &t, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i],
+			    pp->count[i]);
 	free(t.seen);
 	free(range);
 }

@@ -29,10 +29,10 @@ struct sp_pprof_sym {
 
 /* What pprof knows about one address ($symbols->{pc}). */
 struct sp_pprof_addr {
-	uint64_t pc;                     /* leaf as recorded, others minus 1 */
+	uint64_t pc;			 /* leaf as recorded, others minus 1 */
 	const struct sp_pprof_sym *syms; /* outermost first */
 	uint32_t nsyms;
-	unsigned known : 1;              /* 0: pprof has no entry for it */
+	unsigned known : 1; /* 0: pprof has no entry for it */
 };
 
 struct sp_pprof_memo {
@@ -43,8 +43,8 @@ struct sp_pprof_memo {
 
 struct sp_pprof_names {
 	struct sp_symbolizer *sym;
-	int addr_width;                  /* hex digits: 16, or 8 for 32-bit */
-	int lines;                       /* fill sp_pprof_sym.file, line, fl */
+	int addr_width; /* hex digits: 16, or 8 for 32-bit */
+	int lines;	/* fill sp_pprof_sym.file, line, fl */
 	struct sp_strtab strs;
 	struct sp_arena arena;
 	/* memos: full name -> short name, (file, line) -> its number */

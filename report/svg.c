@@ -30,20 +30,30 @@
 #define CURVE_STEPS 160
 
 struct axis {
-	double lo, hi;   /* data range (log10 of it on a log axis) */
+	double lo, hi; /* data range (log10 of it on a log axis) */
 	int log;
-	double p0, p1;   /* pixel positions of lo and hi */
+	double p0, p1; /* pixel positions of lo and hi */
 };
 
 static void xml_text(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&apos;", out);
+			break;
 		default:
 			if ((unsigned char)*s >= 0x20 || *s == '\t')
 				fputc(*s, out);
@@ -119,8 +129,10 @@ static void put_frame(FILE *out, const struct sp_inputcost *ic, uint32_t routine
 	const struct sp_profile *p = ic->p;
 	const char *unit = p->ncounters ? p->counters[0].unit : "cost";
 
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
-		     "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", W, H, W, H);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+		W, H, W, H);
 	fputs("<style>\n"
 	      "text { font-family: sans-serif; font-size: 12px; fill: #222; }\n"
 	      ".title { font-size: 15px; font-weight: bold; }\n"
@@ -129,10 +141,12 @@ static void put_frame(FILE *out, const struct sp_inputcost *ic, uint32_t routine
 	      ".worst { fill: #d62728; } .avg { fill: #1f77b4; } .best { fill: #2ca02c; }\n"
 	      ".fit-worst { stroke: #d62728; } .fit-avg { stroke: #1f77b4; }\n"
 	      ".fit-worst, .fit-avg { fill: none; stroke-width: 1.5; stroke-dasharray: 6 3; }\n"
-	      "</style>\n<title>", out);
+	      "</style>\n<title>",
+	      out);
 	xml_text(out, p->funcs[routine].name);
 	fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-	      "<text class=\"title\" x=\"", out);
+	      "<text class=\"title\" x=\"",
+	      out);
 	fprintf(out, "%.0f\" y=\"28\">Cost plot of ", LEFT);
 	xml_text(out, p->funcs[routine].name);
 	fputs("</text>\n", out);
@@ -144,11 +158,14 @@ static void put_frame(FILE *out, const struct sp_inputcost *ic, uint32_t routine
 	fprintf(out,
 		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">input size (%s%s)</text>\n",
 		(LEFT + RIGHT) / 2, H - 25, p->aprof.input_metric, x->log ? ", log scale" : "");
-	fprintf(out, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 "
-		     "%.1f)\">cost per activation (%s%s)</text>\n",
+	fprintf(out,
+		"<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 "
+		"%.1f)\">cost per activation (%s%s)</text>\n",
 		(TOP + BOTTOM) / 2, (TOP + BOTTOM) / 2, unit, y->log ? ", log scale" : "");
-	fprintf(out, "<clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		     "height=\"%.1f\"/></clipPath>\n", LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP);
+	fprintf(out,
+		"<clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\"/></clipPath>\n",
+		LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP);
 }
 
 static void put_points(FILE *out, const struct sp_ic_entry *e, const struct axis *x,
@@ -160,8 +177,9 @@ static void put_points(FILE *out, const struct sp_ic_entry *e, const struct axis
 		const struct sp_ic_point *pt = &e->points[i];
 		double px = pos(x, (double)pt->size);
 
-		fprintf(out, "<g class=\"point\" data-size=\"%llu\" data-calls=\"%llu\">"
-			     "<title>size %llu: %llu calls, min %llu, avg %.2f, max %llu</title>",
+		fprintf(out,
+			"<g class=\"point\" data-size=\"%llu\" data-calls=\"%llu\">"
+			"<title>size %llu: %llu calls, min %llu, avg %.2f, max %llu</title>",
 			(unsigned long long)pt->size, (unsigned long long)pt->calls,
 			(unsigned long long)pt->size, (unsigned long long)pt->calls,
 			(unsigned long long)pt->min, pt->avg, (unsigned long long)pt->max);
@@ -214,8 +232,7 @@ static void legend_item(FILE *out, int row, const char *cls, int line, const cha
 	fputs("</text>\n", out);
 }
 
-void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine,
-			 unsigned axes)
+void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine, unsigned axes)
 {
 	const struct sp_ic_entry *e = &ic->routines[routine];
 	struct axis x, y;

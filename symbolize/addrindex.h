@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 struct sp_addr_index {
-	const uint8_t *keys;  /* the array: n entries of `stride` bytes ... */
-	size_t n, stride;     /* ... each starting with its uint64_t address */
-	uint64_t base;        /* keys[0] */
+	const uint8_t *keys; /* the array: n entries of `stride` bytes ... */
+	size_t n, stride;    /* ... each starting with its uint64_t address */
+	uint64_t base;	     /* keys[0] */
 	unsigned shift;
-	uint32_t *bucket;     /* per bucket: the last entry at or below its start */
+	uint32_t *bucket; /* per bucket: the last entry at or below its start */
 	size_t nbuckets;
 };
 

@@ -163,8 +163,8 @@ static int bfd_in_code(struct sp_image *im, uint64_t vaddr)
 
 /* gprof's own walk: every address, one by one (min_insn_size 1). */
 static int bfd_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
-			     int (*fn)(void *, uint64_t, const char *, int, const char *), void *ctx,
-			     struct sp_error *err)
+			     int (*fn)(void *, uint64_t, const char *, int, const char *),
+			     void *ctx, struct sp_error *err)
 {
 	struct bfd_image *b = BI(im);
 	uint64_t a;
@@ -234,7 +234,6 @@ static const struct image_ops bfd_ops_plain = {
 	.has_func_syms = 0,
 	.free = bfd_image_free,
 };
-
 
 int sp_bfd_image_open(struct sp_image *im, struct sp_error *err)
 {

@@ -97,7 +97,7 @@ struct sp_demangle_batch {
 	char leading_char;
 	atomic_size_t next; /* the first name no thread has taken yet */
 	pthread_t thread;
-	int running;        /* the thread was started and not joined */
+	int running; /* the thread was started and not joined */
 	int done;
 };
 

@@ -79,7 +79,7 @@
 struct fn {
 	const char *name;
 	const char *call_file;
-	uint64_t low;    /* bfd's arange.low: the start of its first range */
+	uint64_t low;	 /* bfd's arange.low: the start of its first range */
 	uint32_t caller; /* enclosing function of an inlined one, else NONE */
 	uint32_t call_line;
 	uint32_t unit;
@@ -148,7 +148,7 @@ struct fbuild {
 };
 
 struct origin_memo {
-	uint64_t off;    /* DIE offset + 1; 0: free slot */
+	uint64_t off; /* DIE offset + 1; 0: free slot */
 	const char *name;
 	int is_linkage;
 };
@@ -585,7 +585,8 @@ static const unsigned char *unit_end(Dwarf_Die *die)
 	Dwarf *dw = die->cu ? dwarf_cu_getdwarf(die->cu) : NULL;
 	Dwarf_Off off = dwarf_dieoffset(die), next;
 
-	if (!dw || dwarf_next_unit(dw, off - dwarf_cuoffset(die), &next, NULL, NULL, NULL, NULL, NULL,
+	if (!dw ||
+	    dwarf_next_unit(dw, off - dwarf_cuoffset(die), &next, NULL, NULL, NULL, NULL, NULL,
 			    NULL, NULL) != 0 ||
 	    next < off)
 		return NULL;
@@ -603,7 +604,7 @@ static const unsigned char *unit_end(Dwarf_Die *die)
 static int next_up(struct fbuild *b, size_t *depth, const unsigned char *null,
 		   const unsigned char *end)
 {
-	while (null && end && null < end && *depth > 0) {
+	while (null && end && null<end && * depth> 0) {
 		Dwarf_Die *up = &b->stack[--*depth];
 
 		if (++null < end && *null != 0) {
@@ -1103,7 +1104,8 @@ static size_t last_at_or_below_hint(const uint64_t *v, size_t n, uint64_t x, siz
 /* The symbol bfd's _bfd_elf_find_function finds at addr, its address and
  * (file not NULL) the file it names with it. */
 static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr,
-				  struct sp_dwfuncs_cursor *c, uint64_t *sym_addr, const char **file)
+				  struct sp_dwfuncs_cursor *c, uint64_t *sym_addr,
+				  const char **file)
 {
 	size_t i, k, hint;
 	const struct symsec *sec;
@@ -1243,8 +1245,8 @@ void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st)
 	st->name = NULL;
 }
 
-size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
-			     uint64_t addr, struct sp_inline_frame *frames, size_t max)
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+			     struct sp_inline_frame *frames, size_t max)
 {
 	return find(f, st, addr, frames, max, &st->cursor);
 }

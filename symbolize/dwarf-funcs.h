@@ -89,7 +89,7 @@ const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
 
 /* What one bfd remembers between lookups (rule 8 of dwarf-funcs.c). */
 struct sp_dwfuncs_state {
-	uint8_t *named;    /* per function: bfd has named it */
+	uint8_t *named;	   /* per function: bfd has named it */
 	const char **name; /* the name it kept */
 	struct sp_dwfuncs_cursor cursor;
 };
@@ -98,8 +98,8 @@ void sp_dwfuncs_state_init(struct sp_dwfuncs_state *st, const struct sp_dwfuncs 
 void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st);
 /* sp_dwfuncs_find() as one addr2line process answers addr after the
  * lookups recorded in st, which it updates. */
-size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
-			     uint64_t addr, struct sp_inline_frame *frames, size_t max);
+size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+			     struct sp_inline_frame *frames, size_t max);
 
 /*
  * The ELF function symbol bfd names for addr when DWARF does not (its

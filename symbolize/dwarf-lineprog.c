@@ -803,7 +803,7 @@ static int run_sequence(struct sp_lineprog *lp, struct rd *r, struct batch *bt,
 		}
 		first = 0;
 		continue;
-slow:
+	slow:
 		bt->n = (size_t)(st - bt->rows);
 		bt->absorb = absorb;
 		*r = c;

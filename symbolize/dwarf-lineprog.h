@@ -53,11 +53,11 @@ struct sp_lineprog {
 	size_t nfiles, files_alloc;
 	const char **names; /* composed names by file index; NULL: not yet */
 	size_t names_alloc;
-	const char *unknown; /* interned "<unknown>" */
-	int fast;	     /* special opcodes precomputed (not VLIW) */
+	const char *unknown;  /* interned "<unknown>" */
+	int fast;	      /* special opcodes precomputed (not VLIW) */
 	const uint64_t *want; /* sp_lineprog_want(), or NULL */
 	size_t nwant;
-	int defines_files;   /* the program used DW_LNE_define_file */
+	int defines_files; /* the program used DW_LNE_define_file */
 	uint32_t spec_addr[256], spec_line[256];
 };
 

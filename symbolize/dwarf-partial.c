@@ -55,8 +55,7 @@ struct sect {
 /* ---- decompression ---- */
 
 /* The compressed stream of an SHF_COMPRESSED section, and its full size. */
-static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *zlen,
-		uint64_t *size)
+static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *zlen, uint64_t *size)
 {
 	if (elfclass == ELFCLASS64) {
 		Elf64_Chdr h;
@@ -240,8 +239,8 @@ static int covering(const struct sp_partial_arange *ar, size_t nar, uint64_t add
 
 /* The units covering the addresses (sorted, distinct); -1 if an address
  * has none, or if more than `limit` units are needed. */
-static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint64_t *addrs, size_t n,
-		     size_t limit, uint64_t **cus, size_t *ncus)
+static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint64_t *addrs,
+		     size_t n, size_t limit, uint64_t **cus, size_t *ncus)
 {
 	size_t i, alloc = 0;
 
@@ -329,9 +328,9 @@ static size_t info_target(void *ctx, const uint8_t *buf, size_t have)
 static int section_kept(const char *name)
 {
 	static const char *const kept[] = {
-		".debug_info",	     ".debug_abbrev", ".debug_line",     ".debug_str",
-		".debug_line_str",   ".debug_ranges", ".debug_rnglists", ".debug_addr",
-		".debug_str_offsets",
+		".debug_info",	   ".debug_abbrev",   ".debug_line",
+		".debug_str",	   ".debug_line_str", ".debug_ranges",
+		".debug_rnglists", ".debug_addr",     ".debug_str_offsets",
 	};
 	size_t i;
 
@@ -343,8 +342,7 @@ static int section_kept(const char *name)
 
 /* Appends n bytes (data, or zeros if NULL) aligned to `align`; returns
  * their offset. */
-static size_t append(struct sp_partial *p, size_t *alloc, const void *data, size_t n,
-		     size_t align)
+static size_t append(struct sp_partial *p, size_t *alloc, const void *data, size_t n, size_t align)
 {
 	size_t off;
 
@@ -376,7 +374,7 @@ static size_t abbrev_end(const uint8_t *d, size_t have, size_t off)
 		do {                                                                               \
 			if (p >= have)                                                             \
 				return 0;                                                          \
-			(v) |= (uint64_t)(d[p] & 0x7f) << (sh_ < 63 ? sh_ : 63);                 \
+			(v) |= (uint64_t)(d[p] & 0x7f) << (sh_ < 63 ? sh_ : 63);                   \
 			sh_ += 7;                                                                  \
 		} while (d[p++] & 0x80);                                                           \
 	} while (0)
@@ -802,8 +800,8 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 		return -1;
 	memcpy(&eh, raw, sizeof(eh));
 	if (!eh.e_shnum || eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > rawsize ||
-	    (size_t)eh.e_shnum * sizeof(*sh) > rawsize - eh.e_shoff ||
-	    eh.e_phoff > rawsize || (size_t)eh.e_phnum * eh.e_phentsize > rawsize - eh.e_phoff)
+	    (size_t)eh.e_shnum * sizeof(*sh) > rawsize - eh.e_shoff || eh.e_phoff > rawsize ||
+	    (size_t)eh.e_phnum * eh.e_phentsize > rawsize - eh.e_phoff)
 		return -1;
 	sh = sp_xmalloc(eh.e_shnum * sizeof(*sh));
 	memcpy(sh, raw + eh.e_shoff, eh.e_shnum * sizeof(*sh));
@@ -825,8 +823,8 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 					 (size_t)eh.e_phnum * eh.e_phentsize, 8)
 				: 0;
 	for (k = 1; k < eh.e_shnum; k++) {
-		if (sh[k].sh_type != SHT_NOBITS && (sh[k].sh_offset > rawsize ||
-						    sh[k].sh_size > rawsize - sh[k].sh_offset)) {
+		if (sh[k].sh_type != SHT_NOBITS &&
+		    (sh[k].sh_offset > rawsize || sh[k].sh_size > rawsize - sh[k].sh_offset)) {
 			free(sh);
 			return -1;
 		}
@@ -857,7 +855,8 @@ static struct sect *sections(Elf *elf, size_t *n, int *unusual)
 
 		memset(&s, 0, sizeof(s));
 		s.scn = scn;
-		if (!gelf_getshdr(scn, &s.sh) || !(s.name = elf_strptr(elf, shstrndx, s.sh.sh_name)))
+		if (!gelf_getshdr(scn, &s.sh) ||
+		    !(s.name = elf_strptr(elf, shstrndx, s.sh.sh_name)))
 			continue;
 		if (!strncmp(s.name, ".zdebug", 7) || !strcmp(s.name, ".gnu_debugaltlink"))
 			*unusual = 1;
@@ -948,7 +947,8 @@ static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t
 
 	secs = sections(elf, &nsecs, &unusual);
 	info = find(secs, nsecs, ".debug_info");
-	if (unusual || !info || !info->raw || load_aranges(p, elf, find(secs, nsecs, ".debug_aranges")))
+	if (unusual || !info || !info->raw ||
+	    load_aranges(p, elf, find(secs, nsecs, ".debug_aranges")))
 		goto out;
 	limit = count_units(p->ar, p->nar) / MAX_SHARE;
 	if (!limit || units_for(p->ar, p->nar, addrs, n, limit, &p->cus, &p->ncus) < 0 || !p->ncus)

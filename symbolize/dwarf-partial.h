@@ -14,13 +14,13 @@
 #include "lines.h"
 
 struct sp_partial {
-	uint8_t *image;          /* an in-memory copy for libdw, or NULL: use the file */
+	uint8_t *image; /* an in-memory copy for libdw, or NULL: use the file */
 	size_t size;
 	struct sp_unit_set units; /* the units to read (for sp_linetab_new_units) */
 	/* private */
 	struct sp_partial_arange *ar; /* .debug_aranges, sorted by start */
 	size_t nar;
-	uint64_t *cus;           /* the units' header offsets, sorted */
+	uint64_t *cus; /* the units' header offsets, sorted */
 	uint64_t *die_off;
 	size_t ncus;
 };

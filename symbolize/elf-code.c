@@ -40,11 +40,11 @@
 
 struct code_build {
 	struct sp_code *c;
-	Elf *elf;           /* the image */
-	Elf *symelf;        /* the file holding .symtab (the image or its debug file) */
+	Elf *elf;    /* the image */
+	Elf *symelf; /* the file holding .symtab (the image or its debug file) */
 	int machine;
 	int is_rel;
-	size_t text_ndx;    /* ET_REL: index of .text */
+	size_t text_ndx; /* ET_REL: index of .text */
 	struct sp_code_section *secs;
 	size_t nsecs, secs_alloc;
 	uint64_t *starts;
@@ -137,11 +137,16 @@ static int mapping_mode(const char *n)
 	if (n[0] != '$' || !n[1] || (n[2] && n[2] != '.'))
 		return -1;
 	switch (n[1]) {
-	case 'a': return SP_CODE_ARM;
-	case 't': return SP_CODE_THUMB;
-	case 'x': return SP_CODE_DEFAULT;
-	case 'd': return SP_CODE_DATA;
-	default: return -1;
+	case 'a':
+		return SP_CODE_ARM;
+	case 't':
+		return SP_CODE_THUMB;
+	case 'x':
+		return SP_CODE_DEFAULT;
+	case 'd':
+		return SP_CODE_DATA;
+	default:
+		return -1;
 	}
 }
 
@@ -161,8 +166,7 @@ static void add_alias(struct code_build *b, uint64_t addr, uint64_t entry)
 	b->naliases++;
 }
 
-static void one_symbol(struct code_build *b, const GElf_Sym *s, Elf32_Word shndx,
-		       const char *name)
+static void one_symbol(struct code_build *b, const GElf_Sym *s, Elf32_Word shndx, const char *name)
 {
 	int type = GELF_ST_TYPE(s->st_info), mode;
 	uint64_t addr = s->st_value;
@@ -273,13 +277,20 @@ static void dedup_starts(struct code_build *b)
 static int is_slot_reloc(int machine, unsigned type)
 {
 	switch (machine) {
-	case EM_X86_64: return type == R_X86_64_GLOB_DAT || type == R_X86_64_JUMP_SLOT;
-	case EM_386: return type == R_386_GLOB_DAT || type == R_386_JMP_SLOT;
-	case EM_AARCH64: return type == R_AARCH64_GLOB_DAT || type == R_AARCH64_JUMP_SLOT;
-	case EM_ARM: return type == R_ARM_GLOB_DAT || type == R_ARM_JUMP_SLOT;
-	case EM_PPC: return type == R_PPC_GLOB_DAT || type == R_PPC_JMP_SLOT;
-	case EM_PPC64: return type == R_PPC64_GLOB_DAT || type == R_PPC64_JMP_SLOT;
-	default: return 0;
+	case EM_X86_64:
+		return type == R_X86_64_GLOB_DAT || type == R_X86_64_JUMP_SLOT;
+	case EM_386:
+		return type == R_386_GLOB_DAT || type == R_386_JMP_SLOT;
+	case EM_AARCH64:
+		return type == R_AARCH64_GLOB_DAT || type == R_AARCH64_JUMP_SLOT;
+	case EM_ARM:
+		return type == R_ARM_GLOB_DAT || type == R_ARM_JUMP_SLOT;
+	case EM_PPC:
+		return type == R_PPC_GLOB_DAT || type == R_PPC_JMP_SLOT;
+	case EM_PPC64:
+		return type == R_PPC64_GLOB_DAT || type == R_PPC64_JMP_SLOT;
+	default:
+		return 0;
 	}
 }
 

@@ -38,25 +38,25 @@ struct elf_file {
 
 struct elf_image {
 	struct elf_file main;
-	struct elf_file dbg;       /* separate debug file, fd -1 if none */
+	struct elf_file dbg; /* separate debug file, fd -1 if none */
 	char *dbg_path;
 	int dbg_tried;
 	/* DWARF and the line table, built on a thread of their own (they
 	 * take as long as everything else gprof's report needs): the thread
 	 * opens its own libelf handle, so nothing is shared while it runs */
-	struct elf_file dwf;       /* the file the DWARF comes from */
+	struct elf_file dwf; /* the file the DWARF comes from */
 	Dwarf *dw;
 	struct sp_linetab *lines;
-	struct sp_dwfuncs *funcs;  /* functions and inline chains, on demand */
+	struct sp_dwfuncs *funcs; /* functions and inline chains, on demand */
 	int funcs_tried;
 	pthread_t lines_thread;
-	int lines_state;           /* 0 not started, 1 running, 2 done */
+	int lines_state; /* 0 not started, 1 running, 2 done */
 	/* With SP_PREFETCH_FUNCS, the functions' DIEs are read on a third
 	 * thread, with a libelf handle, a Dwarf and a string table of its own,
 	 * as the line thread decides each unit's fate (feed) */
 	struct unit_feed *feed;
 	pthread_t funcs_thread;
-	int funcs_state;           /* 0 not started, 1 running, 2 done */
+	int funcs_state; /* 0 not started, 1 running, 2 done */
 	struct elf_file fnf;
 	Dwarf *fdw;
 	struct sp_strtab fstrs;
@@ -64,16 +64,16 @@ struct elf_image {
 	int text_found;
 	uint64_t text_vma, text_size;
 	Elf_Scn *text_scn;
-	uint64_t (*code)[2];       /* executable sections [lo, hi), found once */
+	uint64_t (*code)[2]; /* executable sections [lo, hi), found once */
 	size_t ncode;
 	int code_found;
-	int sext32;                /* 32-bit MIPS: bfd sign-extends addresses */
+	int sext32;		     /* 32-bit MIPS: bfd sign-extends addresses */
 	struct sp_dwfuncs *symfuncs; /* ELF symbols only (no DWARF), on demand */
 	int symfuncs_tried;
 	struct sp_elf_load *loads; /* PT_LOAD segments, read once */
 	size_t nloads;
 	int loads_read;
-	uint64_t (*alloc)[2];      /* allocated sections [lo, hi), found once */
+	uint64_t (*alloc)[2]; /* allocated sections [lo, hi), found once */
 	size_t nalloc;
 	int alloc_found;
 	/* runtime symbolization: the addresses wanted (so that a large file
@@ -89,7 +89,7 @@ struct elf_image {
 	size_t nquery;
 	struct sp_partial partial;
 	int partial_on;
-	Elf *memelf;               /* the partial in-memory copy, if any */
+	Elf *memelf; /* the partial in-memory copy, if any */
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -196,7 +196,8 @@ static void build_id(const struct elf_file *f, const uint8_t **id, size_t *len)
 		GElf_Nhdr nh;
 		size_t off = 0, noff, doff;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
 			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
@@ -434,8 +435,8 @@ static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct s
 		if (!e->text_scn)
 			e->text_scn = find_scn(&e->main, "$CODE$", &sh);
 		if (!e->text_scn)
-			return sp_error_set(err, SP_E_FORMAT,
-					    "cannot read '%s': no .text section", im->path);
+			return sp_error_set(err, SP_E_FORMAT, "cannot read '%s': no .text section",
+					    im->path);
 		e->text_vma = sh.sh_addr;
 		e->text_size = sh.sh_size;
 		e->text_found = 1;
@@ -858,8 +859,8 @@ static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *
 }
 
 static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
-			     int (*fn)(void *, uint64_t, const char *, int, const char *), void *ctx,
-			     struct sp_error *err)
+			     int (*fn)(void *, uint64_t, const char *, int, const char *),
+			     void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
 	struct sp_dwfuncs_cursor c;
@@ -1079,9 +1080,9 @@ int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr)
 /* Version names of a dynamic symbol table, as bfd composes them for nm. */
 struct versions {
 	Elf_Data *versym;
-	const char **defname;  /* by version index */
+	const char **defname; /* by version index */
 	uint16_t *defflags;
-	size_t ndefs;          /* bfd's cverdefs: the highest index defined */
+	size_t ndefs; /* bfd's cverdefs: the highest index defined */
 	size_t nalloc;
 };
 
@@ -1110,8 +1111,10 @@ static void read_verdefs(const struct elf_file *f, struct versions *v)
 				size_t old = v->nalloc;
 
 				v->nalloc = vd.vd_ndx + 16u;
-				v->defname = sp_xreallocarray(v->defname, v->nalloc, sizeof(char *));
-				v->defflags = sp_xreallocarray(v->defflags, v->nalloc, sizeof(uint16_t));
+				v->defname =
+					sp_xreallocarray(v->defname, v->nalloc, sizeof(char *));
+				v->defflags =
+					sp_xreallocarray(v->defflags, v->nalloc, sizeof(uint16_t));
 				memset(v->defname + old, 0, (v->nalloc - old) * sizeof(char *));
 				memset(v->defflags + old, 0, (v->nalloc - old) * sizeof(uint16_t));
 			}
@@ -1196,8 +1199,7 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 	return ret < 0 ? ret : (int)shown;
 }
 
-int sp_elf_image_nm(struct sp_image *im, int (*fn)(void *ctx, const struct sp_nm_sym *s),
-		    void *ctx)
+int sp_elf_image_nm(struct sp_image *im, int (*fn)(void *ctx, const struct sp_nm_sym *s), void *ctx)
 {
 	struct elf_image *e = EI(im);
 	Elf_Scn *s;

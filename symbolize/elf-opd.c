@@ -46,17 +46,17 @@
 
 struct osec {
 	uint64_t vma;
-	char letter;       /* class letter of a symbol in it */
+	char letter; /* class letter of a symbol in it */
 	unsigned alloc : 1;
 	unsigned code : 1; /* SEC_CODE | SEC_ALLOC, not thread-local */
 };
 
 struct osym {
 	const char *name;
-	uint64_t addr;     /* value + section vma */
-	uint64_t value;    /* section-relative */
-	size_t order;      /* index in the symbol table */
-	size_t sec;        /* index into the osec array, or (size_t)-1 */
+	uint64_t addr;	/* value + section vma */
+	uint64_t value; /* section-relative */
+	size_t order;	/* index in the symbol table */
+	size_t sec;	/* index into the osec array, or (size_t)-1 */
 	unsigned sec_sym : 1, in_opd : 1, in_code : 1;
 	unsigned global : 1, local : 1, weak : 1, func : 1, ifunc : 1, unique : 1;
 };
@@ -64,10 +64,10 @@ struct osym {
 struct opd_ctx {
 	struct osec *secs;
 	size_t nsecs;
-	size_t opd;        /* osec index of .opd */
+	size_t opd; /* osec index of .opd */
 	struct osym *syms;
 	size_t nsyms;
-	size_t *map;       /* ELF section index -> osec index or (size_t)-1 */
+	size_t *map; /* ELF section index -> osec index or (size_t)-1 */
 	size_t nmap;
 };
 
@@ -247,8 +247,7 @@ static int sym_exists_at(const struct osym *syms, size_t lo, size_t hi, uint64_t
 
 /* The section bfd gives the dot symbol of an entry at `ent` (osec index),
  * or (size_t)-1 when no code section is reached. */
-static size_t code_section(const struct opd_ctx *c, size_t codesec, size_t codesecend,
-			   uint64_t ent)
+static size_t code_section(const struct opd_ctx *c, size_t codesec, size_t codesecend, uint64_t ent)
 {
 	size_t lo = codesec, hi = codesecend, start = 0, i, found = (size_t)-1;
 

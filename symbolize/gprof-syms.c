@@ -204,7 +204,7 @@ static void end_at_sizes(struct sp_symtab *t)
 	}
 }
 
-static const char *const clone_words[] = {"constprop", "isra", "part",     "cold",
+static const char *const clone_words[] = {"constprop", "isra",	   "part",	 "cold",
 					  "clone",     "lto_priv", "localalias", "specialized"};
 
 /* Is s[0..n) one of GCC's clone suffix words? */
@@ -298,8 +298,8 @@ size_t *sp_symtab_clone_origins(struct sp_symtab *t)
 /* ---- line symbols (-l; gprof's core_create_line_syms) ---- */
 
 struct line_ctx {
-	struct sp_symtab *t;      /* the finalized function table */
-	struct sp_symbol *lines;  /* the new line symbols */
+	struct sp_symtab *t;	 /* the finalized function table */
+	struct sp_symbol *lines; /* the new line symbols */
 	size_t n, alloc;
 	FILE *debug;
 	/* the previous answer, as the image named it (its strings are

@@ -32,8 +32,7 @@ struct sp_image *sp_image_open(const char *path, struct sp_error *err)
 	if (r == 1)
 		r = sp_bfd_image_open(im, err);
 	if (r == 1)
-		sp_error_set(err, SP_E_FORMAT, "cannot read '%s': not in executable format",
-			     path);
+		sp_error_set(err, SP_E_FORMAT, "cannot read '%s': not in executable format", path);
 	if (r != 0)
 		goto fail;
 	return im;

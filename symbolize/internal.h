@@ -17,14 +17,14 @@ struct raw_sym {
 	 * filter reads past the end of some names into the next string of
 	 * the table (see gprof-syms.c), so the backend says where that ends */
 	const char *name_limit;
-	uint64_t addr;            /* value + section vma (gprof's address) */
+	uint64_t addr; /* value + section vma (gprof's address) */
 	uint64_t size;
-	size_t count_hint;        /* symbols the walk reports at most, 0 unknown */
-	char type;                /* nm class letter: T t W ... */
+	size_t count_hint; /* symbols the walk reports at most, 0 unknown */
+	char type;	   /* nm class letter: T t W ... */
 	unsigned has_section : 1;
-	unsigned local : 1;       /* BSF_LOCAL */
-	unsigned function : 1;    /* BSF_FUNCTION */
-	unsigned debugging : 1;   /* BSF_DEBUGGING */
+	unsigned local : 1;	/* BSF_LOCAL */
+	unsigned function : 1;	/* BSF_FUNCTION */
+	unsigned debugging : 1; /* BSF_DEBUGGING */
 };
 
 struct image_ops {
@@ -67,9 +67,9 @@ struct sp_image {
 	const struct image_ops *ops;
 	char *path;
 	struct sp_target target;
-	struct sp_strtab strs;   /* names handed out by src_line */
-	void *priv;              /* backend state */
-	struct sp_code *code;    /* sp_image_code(), loaded on first use */
+	struct sp_strtab strs; /* names handed out by src_line */
+	void *priv;	       /* backend state */
+	struct sp_code *code;  /* sp_image_code(), loaded on first use */
 };
 
 extern const struct image_ops sp_elf_image_ops;
@@ -94,7 +94,6 @@ void sp_coff_strtab_release(struct sp_coff_strtab *t);
 const char *sp_coff_strtab_name(const struct sp_coff_strtab *t, size_t i, const char *name,
 				const char **limit);
 
-
 /* Backend constructors: 0, -error, or 1 if the file is not theirs. */
 int sp_elf_image_open(struct sp_image *im, struct sp_error *err);
 int sp_bfd_image_open(struct sp_image *im, struct sp_error *err);
@@ -112,12 +111,12 @@ void sp_code_release(struct sp_code *c);
 /* A PT_LOAD segment. */
 struct sp_elf_load {
 	uint64_t vaddr, offset, filesz, memsz, align;
-	uint32_t flags;           /* PF_X, PF_W, PF_R */
+	uint32_t flags; /* PF_X, PF_W, PF_R */
 };
 
 struct sp_elf_info {
-	int e_type;               /* ET_EXEC, ET_DYN ... */
-	const uint8_t *build_id;  /* NULL if none (the debug file's otherwise) */
+	int e_type;		 /* ET_EXEC, ET_DYN ... */
+	const uint8_t *build_id; /* NULL if none (the debug file's otherwise) */
 	size_t build_id_len;
 	const struct sp_elf_load *loads;
 	size_t nloads;
@@ -153,12 +152,12 @@ int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr);
 
 /* A symbol as `nm -n` (or, with no .symtab, `nm -D -n`) lists it. */
 struct sp_nm_sym {
-	const char *name;         /* raw name */
-	const char *version;      /* "" or the version nm appends */
+	const char *name;    /* raw name */
+	const char *version; /* "" or the version nm appends */
 	uint64_t addr;
-	size_t index;             /* in its table, for stable sorting */
-	char type;                /* nm's class letter */
-	unsigned hidden : 1;      /* "@" rather than "@@" */
+	size_t index;	     /* in its table, for stable sorting */
+	char type;	     /* nm's class letter */
+	unsigned hidden : 1; /* "@" rather than "@@" */
 };
 
 /* Calls fn for the defined symbols nm lists for the image's own file: its

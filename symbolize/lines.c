@@ -492,14 +492,14 @@ static void emit_unit(struct build *b)
 struct query {
 	const uint64_t *want; /* the asked addresses, sorted and distinct */
 	size_t n;
-	struct sp_line *ans;  /* per address: its row, a gap row while none */
+	struct sp_line *ans; /* per address: its row, a gap row while none */
 	/* the unit being read */
-	int filtered;         /* b->rows holds kept rows only, ends[] valid */
-	uint64_t *ends;       /* where the range of each row of b->rows ends */
+	int filtered;	/* b->rows holds kept rows only, ends[] valid */
+	uint64_t *ends; /* where the range of each row of b->rows ends */
 	size_t ends_alloc;
-	struct sp_lprow top;  /* the open sequence's last row */
-	int open;             /* a sequence is open: top is valid */
-	size_t next;          /* the first asked address at or above top's */
+	struct sp_lprow top; /* the open sequence's last row */
+	int open;	     /* a sequence is open: top is valid */
+	size_t next;	     /* the first asked address at or above top's */
 };
 
 /* The first asked address at or above addr (q->n if none). */
@@ -627,8 +627,8 @@ static void answer_unit(struct build *b)
 
 	if (seqs_disjoint(b)) {
 		for (i = 0; i < b->nkept; i++)
-			for (j = want_from(q, b->kept[i].low); j < q->n && q->want[j] < b->kept[i].high;
-			     j++)
+			for (j = want_from(q, b->kept[i].low);
+			     j < q->n && q->want[j] < b->kept[i].high; j++)
 				answer(b, j, &b->kept[i]);
 		return;
 	}

@@ -69,8 +69,8 @@ struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
  * the full table's answers; any other address, and the functions that
  * need every row (sp_linetab_rows(), sp_linetab_find_any*(), the unit
  * runs), are a bug that aborts: ask through sp_linetab_ask() (or
- * sp_linetab_answers() first) and build the full table when it says no. Warnings and unit states are the full
- * table's.
+ * sp_linetab_answers() first) and build the full table when it says no. Warnings and unit states
+ * are the full table's.
  */
 struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
 					size_t n, struct sp_error *err);

@@ -39,7 +39,8 @@ static int fits(const struct sp_map *m, const struct sp_elf_load *l, uint64_t ps
 	if ((l->offset & ~(psz - 1)) != m->pgoff || (l->offset & (psz - 1)) != in_page)
 		return 0;
 	len = m->end - m->start;
-	return len == round_up(in_page + l->filesz, psz) || len == round_up(in_page + l->memsz, psz);
+	return len == round_up(in_page + l->filesz, psz) ||
+	       len == round_up(in_page + l->memsz, psz);
 }
 
 int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,

@@ -42,7 +42,7 @@
 /* A routine as google-pprof's nm pass keeps it. */
 struct nm_routine {
 	uint64_t start, end;
-	const char *fullname;  /* "name<start>", or "name" (see nm_build) */
+	const char *fullname; /* "name<start>", or "name" (see nm_build) */
 };
 
 struct sp_symfile {
@@ -50,19 +50,19 @@ struct sp_symfile {
 	char *path;
 	struct sp_image *im;
 	struct sp_elf_info info;
-	struct sp_dwfuncs *funcs;    /* on first lookup */
+	struct sp_dwfuncs *funcs; /* on first lookup */
 	const struct sp_linetab *lines;
 	int loaded;
-	struct sp_pairmap index;     /* vaddr -> locs[] */
+	struct sp_pairmap index; /* vaddr -> locs[] */
 	struct sp_symloc **locs;
 	size_t nlocs, locs_alloc;
 	struct nm_routine *routines; /* sorted by start; on first use */
 	size_t nroutines;
-	const char *fini_name;       /* the "_fini" pprof found, or NULL */
+	const char *fini_name; /* the "_fini" pprof found, or NULL */
 	int nm_loaded;
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */
 	int session_ready;
-	struct sp_symloc scratch;    /* the last session answer */
+	struct sp_symloc scratch; /* the last session answer */
 	struct sp_sym_frame scratch_frames[MAX_INLINE];
 };
 
@@ -70,7 +70,7 @@ struct obj_slot {
 	struct sp_symfile *file;
 	enum sp_sym_reason why;
 	int done;
-	int misfit;      /* a base-offset frame fell outside its code (said once) */
+	int misfit; /* a base-offset frame fell outside its code (said once) */
 };
 
 struct map_slot {
@@ -89,12 +89,12 @@ struct sp_symbolizer {
 	const struct sp_symloc **frames;
 	size_t nframes;
 	struct sp_symloc failed[SP_SYM_NO_SYMBOL + 1];
-	struct sp_symfile *exe;      /* for profiles without maps (see unmapped()) */
+	struct sp_symfile *exe; /* for profiles without maps (see unmapped()) */
 	int exe_tried;
 	int preloaded;
 	struct sp_arena arena;
 	struct sp_strtab strs;
-	struct sp_pairmap dm_index;  /* raw name pointer -> dm[] */
+	struct sp_pairmap dm_index; /* raw name pointer -> dm[] */
 	const char **dm_raw, **dm_out;
 	size_t ndm, dm_alloc;
 };
@@ -207,8 +207,7 @@ static void loc_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 }
 
 /* The opened file at `path`, shared by every object that resolves to it. */
-static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path,
-				    struct sp_error *err)
+static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path, struct sp_error *err)
 {
 	struct sp_symfile *f;
 	struct sp_image *im;
@@ -358,8 +357,10 @@ static int build_id_differs(struct sp_symbolizer *s, const struct sp_object *o,
 		return 0;
 	hex_id(&a, o->build_id, o->build_id_len);
 	hex_id(&b, f->info.build_id, f->info.build_id_len);
-	warn(s, "'%s' has build-id %s, the profile recorded %s for '%s'; its frames are left "
-		"unnamed", f->path, b.len ? b.buf : "(none)", a.buf, o->path);
+	warn(s,
+	     "'%s' has build-id %s, the profile recorded %s for '%s'; its frames are left "
+	     "unnamed",
+	     f->path, b.len ? b.buf : "(none)", a.buf, o->path);
 	sp_buf_release(&a);
 	sp_buf_release(&b);
 	return 1;
@@ -381,8 +382,10 @@ static void resolve_object(struct sp_symbolizer *s, const struct sp_object *o,
 	if (!path) {
 		slot->why = SP_SYM_NO_FILE;
 		if (!is_pseudo(o->path))
-			warn(s, "cannot find '%s' (named in the profile); its frames are left "
-				"unnamed", o->path);
+			warn(s,
+			     "cannot find '%s' (named in the profile); its frames are left "
+			     "unnamed",
+			     o->path);
 		return;
 	}
 	slot->file = file_open(s, path, &err);
@@ -426,12 +429,16 @@ static enum sp_sym_reason place_unmapped(struct sp_symbolizer *s, const struct s
 		s->exe_tried = 1;
 		s->exe = file_open(s, s->o.exe, &err);
 		if (s->exe && s->exe->info.e_type != ET_EXEC) {
-			warn(s, "the profile has no memory map and '%s' is position-independent: "
-				"its addresses cannot be symbolized", s->o.exe);
+			warn(s,
+			     "the profile has no memory map and '%s' is position-independent: "
+			     "its addresses cannot be symbolized",
+			     s->o.exe);
 			s->exe = NULL;
 		} else if (s->exe) {
-			warn(s, "the profile has no memory map: its addresses are taken as "
-				"addresses of '%s'", s->o.exe);
+			warn(s,
+			     "the profile has no memory map: its addresses are taken as "
+			     "addresses of '%s'",
+			     s->o.exe);
 		}
 	}
 	if (!s->exe || !sp_image_in_code(s->exe->im, *vaddr))
@@ -687,8 +694,9 @@ static enum sp_sym_reason place_base_offset(struct sp_symbolizer *s, const struc
 		struct obj_slot *slot = &s->objs[fr->object];
 
 		if (!slot->misfit++)
-			warn(s, "'%s' does not match the profile's '%s': offset %#llx is not in "
-				"its code; its frames there are left unnamed",
+			warn(s,
+			     "'%s' does not match the profile's '%s': offset %#llx is not in "
+			     "its code; its frames there are left unnamed",
 			     f->path, p->objects[fr->object].path, (unsigned long long)fr->addr);
 		return SP_SYM_MISMATCH;
 	}
@@ -1002,8 +1010,7 @@ static void nm_load(struct sp_symfile *f)
 	sp_sort(f->routines, f->nroutines, sizeof(*f->routines), cmp_routine, NULL);
 }
 
-int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name,
-			  uint64_t *start)
+int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name, uint64_t *start)
 {
 	size_t lo = 0, hi, n;
 

@@ -48,7 +48,10 @@ struct sp_arena {
 	size_t total; /* bytes handed out, for statistics */
 };
 
-#define SP_ARENA_INIT {NULL, 0}
+#define SP_ARENA_INIT                                                                              \
+	{                                                                                          \
+		NULL, 0                                                                            \
+	}
 
 void sp_arena_init(struct sp_arena *a);
 /* Frees every chunk; the arena is empty (and reusable) afterwards. */

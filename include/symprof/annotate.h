@@ -14,13 +14,13 @@ struct sp_cg;
 struct sp_symspecs;
 
 struct sp_annotate_opts {
-	const char *const *dirs;  /* search directories, in order (-I, then GPROF_PATH) */
+	const char *const *dirs; /* search directories, in order (-I, then GPROF_PATH) */
 	size_t ndirs;
-	unsigned all_lines : 1;      /* -x */
+	unsigned all_lines : 1;	     /* -x */
 	unsigned separate_files : 1; /* -y: write FILE-ann in the current directory */
 	unsigned ignore_zeros : 1;   /* skip files with no executions unless -z */
 	unsigned long min_count;     /* -m: counts below are shown as ##### */
-	int table_length;            /* -t: the "Top N Lines" table */
+	int table_length;	     /* -t: the "Top N Lines" table */
 	/* --precise: a line-level graph of the same profile; each line then
 	 * also shows the histogram time it received, its share and its
 	 * sampling error, and only lines that ran count as executed */
@@ -43,11 +43,11 @@ struct sp_profile;
 struct sp_symbolizer;
 
 struct sp_annotate_samples_opts {
-	const char *const *dirs;  /* source search directories, in order */
+	const char *const *dirs; /* source search directories, in order */
 	size_t ndirs;
-	const char *counter;      /* the counter counted; NULL: "samples" */
-	int pick;                 /* enum sp_value_pick of its values (0: counts) */
-	const char *what;         /* what the numbers count; NULL: "samples" */
+	const char *counter; /* the counter counted; NULL: "samples" */
+	int pick;	     /* enum sp_value_pick of its values (0: counts) */
+	const char *what;    /* what the numbers count; NULL: "samples" */
 };
 
 /*

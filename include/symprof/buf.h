@@ -21,7 +21,10 @@ struct sp_buf {
 	char *buf;
 };
 
-#define SP_BUF_INIT {0, 0, sp_buf_empty_}
+#define SP_BUF_INIT                                                                                \
+	{                                                                                          \
+		0, 0, sp_buf_empty_                                                                \
+	}
 
 void sp_buf_init(struct sp_buf *sb, size_t hint);
 void sp_buf_release(struct sp_buf *sb);

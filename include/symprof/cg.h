@@ -67,43 +67,43 @@ int sp_symspecs_keeps_arc(const struct sp_symspecs *s, const struct sp_symbol *f
 
 struct sp_cg_node {
 	const struct sp_symbol *sym; /* NULL for a cycle as a whole */
-	uint64_t ncalls;             /* calls, self-recursion excluded */
-	uint64_t self_calls;         /* self-recursive calls (in-cycle calls for a cycle) */
-	double time;                 /* self ticks (flat profile) */
-	double child_time;           /* ticks propagated from callees */
-	double prop_fract;           /* share of the time that propagates to callers */
-	double prop_self;            /* time * fract (call graph "self") */
-	double prop_child;           /* propagated child time (call graph "children") */
-	int top_order;               /* topological number, callees first */
-	int index;                   /* 1-based rank in the call graph, 0 = none */
-	int cycle;                   /* cycle number, 0 = not in a cycle */
-	uint32_t cyc_head;           /* the cycle's node, or this node */
-	uint32_t cyc_next;           /* next member of the cycle */
-	uint32_t parents;            /* first arc into this node */
-	uint32_t children;           /* first arc out of this node */
+	uint64_t ncalls;	     /* calls, self-recursion excluded */
+	uint64_t self_calls;	     /* self-recursive calls (in-cycle calls for a cycle) */
+	double time;		     /* self ticks (flat profile) */
+	double child_time;	     /* ticks propagated from callees */
+	double prop_fract;	     /* share of the time that propagates to callers */
+	double prop_self;	     /* time * fract (call graph "self") */
+	double prop_child;	     /* propagated child time (call graph "children") */
+	int top_order;		     /* topological number, callees first */
+	int index;		     /* 1-based rank in the call graph, 0 = none */
+	int cycle;		     /* cycle number, 0 = not in a cycle */
+	uint32_t cyc_head;	     /* the cycle's node, or this node */
+	uint32_t cyc_next;	     /* next member of the cycle */
+	uint32_t parents;	     /* first arc into this node */
+	uint32_t children;	     /* first arc out of this node */
 	unsigned print_flag : 1;     /* printed in the call graph ([N] vs (N)) */
 	unsigned flat_print : 1;     /* selected for the flat profile */
 	unsigned has_been_placed : 1;
-	unsigned folded : 1;         /* --precise: a GCC clone counted in its origin */
-	unsigned pseudo : 1;         /* a stand-in callee (sp_cg_pseudo_findnew) */
+	unsigned folded : 1; /* --precise: a GCC clone counted in its origin */
+	unsigned pseudo : 1; /* a stand-in callee (sp_cg_pseudo_findnew) */
 	uint32_t nuses;
 	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
-	uint32_t bb_first;           /* basic blocks of this symbol (index into bbs) */
+	uint32_t bb_first;		 /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
-	uint32_t indirect_calls;     /* -c: calls through a register or memory in its code */
+	uint32_t indirect_calls; /* -c: calls through a register or memory in its code */
 };
 
 enum sp_cg_arc_flags {
-	SP_CG_ARC_STATIC = 1 << 0,    /* a call instruction for it was found in the code (-c) */
-	SP_CG_ARC_TAIL = 1 << 1,      /* a jump to the callee's entry was found (a tail call) */
+	SP_CG_ARC_STATIC = 1 << 0, /* a call instruction for it was found in the code (-c) */
+	SP_CG_ARC_TAIL = 1 << 1,   /* a jump to the callee's entry was found (a tail call) */
 };
 
 struct sp_cg_arc {
 	uint32_t parent, child;
 	uint64_t count;
-	double time, child_time;      /* propagated, scaled by the parent's fract */
-	uint32_t next_parent;         /* next arc into the same child */
-	uint32_t next_child;          /* next arc out of the same parent */
+	double time, child_time; /* propagated, scaled by the parent's fract */
+	uint32_t next_parent;	 /* next arc into the same child */
+	uint32_t next_child;	 /* next arc out of the same parent */
 	uint32_t flags;
 	unsigned has_been_placed : 1;
 };
@@ -122,50 +122,50 @@ struct sp_cg_bb {
  * time and no calls; it appears only as the callee of arcs.
  */
 struct sp_cg {
-	struct sp_cg_node *nodes;    /* symbols, cycles, pseudo nodes (see above) */
+	struct sp_cg_node *nodes; /* symbols, cycles, pseudo nodes (see above) */
 	size_t nsyms, ncycles, nnodes;
-	size_t npseudo;              /* nodes[nnodes .. nnodes + npseudo) */
-	struct sp_cg_arc *arcs;      /* in creation order */
+	size_t npseudo;		/* nodes[nnodes .. nnodes + npseudo) */
+	struct sp_cg_arc *arcs; /* in creation order */
 	size_t narcs, arcs_alloc;
-	uint32_t *order;             /* nnodes entries: call-graph order (index - 1) */
-	uint32_t *arc_list;          /* non-self arcs in creation order (gprof's arcs[]) */
+	uint32_t *order;    /* nnodes entries: call-graph order (index - 1) */
+	uint32_t *arc_list; /* non-self arcs in creation order (gprof's arcs[]) */
 	size_t narc_list, arc_list_alloc;
-	struct sp_cg_bb *bbs;        /* basic blocks grouped by symbol (-l) */
+	struct sp_cg_bb *bbs; /* basic blocks grouped by symbol (-l) */
 	size_t nbbs;
 	const struct sp_symtab *symtab;
-	double total_time;           /* flat profile total, ticks */
-	double print_time;           /* call graph total, ticks */
-	double hist_scale;           /* UNITs per bin, gprof's hist_scale */
+	double total_time; /* flat profile total, ticks */
+	double print_time; /* call graph total, ticks */
+	double hist_scale; /* UNITs per bin, gprof's hist_scale */
 	long hz;
 	char dimen[16];
 	char dimen_abbrev;
 	int have_hist;
 	int have_arcs;
 	int have_bbs;
-	int stack_based;             /* built from exact stacks (no cycles) */
-	int precise;                 /* --precise arithmetic (exact bins, sizes, clones) */
-	double unattributed;         /* --precise: ticks that fell on no symbol */
-	int counts_known;            /* call counts are meaningful */
-	uint32_t *name_rank;         /* private: strcmp rank of each symbol's name */
+	int stack_based;     /* built from exact stacks (no cycles) */
+	int precise;	     /* --precise arithmetic (exact bins, sizes, clones) */
+	double unattributed; /* --precise: ticks that fell on no symbol */
+	int counts_known;    /* call counts are meaningful */
+	uint32_t *name_rank; /* private: strcmp rank of each symbol's name */
 	/* private: one scratch block for the temporaries of building and
 	 * sorting (sp_cg_scratch), so that they reuse its pages */
 	void *scratch;
 	size_t scratch_size;
-	unsigned static_flags;       /* enum sp_cg_static_flags of the scan, 0 without -c */
+	unsigned static_flags; /* enum sp_cg_static_flags of the scan, 0 without -c */
 	/* For costs that are not samples (aprof): one line describing the
 	 * unit, printed instead of gprof's sampling lines in the flat profile
 	 * and call graph headers; per-call columns then use `dimen` as is.
 	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
 	const char *cost_note;
-	void *arc_index;             /* private: (parent, child) -> arc, built on first use */
+	void *arc_index; /* private: (parent, child) -> arc, built on first use */
 	/* a report has sorted arc lists (sp_cg_sort_parents/children): they
 	 * are no longer newest first, as the graph was built */
 	int lists_sorted;
 };
 
 struct sp_cg_debug {
-	FILE *out;                   /* NULL: no debugging output */
-	unsigned mask;               /* gprof's -d bits */
+	FILE *out;     /* NULL: no debugging output */
+	unsigned mask; /* gprof's -d bits */
 };
 
 /* gprof's debugging categories (-d N), as in its manual. */
@@ -193,13 +193,13 @@ typedef void (*sp_cg_find_calls_fn)(struct sp_cg *cg, uint32_t node, uint64_t lo
 
 struct sp_cg_gmon_opts {
 	const struct sp_symspecs *specs;
-	long hz;                     /* profiling rate (0 if no histogram) */
+	long hz; /* profiling rate (0 if no histogram) */
 	double hist_scale;
-	int have_hist;               /* the input had histogram records */
-	int have_arcs;               /* the input had call-graph records */
-	int line_granularity;        /* -l: arcs go to line symbols, bbs kept */
-	int precise;                 /* --precise: exact bin splitting, clones folded */
-	const size_t *fold;          /* --precise: per symbol, its clone origin or SIZE_MAX */
+	int have_hist;			/* the input had histogram records */
+	int have_arcs;			/* the input had call-graph records */
+	int line_granularity;		/* -l: arcs go to line symbols, bbs kept */
+	int precise;			/* --precise: exact bin splitting, clones folded */
+	const size_t *fold;		/* --precise: per symbol, its clone origin or SIZE_MAX */
 	sp_cg_find_calls_fn find_calls; /* -c, or NULL */
 	void *find_calls_ctx;
 	struct sp_cg_debug debug;
@@ -208,10 +208,10 @@ struct sp_cg_gmon_opts {
 /* ---- the static call graph (-c, cg/static.c) ---- */
 
 enum sp_cg_static_flags {
-	SP_CG_STATIC_ON = 1 << 0,       /* set in cg->static_flags once a scan ran */
-	SP_CG_STATIC_TAIL = 1 << 1,     /* --precise: jumps to a function's entry are arcs */
-	SP_CG_STATIC_WIDE = 1 << 2,     /* --precise, MIPS: jal targets are checked against the
-					 * histogram whole, not by their low 32 bits (gprof) */
+	SP_CG_STATIC_ON = 1 << 0,   /* set in cg->static_flags once a scan ran */
+	SP_CG_STATIC_TAIL = 1 << 1, /* --precise: jumps to a function's entry are arcs */
+	SP_CG_STATIC_WIDE = 1 << 2, /* --precise, MIPS: jal targets are checked against the
+				     * histogram whole, not by their low 32 bits (gprof) */
 };
 
 /* The pseudo node MIPS `jalr $ra` calls go to (gprof's name for it). */
@@ -219,18 +219,18 @@ enum sp_cg_static_flags {
 
 /* What one branch instruction does, as the scanner decodes it. */
 enum sp_cg_call_kind {
-	SP_CG_CALL_DIRECT,    /* a call to `target` */
-	SP_CG_CALL_IMPORT,    /* a call through a PLT stub or a GOT slot to `name` */
-	SP_CG_CALL_INDIRECT,  /* a call through a register or ordinary memory */
-	SP_CG_JUMP_DIRECT,    /* a jump (conditional or not) to `target` */
-	SP_CG_JUMP_IMPORT,    /* a jump through a PLT stub or a GOT slot to `name` */
+	SP_CG_CALL_DIRECT,   /* a call to `target` */
+	SP_CG_CALL_IMPORT,   /* a call through a PLT stub or a GOT slot to `name` */
+	SP_CG_CALL_INDIRECT, /* a call through a register or ordinary memory */
+	SP_CG_JUMP_DIRECT,   /* a jump (conditional or not) to `target` */
+	SP_CG_JUMP_IMPORT,   /* a jump through a PLT stub or a GOT slot to `name` */
 };
 
 struct sp_cg_call {
-	int kind;             /* enum sp_cg_call_kind */
-	uint64_t site;        /* address of the instruction */
-	uint64_t target;      /* *_DIRECT */
-	const char *name;     /* *_IMPORT: the imported (or, in an object file, external) name */
+	int kind;	  /* enum sp_cg_call_kind */
+	uint64_t site;	  /* address of the instruction */
+	uint64_t target;  /* *_DIRECT */
+	const char *name; /* *_IMPORT: the imported (or, in an object file, external) name */
 	unsigned conditional : 1;
 };
 
@@ -282,8 +282,7 @@ void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_c
  * indirect call (`jalr $ra`) is also an arc to the pseudo node
  * SP_CG_INDIRECT_CHILD, as in gprof.
  */
-void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
-			     void *ctx);
+void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi, void *ctx);
 
 /*
  * Builds the call graph of a gmon.out profile over a gprof symbol table:
@@ -299,23 +298,23 @@ void sp_cg_free(struct sp_cg *cg);
 
 enum sp_value_field {
 	SP_VALUE_VALUE = 0, /* the amount (ticks, bytes, cost) */
-	SP_VALUE_COUNT,     /* the number of events */
-	SP_VALUE_PEAK,      /* the peak amount */
+	SP_VALUE_COUNT,	    /* the number of events */
+	SP_VALUE_PEAK,	    /* the peak amount */
 };
 
 struct sp_cg_stack_opts {
-	uint32_t counter;               /* which of the profile's counters */
+	uint32_t counter; /* which of the profile's counters */
 	enum sp_value_field field;
 	/* frame f expands to functions frame_funcs[frame_first[f] ..
 	 * frame_first[f + 1]), outermost first (inline chains); none: the frame
 	 * is transparent */
 	const uint32_t *frame_first;
 	const uint32_t *frame_funcs;
-	const struct sp_symtab *funcs;  /* one symbol per function, any order */
-	long hz;                        /* value units per dimension unit */
-	const char *dimen;              /* "seconds", "bytes" ... */
+	const struct sp_symtab *funcs; /* one symbol per function, any order */
+	long hz;		       /* value units per dimension unit */
+	const char *dimen;	       /* "seconds", "bytes" ... */
 	char dimen_abbrev;
-	int counts_known;               /* counts are calls/events worth showing */
+	int counts_known; /* counts are calls/events worth showing */
 	/* a node's count is the number of activations of that very context
 	 * (aprof), not of events in its subtree: an arc's count is then the
 	 * sum of the counts of its callee's nodes */
@@ -366,12 +365,12 @@ struct sp_symbolizer;
 
 struct sp_frame_funcs {
 	struct sp_symtab *funcs;
-	uint32_t *first;    /* nframes + 1 entries */
+	uint32_t *first; /* nframes + 1 entries */
 	uint32_t *list;
 	size_t nlist;
-	uint32_t *object;   /* per function, SP_NONE-like UINT32_MAX if unknown */
-	const char **file;  /* per function: a source file its code is in (the
-			       first frame's), NULL if none; in funcs->strs */
+	uint32_t *object;  /* per function, SP_NONE-like UINT32_MAX if unknown */
+	const char **file; /* per function: a source file its code is in (the
+			      first frame's), NULL if none; in funcs->strs */
 };
 
 /* Symbolizes every frame of p (once each) with s and fills ff; s may be
@@ -381,12 +380,12 @@ void sp_frame_funcs_build(struct sp_frame_funcs *ff, const struct sp_profile *p,
 void sp_frame_funcs_release(struct sp_frame_funcs *ff);
 
 enum sp_frame_funcs_flags {
-	SP_FF_LINES = 1 << 0,          /* line granularity */
-	SP_FF_OUTERMOST = 1 << 1,      /* only the function the address is in (no inline chain) */
-	SP_FF_RESOLVE_NAMED = 1 << 2,  /* look up profiler-named frames too; their name is the
-					  fallback */
-	SP_FF_MERGE_CLONES = 1 << 3,   /* f.constprop.0, f.isra.0, f.part.0, f.cold: f */
-	SP_FF_IGPROF_NAMES = 1 << 4,   /* unknown frames as "@{FILE+OFFSET}" (igprof-analyse) */
+	SP_FF_LINES = 1 << 0,	      /* line granularity */
+	SP_FF_OUTERMOST = 1 << 1,     /* only the function the address is in (no inline chain) */
+	SP_FF_RESOLVE_NAMED = 1 << 2, /* look up profiler-named frames too; their name is the
+					 fallback */
+	SP_FF_MERGE_CLONES = 1 << 3,  /* f.constprop.0, f.isra.0, f.part.0, f.cold: f */
+	SP_FF_IGPROF_NAMES = 1 << 4,  /* unknown frames as "@{FILE+OFFSET}" (igprof-analyse) */
 };
 
 /* sp_frame_funcs_build() with enum sp_frame_funcs_flags. */
@@ -399,16 +398,16 @@ size_t sp_clone_origin_len(const char *name);
 /* ---- igprof-analyse's call tree (igtree.c) ---- */
 
 enum sp_igtree_filters {
-	SP_IGF_IGPROF = 1 << 0,  /* drop IgProf's own frames (libigprof.so ...) */
-	SP_IGF_MALLOC = 1 << 1,  /* fold malloc, operator new ... into their callers */
-	SP_IGF_POOL = 1 << 2,    /* drop gcc 2's pool allocator (MEM_LIVE) */
+	SP_IGF_IGPROF = 1 << 0, /* drop IgProf's own frames (libigprof.so ...) */
+	SP_IGF_MALLOC = 1 << 1, /* fold malloc, operator new ... into their callers */
+	SP_IGF_POOL = 1 << 2,	/* drop gcc 2's pool allocator (MEM_LIVE) */
 };
 
 struct sp_igtree_opts {
-	uint32_t counter;            /* which of the profile's counters */
-	enum sp_value_field field;   /* SP_VALUE_VALUE or SP_VALUE_PEAK */
-	unsigned filters;            /* enum sp_igtree_filters */
-	int by_frame;                /* a tree of p's frames, not of functions */
+	uint32_t counter;	   /* which of the profile's counters */
+	enum sp_value_field field; /* SP_VALUE_VALUE or SP_VALUE_PEAK */
+	unsigned filters;	   /* enum sp_igtree_filters */
+	int by_frame;		   /* a tree of p's frames, not of functions */
 };
 
 /*
@@ -440,9 +439,9 @@ uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64
  * one sort.
  */
 struct sp_cg_parent_runs {
-	uint32_t *first;  /* node n's run: arcs[first[n] .. first[n + 1]) */
+	uint32_t *first; /* node n's run: arcs[first[n] .. first[n + 1]) */
 	uint32_t *arcs;
-	size_t nnodes;    /* nodes and pseudo nodes it covers */
+	size_t nnodes; /* nodes and pseudo nodes it covers */
 };
 struct sp_cg_parent_runs *sp_cg_parent_runs_new(const struct sp_cg *cg);
 void sp_cg_parent_runs_free(struct sp_cg_parent_runs *runs);

@@ -14,7 +14,7 @@
 #define SP_ERRORS(X)                                                                               \
 	X(OK, "success")                                                                           \
 	X(NOMEM, "out of memory")                                                                  \
-	X(IO, "input/output error")                                                               \
+	X(IO, "input/output error")                                                                \
 	X(OPEN, "cannot open file")                                                                \
 	X(TRUNCATED, "file is truncated")                                                          \
 	X(CORRUPT, "file is corrupt")                                                              \
@@ -37,12 +37,18 @@ enum sp_error_code { SP_ERRORS(SP_ERROR_ENUM_) SP_E_COUNT_ };
 
 /* Filled by a failing function. `msg` is the complete one-line message. */
 struct sp_error {
-	int code;      /* enum sp_error_code, positive */
+	int code; /* enum sp_error_code, positive */
 	int saved_errno;
 	char msg[SP_ERROR_MSG_MAX];
 };
 
-#define SP_ERROR_INIT {0, 0, {0}}
+#define SP_ERROR_INIT                                                                              \
+	{                                                                                          \
+		0, 0,                                                                              \
+		{                                                                                  \
+			0                                                                          \
+		}                                                                                  \
+	}
 
 /*
  * Fill `err` (may be NULL) with `code` and a printf-formatted message, and

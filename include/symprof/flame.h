@@ -36,26 +36,26 @@ struct sp_report;
 #define SP_FLAME_NONE UINT32_MAX
 
 struct sp_flame_node {
-	const char *name;        /* interned in the tree */
-	uint32_t parent;         /* SP_FLAME_NONE for the root */
+	const char *name; /* interned in the tree */
+	uint32_t parent;  /* SP_FLAME_NONE for the root */
 	uint32_t first_child, next_sibling;
-	uint32_t depth;          /* root = 0 */
-	double value;            /* stacks through this frame (after sp_flame_finish) */
-	double self;             /* stacks ending at this frame */
+	uint32_t depth; /* root = 0 */
+	double value;	/* stacks through this frame (after sp_flame_finish) */
+	double self;	/* stacks ending at this frame */
 };
 
 struct sp_flame {
-	struct sp_flame_node *nodes;  /* nodes[0] is the root; parents before children */
+	struct sp_flame_node *nodes; /* nodes[0] is the root; parents before children */
 	size_t len, alloc;
 	struct sp_strtab names;
-	struct sp_pairmap index;      /* (parent, name) -> node */
-	const char *title;            /* e.g. the executable */
-	const char *unit;             /* what a value counts: "samples", "bytes", "calls" */
-	const char *dimen;            /* the unit of value * unit_scale: "seconds", or NULL */
+	struct sp_pairmap index; /* (parent, name) -> node */
+	const char *title;	 /* e.g. the executable */
+	const char *unit;	 /* what a value counts: "samples", "bytes", "calls" */
+	const char *dimen;	 /* the unit of value * unit_scale: "seconds", or NULL */
 	double unit_scale;
 	uint32_t max_depth;
-	const char *note;             /* said under the title (interned), or NULL */
-	unsigned estimated : 1;       /* gmon.out: proportional estimate, not stacks */
+	const char *note;	/* said under the title (interned), or NULL */
+	unsigned estimated : 1; /* gmon.out: proportional estimate, not stacks */
 	unsigned finished : 1;
 };
 
@@ -115,8 +115,8 @@ struct sp_flame *sp_flame_from_cg(struct sp_report *r, const char *title);
 void sp_flame_write_folded(struct sp_flame *f, FILE *out);
 
 struct sp_flame_svg_opts {
-	int width;          /* pixels, 1200 by default */
-	int embedded;       /* inside the HTML report: no XML prolog, no script */
+	int width;    /* pixels, 1200 by default */
+	int embedded; /* inside the HTML report: no XML prolog, no script */
 };
 
 /*

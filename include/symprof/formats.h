@@ -20,17 +20,17 @@ struct sp_progress_hook;
 /* gprof's -O / --file-format. */
 enum sp_gmon_format {
 	SP_GMON_AUTO = 0, /* "gmon" magic: GNU; otherwise BSD or 4.4BSD */
-	SP_GMON_MAGIC,    /* GNU, the magic cookie is required */
-	SP_GMON_BSD,      /* old BSD (4.4BSD headers are recognised too) */
-	SP_GMON_BSD44,    /* 4.4BSD only */
-	SP_GMON_PROF,     /* prof(1) format: not supported, like gprof */
+	SP_GMON_MAGIC,	  /* GNU, the magic cookie is required */
+	SP_GMON_BSD,	  /* old BSD (4.4BSD headers are recognised too) */
+	SP_GMON_BSD44,	  /* 4.4BSD only */
+	SP_GMON_PROF,	  /* prof(1) format: not supported, like gprof */
 };
 
 /* How the target writes numbers: from the executable's ELF header. */
 struct sp_gmon_target {
-	int ptr_size;     /* 4 or 8 */
+	int ptr_size; /* 4 or 8 */
 	int big_endian;
-	int sign_extend;  /* addresses are sign-extended (MIPS) */
+	int sign_extend; /* addresses are sign-extended (MIPS) */
 };
 
 struct sp_gmon_read_opts {
@@ -39,17 +39,17 @@ struct sp_gmon_read_opts {
 	/* profiling rate for old-BSD files (they carry none); 0 = ask the
 	 * system like gprof's hertz() */
 	long bsd_hz;
-	FILE *debug;      /* gprof's -d 64 (reading records) output, or NULL */
+	FILE *debug; /* gprof's -d 64 (reading records) output, or NULL */
 };
 
 /* gprof's profiling-rate state carried across the files of one run: the
  * first histogram sets it, later files must agree. */
 struct sp_gmon_state {
-	long hz;              /* 0 until known (gprof's HZ_WRONG) */
-	double hist_scale;    /* UNITs (2 bytes) of text per bin */
-	int have_hist;        /* a histogram record has been seen */
-	int input_flags;      /* SP_GMON_INPUT_* of everything read so far */
-	int file_version;     /* version of the last GNU file read */
+	long hz;	   /* 0 until known (gprof's HZ_WRONG) */
+	double hist_scale; /* UNITs (2 bytes) of text per bin */
+	int have_hist;	   /* a histogram record has been seen */
+	int input_flags;   /* SP_GMON_INPUT_* of everything read so far */
+	int file_version;  /* version of the last GNU file read */
 };
 
 enum {
@@ -83,7 +83,7 @@ long sp_gmon_system_hz(void);
 struct sp_gmon_write_opts {
 	struct sp_gmon_target target;
 	enum sp_gmon_format format; /* AUTO/MAGIC: GNU; BSD/BSD44: BSD layouts */
-	long hz;                    /* rate written in histogram records */
+	long hz;		    /* rate written in histogram records */
 };
 
 /*
@@ -91,8 +91,8 @@ struct sp_gmon_write_opts {
  * -s / gmon.sum). Unlike gprof, the spare header bytes are zero and every
  * call-site address is kept (arcs are written per (from_pc, self_pc) pair).
  */
-int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st,
-		      const char *path, const struct sp_gmon_write_opts *o, struct sp_error *err);
+int sp_fmt_gmon_write(const struct sp_profile *p, const struct sp_gmon_state *st, const char *path,
+		      const struct sp_gmon_write_opts *o, struct sp_error *err);
 
 /* ---- aprof reports ---- */
 
@@ -117,8 +117,8 @@ struct sp_aprof_read_opts {
 int sp_fmt_aprof_read(struct sp_profile *p, const char *path, const struct sp_aprof_read_opts *o,
 		      struct sp_error *err);
 /* The same, from memory; `name` is used in messages. */
-int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			  size_t size, const struct sp_aprof_read_opts *o, struct sp_error *err);
+int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			  const struct sp_aprof_read_opts *o, struct sp_error *err);
 
 /* ---- gperftools CPU profiles ---- */
 
@@ -138,8 +138,8 @@ int sp_fmt_gperf_probe(const uint8_t *data, size_t size);
  * the file and the offset.
  */
 int sp_fmt_gperf_read(struct sp_profile *p, const char *path, struct sp_error *err);
-int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			  size_t size, struct sp_error *err);
+int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			  struct sp_error *err);
 
 /* ---- IgProf dumps ---- */
 
@@ -166,17 +166,17 @@ struct sp_igprof_read_opts {
 int sp_fmt_igprof_read(struct sp_profile *p, const char *path, const struct sp_igprof_read_opts *o,
 		       struct sp_error *err);
 /* The same, from memory (decompressed on the caller's thread). */
-int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data,
-			   size_t size, const struct sp_igprof_read_opts *o, struct sp_error *err);
+int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			   const struct sp_igprof_read_opts *o, struct sp_error *err);
 
 /* ---- format detection ---- */
 
 enum sp_input_format {
 	SP_INPUT_UNKNOWN = 0,
-	SP_INPUT_GMON,       /* GNU or BSD gmon.out */
-	SP_INPUT_GPERF,      /* gperftools CPU profile */
-	SP_INPUT_IGPROF,     /* IgProf dump (plain, gzip or bzip2) */
-	SP_INPUT_APROF,      /* aprof report */
+	SP_INPUT_GMON,	 /* GNU or BSD gmon.out */
+	SP_INPUT_GPERF,	 /* gperftools CPU profile */
+	SP_INPUT_IGPROF, /* IgProf dump (plain, gzip or bzip2) */
+	SP_INPUT_APROF,	 /* aprof report */
 };
 
 /* Names the format of a profile from its first bytes (gmon.out is the

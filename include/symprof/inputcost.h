@@ -25,18 +25,18 @@ struct sp_cg;
 
 /* ---- growth fits (cg/fit.c) ---- */
 
-#define SP_FIT_MIN_POINTS 4     /* distinct sizes needed for a fit */
-#define SP_FIT_C_MIN (-1.0)     /* the exponents searched */
+#define SP_FIT_MIN_POINTS 4 /* distinct sizes needed for a fit */
+#define SP_FIT_C_MIN (-1.0) /* the exponents searched */
 #define SP_FIT_C_MAX 6.0
-#define SP_FIT_C_ZERO_MIN 0.05  /* lowest exponent when a size is 0 */
-#define SP_FIT_GOOD_R2 0.9      /* --rank=growth trusts fits with this R^2 */
-#define SP_FIT_GOOD_POINTS 8    /* ... over this many sizes */
+#define SP_FIT_C_ZERO_MIN 0.05 /* lowest exponent when a size is 0 */
+#define SP_FIT_GOOD_R2 0.9     /* --rank=growth trusts fits with this R^2 */
+#define SP_FIT_GOOD_POINTS 8   /* ... over this many sizes */
 
 struct sp_fit {
-	double a, b, c;   /* cost = a + b * x^c */
-	double r2;        /* 1 - SS_res / SS_tot (1 for a constant curve) */
-	unsigned n;       /* points given */
-	int ok;           /* 0: no fit (fewer than SP_FIT_MIN_POINTS distinct sizes) */
+	double a, b, c; /* cost = a + b * x^c */
+	double r2;	/* 1 - SS_res / SS_tot (1 for a constant curve) */
+	unsigned n;	/* points given */
+	int ok;		/* 0: no fit (fewer than SP_FIT_MIN_POINTS distinct sizes) */
 };
 
 /*
@@ -59,42 +59,42 @@ int sp_fit_trusted(const struct sp_fit *f);
 
 /* The activations with one input size. */
 struct sp_ic_point {
-	uint64_t size;             /* RMS or DRMS */
+	uint64_t size; /* RMS or DRMS */
 	uint64_t calls;
-	uint64_t min, max, sum;    /* cumulative cost */
-	double avg;                /* sum / calls */
-	uint64_t real;             /* cumulative, recursion counted once */
+	uint64_t min, max, sum; /* cumulative cost */
+	double avg;		/* sum / calls */
+	uint64_t real;		/* cumulative, recursion counted once */
 	uint64_t self_sum, self_min, self_max;
-	uint64_t induced[4];       /* DRMS: cumul syscall/thread, self syscall/thread */
+	uint64_t induced[4]; /* DRMS: cumul syscall/thread, self syscall/thread */
 };
 
 /* A routine over all its contexts, or one calling context of it. */
 struct sp_ic_entry {
-	uint32_t func;             /* index into the profile's funcs */
-	uint32_t node;             /* SP_NONE for a routine, else its CCT node */
+	uint32_t func; /* index into the profile's funcs */
+	uint32_t node; /* SP_NONE for a routine, else its CCT node */
 	uint64_t calls;
-	uint64_t self;             /* sum of the self costs (0 if unknown) */
-	uint64_t total;            /* sum of `real`: cumulative, recursion counted once */
-	uint64_t cumul;            /* sum of the cumulative costs of all activations */
+	uint64_t self;		    /* sum of the self costs (0 if unknown) */
+	uint64_t total;		    /* sum of `real`: cumulative, recursion counted once */
+	uint64_t cumul;		    /* sum of the cumulative costs of all activations */
 	struct sp_ic_point *points; /* one per distinct input size, ascending */
 	size_t npoints;
-	struct sp_fit worst;       /* fit of max cost per size */
-	struct sp_fit avg;         /* fit of average cost per size */
-	uint32_t ncontexts;        /* routines: how many contexts have points */
+	struct sp_fit worst; /* fit of max cost per size */
+	struct sp_fit avg;   /* fit of average cost per size */
+	uint32_t ncontexts;  /* routines: how many contexts have points */
 	uint64_t induced[4];
 };
 
 struct sp_inputcost {
 	const struct sp_profile *p;
-	struct sp_ic_entry *routines;  /* one per function of the profile, same index */
+	struct sp_ic_entry *routines; /* one per function of the profile, same index */
 	size_t nroutines;
-	struct sp_ic_entry *contexts;  /* CCT nodes with points, in node order */
+	struct sp_ic_entry *contexts; /* CCT nodes with points, in node order */
 	size_t ncontexts;
-	uint32_t *context_of_node;     /* node -> contexts index or SP_NONE (NULL: no CCT) */
-	uint64_t run_total;            /* k, or the sum of self costs when k is 0 */
-	uint64_t self_total;           /* sum of the self costs */
-	unsigned has_self : 1;         /* the reports carry self costs (v2+) */
-	unsigned has_real : 1;         /* ... and `real` (v2+); else total = cumul */
+	uint32_t *context_of_node; /* node -> contexts index or SP_NONE (NULL: no CCT) */
+	uint64_t run_total;	   /* k, or the sum of self costs when k is 0 */
+	uint64_t self_total;	   /* sum of the self costs */
+	unsigned has_self : 1;	   /* the reports carry self costs (v2+) */
+	unsigned has_real : 1;	   /* ... and `real` (v2+); else total = cumul */
 	unsigned contexts_fitted : 1;
 	struct sp_arena arena;
 };

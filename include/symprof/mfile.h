@@ -17,7 +17,7 @@ struct sp_mfile {
 	const uint8_t *data;
 	size_t size;
 	const char *path; /* as given; borrowed */
-	int mapped;       /* 1: munmap on close, 0: free */
+	int mapped;	  /* 1: munmap on close, 0: free */
 };
 
 /* Opens `path` ("-" = stdin). On failure fills err: "cannot open 'x': ...". */
@@ -33,7 +33,8 @@ struct sp_cursor {
 	int big_endian;
 };
 
-static inline void sp_cursor_init(struct sp_cursor *c, const void *data, size_t size, int big_endian)
+static inline void sp_cursor_init(struct sp_cursor *c, const void *data, size_t size,
+				  int big_endian)
 {
 	c->base = data;
 	c->p = data;

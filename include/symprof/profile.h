@@ -67,18 +67,18 @@ enum sp_profile_kind {
 
 /* A file on disk (executable or shared library) that code came from. */
 struct sp_object {
-	const char *path;          /* as recorded in the profile; interned */
-	const uint8_t *build_id;   /* NULL if not recorded */
+	const char *path;	 /* as recorded in the profile; interned */
+	const uint8_t *build_id; /* NULL if not recorded */
 	size_t build_id_len;
-	unsigned is_main : 1;      /* the program itself */
+	unsigned is_main : 1; /* the program itself */
 };
 
 /* A runtime mapping: abs [start, end) shows `object` from file offset pgoff. */
 struct sp_map {
 	uint64_t start, end, pgoff;
-	uint32_t object;           /* index into objects */
+	uint32_t object; /* index into objects */
 	unsigned executable : 1;
-	unsigned identity : 1;     /* abs == vaddr (gmon.out) */
+	unsigned identity : 1; /* abs == vaddr (gmon.out) */
 };
 
 /* ---- gmon.out: histograms, pc arcs, basic-block counts ---- */
@@ -92,8 +92,8 @@ struct sp_map {
 struct sp_hist {
 	uint64_t low_pc, high_pc;
 	uint32_t nbins;
-	uint32_t *nonzero;         /* bin indexes, ascending, no repeats */
-	uint32_t *counts;          /* their summed counts (0 only if a sum wrapped) */
+	uint32_t *nonzero; /* bin indexes, ascending, no repeats */
+	uint32_t *counts;  /* their summed counts (0 only if a sum wrapped) */
 	size_t nnonzero;
 };
 
@@ -115,23 +115,23 @@ struct sp_bbcount {
 /* Per input file, what it contained (gprof's -i / --file-info). */
 struct sp_input {
 	const char *path;
-	const char *format;        /* "gmon", "bsd", "4.4bsd", "gperftools", ... */
-	int version;               /* GNU gmon version; 0 for BSD formats */
+	const char *format; /* "gmon", "bsd", "4.4bsd", "gperftools", ... */
+	int version;	    /* GNU gmon version; 0 for BSD formats */
 	uint32_t nhist, narcs, nbbs;
-	int word_size;             /* gperftools: bytes per slot (4 or 8) */
+	int word_size; /* gperftools: bytes per slot (4 or 8) */
 };
 
 /* ---- counters (what a value measures) ---- */
 
 enum sp_counter_kind {
-	SP_COUNTER_SUM = 0,        /* values add up (ticks, bytes allocated, cost) */
-	SP_COUNTER_MAX,            /* a high-water mark: combine with max */
+	SP_COUNTER_SUM = 0, /* values add up (ticks, bytes allocated, cost) */
+	SP_COUNTER_MAX,	    /* a high-water mark: combine with max */
 };
 
 struct sp_counter {
-	const char *name;          /* "time", "samples", "PERF_TICKS", "MEM_LIVE" ... */
-	const char *unit;          /* "seconds", "bytes", "bb" ... */
-	double unit_per_count;     /* seconds per tick, 1 for bytes ... */
+	const char *name;      /* "time", "samples", "PERF_TICKS", "MEM_LIVE" ... */
+	const char *unit;      /* "seconds", "bytes", "bb" ... */
+	double unit_per_count; /* seconds per tick, 1 for bytes ... */
 	enum sp_counter_kind kind;
 };
 
@@ -148,21 +148,21 @@ enum sp_frame_flags {
 
 /* One distinct code location. */
 struct sp_frame {
-	uint64_t addr;             /* abs, or off inside `object` (IgProf) */
-	uint32_t map;              /* index into maps, SP_NONE if unmapped */
-	uint32_t object;           /* index into objects, SP_NONE if unknown */
-	const char *name;          /* as named by the profiler, else NULL */
-	uint64_t symoff;           /* offset of addr from the named symbol */
-	uint32_t flags;            /* enum sp_frame_flags */
+	uint64_t addr;	  /* abs, or off inside `object` (IgProf) */
+	uint32_t map;	  /* index into maps, SP_NONE if unmapped */
+	uint32_t object;  /* index into objects, SP_NONE if unknown */
+	const char *name; /* as named by the profiler, else NULL */
+	uint64_t symoff;  /* offset of addr from the named symbol */
+	uint32_t flags;	  /* enum sp_frame_flags */
 };
 
 /* A CCT node; node 0 is the invisible root (frame SP_NONE). */
 struct sp_cct_node {
-	uint32_t parent;           /* SP_NONE for the root */
-	uint32_t frame;            /* index into frames */
+	uint32_t parent; /* SP_NONE for the root */
+	uint32_t frame;	 /* index into frames */
 	uint32_t first_child;
 	uint32_t next_sibling;
-	uint32_t depth;            /* root = 0 */
+	uint32_t depth; /* root = 0 */
 };
 
 /* A value attached to a node: `count` events amounting to `value`, with
@@ -193,62 +193,62 @@ struct sp_leak {
 
 /* One p/q tuple: activations of a routine (or context) with one input size. */
 struct sp_input_point {
-	uint32_t func;             /* index into funcs */
-	uint32_t node;             /* CCT node for q lines, SP_NONE for p lines */
-	uint64_t size;             /* RMS or DRMS */
+	uint32_t func; /* index into funcs */
+	uint32_t node; /* CCT node for q lines, SP_NONE for p lines */
+	uint64_t size; /* RMS or DRMS */
 	uint64_t calls;
-	uint64_t min, max, sum;    /* cumulative cost */
+	uint64_t min, max, sum; /* cumulative cost */
 	double sum_sq;
-	uint64_t real;             /* cumulative, recursion counted once */
+	uint64_t real; /* cumulative, recursion counted once */
 	uint64_t self_sum, self_min, self_max;
 	double self_sq;
-	uint64_t extra[4];         /* DRMS: cumul syscall/thread, self syscall/thread */
+	uint64_t extra[4]; /* DRMS: cumul syscall/thread, self syscall/thread */
 };
 
 /* A function named by the profiler itself (aprof routines). For aprof,
  * function i is also frame i (the CCT's frames are the routines). */
 struct sp_func {
-	const char *name;          /* demangled */
-	const char *mangled;       /* NULL if same as name */
+	const char *name;    /* demangled */
+	const char *mangled; /* NULL if same as name */
 	uint32_t object;
-	int64_t id;                /* the profiler's id (in the first report naming it) */
+	int64_t id; /* the profiler's id (in the first report naming it) */
 };
 
 /* Which p/q tuple fields the reports carried (aprof report versions differ;
  * with several reports, the fields every one of them had). */
 enum sp_aprof_fields {
-	SP_APROF_HAS_SQR = 1 << 0,       /* sum of squares of the cumulative cost (v1, v4+) */
-	SP_APROF_HAS_REAL = 1 << 1,      /* cumulative cost, recursion once (v2+) */
-	SP_APROF_HAS_SELF = 1 << 2,      /* self cost sum (v2+) */
+	SP_APROF_HAS_SQR = 1 << 0,	   /* sum of squares of the cumulative cost (v1, v4+) */
+	SP_APROF_HAS_REAL = 1 << 1,	   /* cumulative cost, recursion once (v2+) */
+	SP_APROF_HAS_SELF = 1 << 2,	   /* self cost sum (v2+) */
 	SP_APROF_HAS_SELF_MINMAX = 1 << 3, /* self min and max (v3+) */
-	SP_APROF_HAS_SELF_SQR = 1 << 4,  /* sum of squares of the self cost (v4+) */
-	SP_APROF_HAS_INDUCED = 1 << 5,   /* DRMS: syscall/thread induced input (v5+) */
+	SP_APROF_HAS_SELF_SQR = 1 << 4,	   /* sum of squares of the self cost (v4+) */
+	SP_APROF_HAS_INDUCED = 1 << 5,	   /* DRMS: syscall/thread induced input (v5+) */
 };
 
 /* The header of aprof reports (c v k e m i t a f lines). With several
  * reports: the first one's, `total_cost` summed and `fields` intersected
  * (the reader has checked that the rest agree). */
 struct sp_aprof_info {
-	int version;               /* v: 1 to 6 (the lowest of the reports read) */
-	uint64_t total_cost;       /* k: the thread's whole cost, summed */
-	uint64_t mtime;            /* e: the program's mtime (0: unknown) */
-	const char *cost_metric;   /* m: "bb-count", "time-usec", "vex-instr" (interned) */
-	const char *input_metric;  /* i: "rms", "drms" ("rvms" is read as "drms") */
-	uint32_t mem_resolution;   /* t: bytes per shadow cell, 0 if not given */
-	const char *app;           /* a: the application, NULL if not given */
-	const char *cmdline;       /* f: the command line, NULL if not given */
-	uint32_t fields;           /* enum sp_aprof_fields */
-	uint64_t ntuples;          /* p and q lines read */
-	unsigned has_cct : 1;      /* contexts (x and q lines) */
+	int version;		  /* v: 1 to 6 (the lowest of the reports read) */
+	uint64_t total_cost;	  /* k: the thread's whole cost, summed */
+	uint64_t mtime;		  /* e: the program's mtime (0: unknown) */
+	const char *cost_metric;  /* m: "bb-count", "time-usec", "vex-instr" (interned) */
+	const char *input_metric; /* i: "rms", "drms" ("rvms" is read as "drms") */
+	uint32_t mem_resolution;  /* t: bytes per shadow cell, 0 if not given */
+	const char *app;	  /* a: the application, NULL if not given */
+	const char *cmdline;	  /* f: the command line, NULL if not given */
+	uint32_t fields;	  /* enum sp_aprof_fields */
+	uint64_t ntuples;	  /* p and q lines read */
+	unsigned has_cct : 1;	  /* contexts (x and q lines) */
 };
 
 /* What IgProf dumps say besides their call trees. */
 struct sp_igprof_info {
-	const char *program;       /* the first dump's N=(...) (interned) */
-	double tick;               /* T=: seconds per PERF_TICKS tick (the first non-zero) */
+	const char *program; /* the first dump's N=(...) (interned) */
+	double tick;	     /* T=: seconds per PERF_TICKS tick (the first non-zero) */
 	uint32_t ndumps;
-	uint64_t nleaks;           /* LK entries read (in leaks[] only if asked for) */
-	uint64_t leak_bytes;       /* their sizes summed */
+	uint64_t nleaks;     /* LK entries read (in leaks[] only if asked for) */
+	uint64_t leak_bytes; /* their sizes summed */
 };
 
 /* Damaged but recoverable input, counted per kind; cli prints each once. */
@@ -256,10 +256,10 @@ enum sp_diag_kind {
 	SP_DIAG_EMPTY_STACK,
 	SP_DIAG_BAD_MAP_LINE,
 	SP_DIAG_BB_IGNORED,
-	SP_DIAG_TRAILING_BYTES,    /* bytes after the last whole record */
-	SP_DIAG_TIME_IN_TICKS,     /* old BSD file and no system rate */
-	SP_DIAG_APROF_RULE,        /* an aprof tuple breaks one of merge.c's rules */
-	SP_DIAG_PERIOD_MIXED,      /* gperftools: files with different periods */
+	SP_DIAG_TRAILING_BYTES, /* bytes after the last whole record */
+	SP_DIAG_TIME_IN_TICKS,	/* old BSD file and no system rate */
+	SP_DIAG_APROF_RULE,	/* an aprof tuple breaks one of merge.c's rules */
+	SP_DIAG_PERIOD_MIXED,	/* gperftools: files with different periods */
 	SP_DIAG_COUNT_
 };
 
@@ -282,26 +282,26 @@ struct sp_profile {
 	/* gmon.out */
 	struct sp_hist *hists;
 	size_t nhists, hists_alloc;
-	uint32_t hist_rate;        /* profiling rate (Hz), from the first histogram */
-	char hist_dimen[16];       /* "seconds" */
-	char hist_dimen_abbrev;    /* 's' */
+	uint32_t hist_rate;	/* profiling rate (Hz), from the first histogram */
+	char hist_dimen[16];	/* "seconds" */
+	char hist_dimen_abbrev; /* 's' */
 	struct sp_pcarc *pcarcs;
 	size_t npcarcs, pcarcs_alloc;
 	struct sp_bbcount *bbs;
 	size_t nbbs, bbs_alloc;
-	void *bb_index;            /* private: addr -> bbs index */
+	void *bb_index; /* private: addr -> bbs index */
 
 	/* stack formats */
 	struct sp_frame *frames;
 	size_t nframes, frames_alloc;
 	struct sp_cct_node *nodes;
 	size_t nnodes, nodes_alloc;
-	void *cct_index;           /* private: children of nodes with many */
+	void *cct_index; /* private: children of nodes with many */
 	struct sp_cct_value *values;
 	size_t nvalues, values_alloc;
 	struct sp_leak *leaks;
 	size_t nleaks, leaks_alloc;
-	uint64_t period_ns;        /* sampling period (gperftools) */
+	uint64_t period_ns; /* sampling period (gperftools) */
 	/* the list form of the stacks (stack_list: asked for by the caller) */
 	unsigned stack_list : 1;
 	struct sp_stack *stacks;
@@ -312,10 +312,10 @@ struct sp_profile {
 	/* aprof */
 	struct sp_func *funcs;
 	size_t nfuncs, funcs_alloc;
-	void *func_index;          /* private: (name, object) -> funcs index */
+	void *func_index; /* private: (name, object) -> funcs index */
 	struct sp_input_point *points;
 	size_t npoints, points_alloc;
-	void *point_index;         /* private: (func, node, size) -> points index */
+	void *point_index; /* private: (func, node, size) -> points index */
 	struct sp_aprof_info aprof;
 
 	/* IgProf */
@@ -348,8 +348,7 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 					uint32_t nbins);
 /* gmon: adds counts[k] to bin idx[k] of h for k < n (idx strictly
  * ascending, each below h->nbins). Zero counts may be left out. */
-void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts,
-			 size_t n);
+void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts, size_t n);
 /* The first k with h->nonzero[k] >= bin (h->nnonzero if none). */
 size_t sp_hist_find(const struct sp_hist *h, uint32_t bin);
 /* gmon: appends n records as they are, equal pairs or not: a reader
@@ -363,8 +362,7 @@ void sp_profile_append_pcarcs(struct sp_profile *p, const struct sp_pcarc *v, si
 void sp_profile_sum_pcarcs(struct sp_profile *p);
 /* gmon: adds `count` traversals of (from_pc, self_pc), summing equal pairs
  * (append and sum: a pass over pcarcs per call, for single records). */
-void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc,
-			  uint64_t count);
+void sp_profile_add_pcarc(struct sp_profile *p, uint64_t from_pc, uint64_t self_pc, uint64_t count);
 /* gmon: makes room for n more pc arcs (a reader that knows how many follow). */
 void sp_profile_reserve_pcarcs(struct sp_profile *p, size_t n);
 /* gmon: adds a basic-block count, summing equal addresses. */
@@ -391,14 +389,13 @@ void sp_profile_reserve_stacks(struct sp_profile *p, size_t stacks, size_t frame
 /* The list form: appends a stack of `depth` frames with `count` events of
  * `counter`; returns its frames (leaf first) for the caller to fill, valid
  * until the next call. */
-uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter,
-			       int64_t count);
+uint32_t *sp_profile_add_stack(struct sp_profile *p, size_t depth, uint32_t counter, int64_t count);
 void sp_profile_add_leak(struct sp_profile *p, uint32_t node, uint64_t addr, uint64_t size);
 
 /* Which field of a value a per-node sum takes. */
 enum sp_value_pick {
-	SP_PICK_COUNT = 0,  /* the number of events (samples, allocations) */
-	SP_PICK_VALUE,      /* the amount */
+	SP_PICK_COUNT = 0, /* the number of events (samples, allocations) */
+	SP_PICK_VALUE,	   /* the amount */
 	SP_PICK_PEAK,
 };
 /* Per CCT node, the sum of the values of `counter` (a malloc'ed array of
@@ -411,7 +408,7 @@ int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
 uint32_t sp_profile_findnew_func(struct sp_profile *p, const char *name, uint32_t object);
 /* aprof: the tuple of (func, node, size), added zeroed if absent (the
  * caller merges into it); valid until the next call. */
-struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func,
-						uint32_t node, uint64_t size);
+struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t func, uint32_t node,
+						uint64_t size);
 
 #endif

@@ -24,15 +24,15 @@ struct sp_inputcost;
 struct sp_demangle_batch;
 
 struct sp_report_opts {
-	unsigned brief : 1;             /* -b */
-	unsigned bsd : 1;               /* -T */
-	unsigned demangle : 1;          /* on by default */
+	unsigned brief : 1;		/* -b */
+	unsigned bsd : 1;		/* -T */
+	unsigned demangle : 1;		/* on by default */
 	unsigned inline_file_names : 1; /* --inline-file-names */
-	unsigned line_granularity : 1;  /* -l */
-	unsigned print_path : 1;        /* -L */
-	unsigned ignore_zeros : 1;      /* on unless -z */
-	int width;                      /* -w, 80 */
-	char leading_char;              /* the target's symbol prefix */
+	unsigned line_granularity : 1;	/* -l */
+	unsigned print_path : 1;	/* -L */
+	unsigned ignore_zeros : 1;	/* on unless -z */
+	int width;			/* -w, 80 */
+	char leading_char;		/* the target's symbol prefix */
 	/* The call graph is formatted on two threads when its entries have
 	 * at least this many lines; 0: always on one (the default of a
 	 * zeroed struct). */
@@ -63,13 +63,13 @@ struct sp_report {
 	FILE *out;
 	struct sp_cg *cg;
 	const struct sp_report_opts *o;
-	int first_output;   /* no form feed before the first section */
-	char **demangled;   /* per symbol node: the name to print (cache) */
-	uint32_t *name_len; /* its length */
+	int first_output;		  /* no form feed before the first section */
+	char **demangled;		  /* per symbol node: the name to print (cache) */
+	uint32_t *name_len;		  /* its length */
 	struct sp_report_full_name *full; /* per node: sp_report_name()'s text (cache) */
 	size_t nfull;
-	struct sp_buf names;  /* the texts of `full`, one after the other */
-	struct sp_buf line; /* the line being built */
+	struct sp_buf names;		/* the texts of `full`, one after the other */
+	struct sp_buf line;		/* the line being built */
 	struct sp_cg_sort_mem sort_mem; /* the call graph's arc-list sorts */
 };
 
@@ -121,21 +121,21 @@ FILE *sp_report_out(struct sp_report *r);
 
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
-	const char *format;      /* "gmon", "gperftools", ... */
+	const char *format; /* "gmon", "gperftools", ... */
 	const char *executable;
 	const char *const *files;
 	size_t nfiles;
-	const char *metric;      /* "time" */
-	const char *unit;        /* "seconds" */
+	const char *metric; /* "time" */
+	const char *unit;   /* "seconds" */
 	/* line-level graph (-l or -A): adds "lines":[{file, line, self, count}] */
 	const struct sp_cg *line_cg;
 	/* aprof: the input-size analysis; symbol i of the graph is routine i.
 	 * The functions then carry input_sizes, points, fit and fit_avg. */
 	struct sp_inputcost *inputcost;
 	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
-	const char *const *sym_files;   /* per symbol: a source file for a symbol
+	const char *const *sym_files;	/* per symbol: a source file for a symbol
 					   without one (stack profiles), or NULL */
-	double sample_seconds;   /* stack profiles: seconds per sample, else 0 */
+	double sample_seconds;		/* stack profiles: seconds per sample, else 0 */
 };
 
 /* The JSON document of docs/formats.md. */
@@ -147,14 +147,13 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m);
 /* What an aprof cost metric counts ("basic blocks executed" for bb-count),
  * or NULL for a metric aprof does not define. */
 const char *sp_report_aprof_metric(const char *metric);
-void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic,
-			    const char *const *files, size_t nfiles);
+void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic, const char *const *files,
+			    size_t nfiles);
 /* The routine table (aprof-plot's): cost %, total, self, calls, input
  * sizes, fitted exponent and R^2 of the worst case, routine [object];
  * `rank` is an enum sp_ic_rank; routines with fewer than `min_sizes`
  * input sizes are left out. */
-void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank,
-			   size_t min_sizes);
+void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank, size_t min_sizes);
 /* One routine: totals, both fits, the cost-vs-input table and, with a
  * CCT, its contexts (fitted here). */
 void sp_report_aprof_routine(FILE *out, struct sp_inputcost *ic, uint32_t routine);
@@ -169,14 +168,13 @@ enum sp_plot_axes {
 /* An SVG cost plot of one routine: per input size the worst, average and
  * best cost (one <g class="point"> each), the fitted curves, axes
  * (`axes`: enum sp_plot_axes) and a legend. */
-void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine,
-			 unsigned axes);
+void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t routine, unsigned axes);
 
 /* ---- pictures (report/dot.c) ---- */
 
 struct sp_dot_opts {
-	double node_threshold;   /* percent of the total: lighter functions are left out */
-	double edge_threshold;   /* percent of the total: lighter arcs are left out */
+	double node_threshold; /* percent of the total: lighter functions are left out */
+	double edge_threshold; /* percent of the total: lighter arcs are left out */
 };
 
 #define SP_DOT_NODE_THRESHOLD 0.5
@@ -198,11 +196,11 @@ void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
 
 /* One function, matched by symbol name; amounts in the metric's unit. */
 struct sp_diff_row {
-	const char *name;            /* as printed (demangled unless asked not to) */
-	const char *mangled;         /* the symbol-table name, the matching key */
-	const char *object;          /* its object when the profile names one per
-				      * function (stack profiles), else NULL */
-	const char *file;            /* source file, NULL if unknown */
+	const char *name;    /* as printed (demangled unless asked not to) */
+	const char *mangled; /* the symbol-table name, the matching key */
+	const char *object;  /* its object when the profile names one per
+			      * function (stack profiles), else NULL */
+	const char *file;    /* source file, NULL if unknown */
 	int line;
 	double self, children, total, base_self, base_children, base_total;
 	uint64_t calls, recursive_calls, base_calls, base_recursive_calls;
@@ -210,23 +208,23 @@ struct sp_diff_row {
 };
 
 struct sp_diff_arc {
-	uint32_t caller, callee;     /* rows */
+	uint32_t caller, callee; /* rows */
 	uint64_t count, base_count;
 	double self, children, base_self, base_children;
 };
 
 struct sp_diff {
-	struct sp_diff_row *rows;    /* sorted by the size of the change, largest first */
+	struct sp_diff_row *rows; /* sorted by the size of the change, largest first */
 	size_t len;
 	struct sp_diff_arc *arcs;
 	size_t narcs;
 	double total, base_total, noise_total;
-	int sampled;                 /* time from samples: noise estimates apply */
-	int counts;                  /* both graphs count calls (not stack samples) */
-	double sample;               /* one sample in the unit (0 if not sampled) */
+	int sampled;   /* time from samples: noise estimates apply */
+	int counts;    /* both graphs count calls (not stack samples) */
+	double sample; /* one sample in the unit (0 if not sampled) */
 	char dimen[16];
-	int decimals, width;         /* of amounts in the text: 2 and 9 for seconds,
-				      * else 0 and 11 (aprof's counts) */
+	int decimals, width;		       /* of amounts in the text: 2 and 9 for seconds,
+						* else 0 and 11 (aprof's counts) */
 	struct sp_report_meta meta, base_meta; /* borrowed strings */
 	struct sp_strtab strs;
 };
@@ -258,14 +256,14 @@ struct sp_flame;
 
 struct sp_html_source_line {
 	int line;
-	double value;                /* samples (or the metric) on that line */
-	const char *text;            /* the source line, without its newline */
+	double value;	  /* samples (or the metric) on that line */
+	const char *text; /* the source line, without its newline */
 };
 
 /* Annotated source of one function (the pipeline finds the file). */
 struct sp_html_source {
-	uint32_t node;               /* the function's node */
-	const char *path;            /* the file as found */
+	uint32_t node;	  /* the function's node */
+	const char *path; /* the file as found */
 	const struct sp_html_source_line *lines;
 	size_t nlines;
 };
@@ -274,36 +272,36 @@ struct sp_html_source {
  * sampled at enough sizes to be drawn as a line on linear and on
  * logarithmic axes. */
 struct sp_html_curve {
-	const char *label;               /* the legend: "worst case (max)", "average fit: ..." */
-	const char *kind;                /* the style: "worst", "avg", "best" (points),
-					  * "fit-worst", "fit-avg" (lines) */
+	const char *label; /* the legend: "worst case (max)", "average fit: ..." */
+	const char *kind;  /* the style: "worst", "avg", "best" (points),
+			    * "fit-worst", "fit-avg" (lines) */
 	const double *x, *y;
 	size_t n;
-	int line;                        /* drawn as a line (a fit), else as points */
+	int line; /* drawn as a line (a fit), else as points */
 };
 
 /* A cost-vs-input plot (aprof): the curves of one routine. */
 struct sp_html_plot {
-	const char *name;                /* the routine, as the functions list it */
-	const char *x_label, *y_label;   /* "input size (rms)", "cost per activation (bb)" */
-	const char *note;                /* under the plot (sizes, calls ...), NULL: none */
+	const char *name;	       /* the routine, as the functions list it */
+	const char *x_label, *y_label; /* "input size (rms)", "cost per activation (bb)" */
+	const char *note;	       /* under the plot (sizes, calls ...), NULL: none */
 	const struct sp_html_curve *curves;
 	size_t ncurves;
 };
 
 struct sp_html_opts {
 	const struct sp_report_meta *meta;
-	struct sp_flame *flame;            /* NULL: no flame graph */
-	const struct sp_diff *diff;        /* --diff: a differences table */
+	struct sp_flame *flame;		      /* NULL: no flame graph */
+	const struct sp_diff *diff;	      /* --diff: a differences table */
 	const struct sp_html_source *sources; /* hottest functions' source, or NULL */
 	size_t nsources;
-	const struct sp_html_plot *plots;  /* aprof: cost-vs-input plots, or NULL */
+	const struct sp_html_plot *plots; /* aprof: cost-vs-input plots, or NULL */
 	size_t nplots;
 };
 
 /* ---- aprof's cost plots in the HTML report (report/aprof-plots.c) ---- */
 
-#define SP_APROF_PLOTS_COST 8   /* the costliest routines that have a fit */
+#define SP_APROF_PLOTS_COST 8	/* the costliest routines that have a fit */
 #define SP_APROF_PLOTS_GROWTH 4 /* ... and the fastest-growing trusted fits */
 
 /* The plots and everything they point to (owned). */
@@ -353,12 +351,12 @@ struct sp_stack_report_opts {
 /* ---- IgProf (igprof.c, leaks.c) ---- */
 
 struct sp_igprof_report_opts {
-	const char *counter;       /* "Counter: NAME" */
-	double seconds_per_tick;   /* > 0: values are ticks, printed as seconds */
-	unsigned is_max : 1;       /* a MAX counter: maxima instead of sums */
-	unsigned with_calls : 1;   /* the Calls columns (MEM_* counters) */
+	const char *counter;	 /* "Counter: NAME" */
+	double seconds_per_tick; /* > 0: values are ticks, printed as seconds */
+	unsigned is_max : 1;	 /* a MAX counter: maxima instead of sums */
+	unsigned with_calls : 1; /* the Calls columns (MEM_* counters) */
 	unsigned demangle : 1;
-	unsigned addresses : 1;    /* leak report: every leaked block */
+	unsigned addresses : 1; /* leak report: every leaked block */
 };
 
 /* igprof-analyse's text report of the tree sp_igtree_build() made. */

@@ -23,31 +23,31 @@ void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx);
  * `const TYPE *`, is inlined: for hot sorts of small records by a key that
  * is a consistent order. `tmp` has room for n elements.
  */
-#define SP_DEFINE_STABLE_SORT(NAME, TYPE, LESS)                                      \
-	static void NAME(TYPE *v, size_t n, TYPE *tmp)                               \
-	{                                                                            \
-		size_t n1, i, j, k;                                                  \
-                                                                                     \
-		if (n <= 8) {                                                        \
-			for (i = 1; i < n; i++) {                                    \
-				TYPE x = v[i];                                       \
-                                                                                     \
-				for (j = i; j > 0 && LESS(&x, &v[j - 1]); j--)       \
-					v[j] = v[j - 1];                             \
-				v[j] = x;                                            \
-			}                                                            \
-			return;                                                      \
-		}                                                                    \
-		n1 = n / 2;                                                          \
-		NAME(v, n1, tmp);                                                    \
-		NAME(v + n1, n - n1, tmp);                                           \
-		if (!LESS(&v[n1], &v[n1 - 1]))                                       \
-			return; /* already in order */                               \
-		for (i = 0, j = n1, k = 0; i < n1 && j < n; k++)                     \
-			tmp[k] = LESS(&v[j], &v[i]) ? v[j++] : v[i++];               \
-		while (i < n1)                                                       \
-			tmp[k++] = v[i++];                                           \
-		memcpy(v, tmp, k * sizeof(*v));                                      \
+#define SP_DEFINE_STABLE_SORT(NAME, TYPE, LESS)                                                    \
+	static void NAME(TYPE *v, size_t n, TYPE *tmp)                                             \
+	{                                                                                          \
+		size_t n1, i, j, k;                                                                \
+                                                                                                   \
+		if (n <= 8) {                                                                      \
+			for (i = 1; i < n; i++) {                                                  \
+				TYPE x = v[i];                                                     \
+                                                                                                   \
+				for (j = i; j > 0 && LESS(&x, &v[j - 1]); j--)                     \
+					v[j] = v[j - 1];                                           \
+				v[j] = x;                                                          \
+			}                                                                          \
+			return;                                                                    \
+		}                                                                                  \
+		n1 = n / 2;                                                                        \
+		NAME(v, n1, tmp);                                                                  \
+		NAME(v + n1, n - n1, tmp);                                                         \
+		if (!LESS(&v[n1], &v[n1 - 1]))                                                     \
+			return; /* already in order */                                             \
+		for (i = 0, j = n1, k = 0; i < n1 && j < n; k++)                                   \
+			tmp[k] = LESS(&v[j], &v[i]) ? v[j++] : v[i++];                             \
+		while (i < n1)                                                                     \
+			tmp[k++] = v[i++];                                                         \
+		memcpy(v, tmp, k * sizeof(*v));                                                    \
 	}
 
 /*

@@ -20,7 +20,10 @@ struct sp_strtab {
 	size_t count;
 };
 
-#define SP_STRTAB_INIT {SP_ARENA_INIT, NULL, 0, 0}
+#define SP_STRTAB_INIT                                                                             \
+	{                                                                                          \
+		SP_ARENA_INIT, NULL, 0, 0                                                          \
+	}
 
 void sp_strtab_init(struct sp_strtab *t);
 void sp_strtab_release(struct sp_strtab *t);

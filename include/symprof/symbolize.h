@@ -22,10 +22,10 @@ struct sp_image;
 
 /* What the executable says about the machine. */
 struct sp_target {
-	int ptr_size;     /* 4 or 8 */
+	int ptr_size; /* 4 or 8 */
 	int big_endian;
-	int sign_extend;  /* addresses sign-extend (MIPS) */
-	int machine;      /* ELF e_machine (for PE/COFF x86 its ELF number), 0 if unknown */
+	int sign_extend; /* addresses sign-extend (MIPS) */
+	int machine;	 /* ELF e_machine (for PE/COFF x86 its ELF number), 0 if unknown */
 	int is_elf;
 	int is_relocatable; /* ET_REL object file */
 	char leading_char;  /* symbol prefix ('_' on some COFF targets), 0 if none */
@@ -35,7 +35,7 @@ struct sp_target {
  * comp_dir, directory and file name). */
 struct sp_srcfile {
 	const char *name;
-	uint32_t id;      /* creation order, 0-based */
+	uint32_t id; /* creation order, 0-based */
 };
 
 /* A symbol: one function (or, with -l, one source line) over the vaddr
@@ -43,16 +43,16 @@ struct sp_srcfile {
 struct sp_symbol {
 	uint64_t addr;
 	uint64_t end_addr;
-	uint64_t size;            /* ELF st_size, 0 if unknown */
-	const char *name;         /* as in the symbol table (mangled) */
+	uint64_t size;		       /* ELF st_size, 0 if unknown */
+	const char *name;	       /* as in the symbol table (mangled) */
 	const struct sp_srcfile *file; /* NULL without debug info */
 	int line;
-	uint32_t aux;             /* free for the user of the table */
-	unsigned is_func : 1;     /* a function entry (not a line symbol) */
-	unsigned is_static : 1;   /* local binding ('t') */
+	uint32_t aux;		/* free for the user of the table */
+	unsigned is_func : 1;	/* a function entry (not a line symbol) */
+	unsigned is_static : 1; /* local binding ('t') */
 	unsigned is_bb_head : 1;
-	unsigned mapped : 1;      /* renamed to its object file by -R */
-	unsigned is_line : 1;     /* a line symbol of -l */
+	unsigned mapped : 1;  /* renamed to its object file by -R */
+	unsigned is_line : 1; /* a line symbol of -l */
 };
 
 /*
@@ -64,16 +64,16 @@ struct sp_symbol {
 struct sp_symtab {
 	struct sp_symbol *syms;
 	size_t len, syms_alloc;
-	struct sp_srcfile **files;  /* in creation order */
+	struct sp_srcfile **files; /* in creation order */
 	size_t nfiles, files_alloc;
-	uint32_t *file_slots;       /* hash of files by interned name: id + 1, 0 empty */
-	size_t nfile_slots;         /* a power of two, or 0 */
-	uint64_t text_end;          /* last byte of .text, ends the last symbol */
-	uint64_t *addrs;            /* syms[i].addr, contiguous, for lookups */
-	uint32_t *buckets;          /* private: lookup index over addrs (symtab.c) */
+	uint32_t *file_slots; /* hash of files by interned name: id + 1, 0 empty */
+	size_t nfile_slots;   /* a power of two, or 0 */
+	uint64_t text_end;    /* last byte of .text, ends the last symbol */
+	uint64_t *addrs;      /* syms[i].addr, contiguous, for lookups */
+	uint32_t *buckets;    /* private: lookup index over addrs (symtab.c) */
 	size_t nbuckets;
 	unsigned bucket_shift;
-	uint64_t *pending;          /* addresses still waiting for a file (in order) */
+	uint64_t *pending; /* addresses still waiting for a file (in order) */
 	size_t npending, pending_alloc;
 	struct sp_arena arena;
 	struct sp_strtab strs;
@@ -103,8 +103,7 @@ void sp_symtab_finalize_sorted(struct sp_symtab *t);
 /* gprof's symbol order: by address, functions first, then globals first. */
 int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r);
 /* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
-const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len,
-					  uint64_t addr);
+const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len, uint64_t addr);
 /* The same answer as sp_symbols_lookup() on the finalized table, faster. */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
 /* The same, trying first the symbol at *hint (an index, updated): for
@@ -153,21 +152,21 @@ const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err);
 struct sp_code_section {
 	const char *name;
 	uint64_t vma, size;
-	const uint8_t *bytes;     /* size bytes; NULL if the file has none (NOBITS) */
-	unsigned is_plt : 1;      /* import stubs: .plt, .plt.sec, .plt.got, .iplt */
+	const uint8_t *bytes; /* size bytes; NULL if the file has none (NOBITS) */
+	unsigned is_plt : 1;  /* import stubs: .plt, .plt.sec, .plt.got, .iplt */
 };
 
 /* How the bytes from a mark on are to be decoded (ARM and AArch64). */
 enum sp_code_mode {
-	SP_CODE_DEFAULT = 0,      /* the machine's instructions ($x on AArch64) */
-	SP_CODE_ARM,              /* $a, or an ARM function symbol */
-	SP_CODE_THUMB,            /* $t, or a Thumb function symbol (odd value) */
-	SP_CODE_DATA,             /* $d: a literal pool, not instructions */
+	SP_CODE_DEFAULT = 0, /* the machine's instructions ($x on AArch64) */
+	SP_CODE_ARM,	     /* $a, or an ARM function symbol */
+	SP_CODE_THUMB,	     /* $t, or a Thumb function symbol (odd value) */
+	SP_CODE_DATA,	     /* $d: a literal pool, not instructions */
 };
 
 struct sp_code_mark {
 	uint64_t addr;
-	int mode;                 /* enum sp_code_mode, up to the next mark */
+	int mode; /* enum sp_code_mode, up to the next mark */
 };
 
 /* A memory slot (GOT entry) a dynamic relocation (GLOB_DAT, JUMP_SLOT)
@@ -218,7 +217,7 @@ struct sp_code {
 	size_t nrelocs;
 	const struct sp_code_alias *aliases;
 	size_t naliases;
-	uint64_t got;             /* .got.plt (else .got): i386 PIC stubs index from it */
+	uint64_t got; /* .got.plt (else .got): i386 PIC stubs index from it */
 };
 
 /*
@@ -230,21 +229,21 @@ const struct sp_code *sp_image_code(struct sp_image *im, struct sp_error *err);
 
 /* What to keep when building gprof's function symbol table. */
 struct sp_gprof_symopts {
-	unsigned no_static : 1;            /* -a */
+	unsigned no_static : 1;		   /* -a */
 	unsigned ignore_non_functions : 1; /* -D */
-	unsigned line_granularity : 1;     /* -l: add one symbol per source line */
-	const char *external_symtab;       /* -S FILE (nm format), or NULL */
+	unsigned line_granularity : 1;	   /* -l: add one symbol per source line */
+	const char *external_symtab;	   /* -S FILE (nm format), or NULL */
 	const struct sp_function_map *map; /* -R mapping, or NULL */
-	void *debug;                       /* FILE * for -d 128 output, or NULL */
-	unsigned defer_files : 1;          /* leave file/line to sp_image_symtab_files() */
-	unsigned no_prefetch : 1;          /* with defer_files: the files will most likely not
+	void *debug;			   /* FILE * for -d 128 output, or NULL */
+	unsigned defer_files : 1;	   /* leave file/line to sp_image_symtab_files() */
+	unsigned no_prefetch : 1;	   /* with defer_files: the files will most likely not
 					      be asked for, so do not start reading the line
 					      table in the background (it is read on demand) */
-	unsigned files_only : 1;           /* with defer_files: the symbols' files and lines
+	unsigned files_only : 1;	   /* with defer_files: the symbols' files and lines
 					      are all the image will be asked about, so it
 					      may read the line table for them alone */
-	unsigned keep_clones : 1;          /* --precise: keep .constprop/.isra/.part/.cold ... */
-	unsigned use_sizes : 1;            /* --precise: a symbol ends at addr + st_size */
+	unsigned keep_clones : 1;	   /* --precise: keep .constprop/.isra/.part/.cold ... */
+	unsigned use_sizes : 1;		   /* --precise: a symbol ends at addr + st_size */
 };
 
 /* One line of a -R map file: function -> object file. */
@@ -337,7 +336,7 @@ struct sp_path_map {
 };
 
 struct sp_symbolizer_opts {
-	const char *exe;              /* stands for the profile's main object, or NULL */
+	const char *exe; /* stands for the profile's main object, or NULL */
 	const struct sp_path_map *path_maps;
 	size_t npath_maps;
 	/* called once per problem (file missing, build-id mismatch ...) with a
@@ -349,27 +348,27 @@ struct sp_symbolizer_opts {
 /* Why an address has no function. */
 enum sp_sym_reason {
 	SP_SYM_OK = 0,
-	SP_SYM_UNMAPPED,   /* in no executable mapping of the profile */
-	SP_SYM_NO_FILE,    /* the mapping's file was not found (or is [vdso] ...) */
-	SP_SYM_BAD_FILE,   /* found, but not an ELF file */
-	SP_SYM_BUILD_ID,   /* found, but with another build-id than recorded */
-	SP_SYM_MISMATCH,   /* found, but no segment of it fits the mapping */
-	SP_SYM_NO_SYMBOL,  /* no symbol and no debug information covers it */
+	SP_SYM_UNMAPPED,  /* in no executable mapping of the profile */
+	SP_SYM_NO_FILE,	  /* the mapping's file was not found (or is [vdso] ...) */
+	SP_SYM_BAD_FILE,  /* found, but not an ELF file */
+	SP_SYM_BUILD_ID,  /* found, but with another build-id than recorded */
+	SP_SYM_MISMATCH,  /* found, but no segment of it fits the mapping */
+	SP_SYM_NO_SYMBOL, /* no symbol and no debug information covers it */
 };
 
 /* One function of an inline chain, as `addr2line -f -i` prints it. */
 struct sp_sym_frame {
-	const char *name;       /* raw (mangled) name; NULL prints "??" */
-	const char *file;       /* NULL prints "??" */
-	uint32_t line;          /* 0 prints "?" */
+	const char *name;	/* raw (mangled) name; NULL prints "??" */
+	const char *file;	/* NULL prints "??" */
+	uint32_t line;		/* 0 prints "?" */
 	uint32_t discriminator; /* printed after the line when not 0 */
 };
 
 struct sp_symloc {
 	enum sp_sym_reason reason;
-	struct sp_symfile *file;      /* the file that answered, NULL if none */
-	uint64_t vaddr;               /* the address looked up in it */
-	uint32_t nframes;             /* 0: addr2line prints "??" and "??:0" */
+	struct sp_symfile *file;	   /* the file that answered, NULL if none */
+	uint64_t vaddr;			   /* the address looked up in it */
+	uint32_t nframes;		   /* 0: addr2line prints "??" and "??:0" */
 	const struct sp_sym_frame *frames; /* innermost first */
 };
 
@@ -444,8 +443,7 @@ const char *sp_symfile_path(const struct sp_symfile *f);
  * version suffix for dynamic symbols); 0 if vaddr lies at or above the last
  * symbol (below the first, the first routine answers, as in pprof).
  */
-int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name,
-			  uint64_t *start);
+int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name, uint64_t *start);
 /* 1 if that view has any routine (pprof then names every address). */
 int sp_symfile_nm_has_routines(struct sp_symfile *f);
 /* 1 if a routine of that view starts with a symbol "_fini": google-pprof

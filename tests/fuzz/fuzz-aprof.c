@@ -85,8 +85,13 @@ static void render(FILE *out, struct sp_profile *p, const char *name)
 	struct sp_inputcost *ic = sp_inputcost_new(p);
 	struct sp_symtab *t = sp_symtab_new();
 	struct sp_cg *cg = graph(p, ic, t);
-	struct sp_report_meta m = {.format = "aprof", .executable = p->aprof.app, .files = &name,
-				   .nfiles = 1, .metric = "cost", .unit = "bb", .inputcost = ic};
+	struct sp_report_meta m = {.format = "aprof",
+				   .executable = p->aprof.app,
+				   .files = &name,
+				   .nfiles = 1,
+				   .metric = "cost",
+				   .unit = "bb",
+				   .inputcost = ic};
 	struct sp_report_opts ro;
 	struct sp_report r;
 	uint32_t *order = malloc((ic->nroutines + 1) * sizeof(*order));
@@ -132,8 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sp_profile_free(p);
 	p = sp_profile_new(SP_PROFILE_APROF);
 	if (sp_fmt_aprof_read_mem(p, "a", data, half, NULL, NULL) == 0 &&
-	    sp_fmt_aprof_read_mem(p, "b", data + half, size - half, NULL, NULL) == 0 &&
-	    p->npoints)
+	    sp_fmt_aprof_read_mem(p, "b", data + half, size - half, NULL, NULL) == 0 && p->npoints)
 		render(null, p, "merged");
 	sp_profile_free(p);
 	return 0;

@@ -47,8 +47,8 @@ static void reports(const struct sp_profile *p, uint32_t counter, unsigned filte
 	struct sp_profile *t;
 	struct sp_cg *cg;
 
-	sp_frame_funcs_build_flags(&ff, p, NULL, SP_FF_OUTERMOST | SP_FF_IGPROF_NAMES |
-							SP_FF_MERGE_CLONES);
+	sp_frame_funcs_build_flags(&ff, p, NULL,
+				   SP_FF_OUTERMOST | SP_FF_IGPROF_NAMES | SP_FF_MERGE_CLONES);
 	t = sp_igtree_build(p, &ff, &to);
 	memset(&io, 0, sizeof(io));
 	io.counter = p->counters[counter].name;

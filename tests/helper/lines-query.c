@@ -63,8 +63,9 @@ static void add_symbols(struct addrs *a, Elf *elf)
 		Elf_Data *d;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 1; i < n; i++) {
@@ -105,8 +106,8 @@ static int asked(const struct addrs *a, uint64_t x)
 }
 
 /* Compares both tables at every asked address; the number of differences. */
-static long compare(const char *path, const struct sp_linetab *full,
-		    const struct sp_linetab *q, const struct addrs *a)
+static long compare(const char *path, const struct sp_linetab *full, const struct sp_linetab *q,
+		    const struct addrs *a)
 {
 	long bad = 0, found = 0;
 	size_t i;

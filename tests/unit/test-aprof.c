@@ -43,9 +43,10 @@ static void test_fit_exact(void)
 	static const struct {
 		double a, b, c, x0, step;
 	} cases[] = {
-		{3, 2, 2, 1, 1},        {0, 5, 1, 1, 3},       {100, 0.5, 1.5, 10, 10},
-		{10, 1000, 0.5, 1, 7},  {1, 3e-6, 3, 1e3, 1e3}, {50, 2, 0.25, 2, 5},
-		{7, 1, 4, 1, 1},        {1e6, 1e-3, 2.5, 100, 250},
+		{3, 2, 2, 1, 1},	 {0, 5, 1, 1, 3},
+		{100, 0.5, 1.5, 10, 10}, {10, 1000, 0.5, 1, 7},
+		{1, 3e-6, 3, 1e3, 1e3},	 {50, 2, 0.25, 2, 5},
+		{7, 1, 4, 1, 1},	 {1e6, 1e-3, 2.5, 100, 250},
 	};
 	size_t i;
 
@@ -127,7 +128,7 @@ static void test_fit_zero_size_and_noise(void)
 		s ^= s >> 7;
 		s ^= s << 17;
 		noise = (double)(s % 2001) / 1000.0 - 1.0; /* [-1, 1] */
-		x[i] = (double)i;                          /* x = 0 included */
+		x[i] = (double)i;			   /* x = 0 included */
 		y[i] = 20 + 0.25 * x[i] * x[i] * (1 + 0.05 * noise);
 	}
 	CU_ASSERT_EQUAL(sp_fit_power(x, y, 200, &f), 0);
@@ -137,8 +138,7 @@ static void test_fit_zero_size_and_noise(void)
 
 /* ---- the reader ---- */
 
-static int read_str(struct sp_profile *p, const char *name, const char *text,
-		    struct sp_error *err)
+static int read_str(struct sp_profile *p, const char *name, const char *text, struct sp_error *err)
 {
 	return sp_fmt_aprof_read_mem(p, name, (const uint8_t *)text, strlen(text), NULL, err);
 }
@@ -244,8 +244,11 @@ static void test_read_merge(void)
 				 "v 6\nk 10\nr \"f\" \"o\" 1\np 1 8 5 9 14 106 2 14 10 4 6 52\n",
 				 &err),
 			0);
-	CU_ASSERT_EQUAL(read_str(p, "b", "v 6\nk 7\nr \"g\" \"o\" 1\nr \"f\" \"o\" 2\n"
-					 "p 2 8 3 7 10 58 2 10 8 3 5 34\n", &err), 0);
+	CU_ASSERT_EQUAL(read_str(p, "b",
+				 "v 6\nk 7\nr \"g\" \"o\" 1\nr \"f\" \"o\" 2\n"
+				 "p 2 8 3 7 10 58 2 10 8 3 5 34\n",
+				 &err),
+			0);
 	pt = point_of(p, "f", 8);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pt);
 	CU_ASSERT_EQUAL(pt->calls, 4);

@@ -159,7 +159,7 @@ static void call_pseudo(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t h
 static void test_tally_runs(void)
 {
 	static const uint64_t recs[][3] = {
-		{0x108, 0x200, 1}, {0x110, 0x300, 2}, {0x120, 0x200, 4}, {0x208, 0x300, 8},
+		{0x108, 0x200, 1},  {0x110, 0x300, 2},	{0x120, 0x200, 4},  {0x208, 0x300, 8},
 		{0x130, 0x300, 16}, {0x210, 0x300, 32}, {0x308, 0x100, 64},
 	};
 	static const uint32_t ends[][2] = {{0, 1}, {0, 2}, {1, 2}, {2, 0}};
@@ -412,7 +412,8 @@ static void check_arc_order(int with_nan)
 	int round;
 
 	for (round = 0; round < 40; round++) {
-		size_t nnodes = 2 + sort_rng() % (round % 2 ? 40 : 800), narcs = sort_rng() % 1200, i;
+		size_t nnodes = 2 + sort_rng() % (round % 2 ? 40 : 800), narcs = sort_rng() % 1200,
+		       i;
 		struct sp_cg *cg = random_graph(nnodes, narcs, with_nan);
 		uint32_t *want = malloc((narcs + 1) * sizeof(*want));
 		struct sp_cg_sort_mem mem = {NULL, 0, NULL}, first = {NULL, 0, NULL};
@@ -428,8 +429,10 @@ static void check_arc_order(int with_nan)
 		CU_ASSERT_PTR_NULL(sp_cg_parent_runs_new(cg));
 		for (pass = 0; pass < 2; pass++) {
 			for (i = 0; i < nnodes; i++) {
-				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want, pass ? &mem : &first);
-				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want, pass ? &mem : &first);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 1, want,
+							pass ? &mem : &first);
+				same &= sorted_as_gprof(cg, (uint32_t)i, 0, want,
+							pass ? &mem : &first);
 			}
 		}
 		sp_cg_parent_runs_free(runs);
@@ -468,12 +471,14 @@ static void test_arc_lists_newest_first(void)
 		for (i = 0; i < nnodes; i++) {
 			uint32_t a, prev = UINT32_MAX;
 
-			for (a = cg->nodes[i].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
+			for (a = cg->nodes[i].parents; a != SP_CG_NONE;
+			     a = cg->arcs[a].next_parent) {
 				ok &= a < prev && cg->arcs[a].child == i;
 				prev = a;
 			}
 			prev = UINT32_MAX;
-			for (a = cg->nodes[i].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
+			for (a = cg->nodes[i].children; a != SP_CG_NONE;
+			     a = cg->arcs[a].next_child) {
 				ok &= a < prev && cg->arcs[a].parent == i;
 				prev = a;
 			}
@@ -547,8 +552,7 @@ static void test_node_orders(void)
 		for (order = 0; order < 2; order++) {
 			for (i = 0; i < n; i++)
 				got[i] = want[i] = (uint32_t)(n - 1 - i);
-			sp_cg_sort_nodes(cg, got, n,
-					 order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
+			sp_cg_sort_nodes(cg, got, n, order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
 			sp_sort(want, n, sizeof(*want), order ? ref_cmp_name : ref_cmp_time, cg);
 			CU_ASSERT(memcmp(got, want, n * sizeof(*got)) == 0);
 		}
@@ -584,7 +588,8 @@ static void test_symtab_buckets(void)
 		t->text_end = a + 7;
 		sp_symtab_finalize(t);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t->buckets);
-		for (probe = bases[k] - 3; probe <= t->text_end + 3 && probe >= bases[k] - 3; probe++)
+		for (probe = bases[k] - 3; probe <= t->text_end + 3 && probe >= bases[k] - 3;
+		     probe++)
 			if (sp_symtab_lookup(t, probe) != sp_symbols_lookup(t->syms, t->len, probe))
 				bad++;
 		CU_ASSERT_EQUAL(bad, 0);
@@ -634,10 +639,25 @@ static void test_symbols_sort(void)
 static void test_name_ranks(void)
 {
 	static const char *const names[] = {
-		"alloc_build_event", "alloc_build_rule", "alloc_bu", "alloc_build_", "alloc",
-		"", "alloc_build_event", "zeta", "alloc_build_eventX", "alloc_build_even",
-		"\xc3\xa9t\xc3\xa9", "a\x7f", "a\x80", "abcdefghabcdefgh1", "abcdefghabcdefgh",
-		"abcdefghabcdefgh0", "_start", "__start", "abcdefgh",
+		"alloc_build_event",
+		"alloc_build_rule",
+		"alloc_bu",
+		"alloc_build_",
+		"alloc",
+		"",
+		"alloc_build_event",
+		"zeta",
+		"alloc_build_eventX",
+		"alloc_build_even",
+		"\xc3\xa9t\xc3\xa9",
+		"a\x7f",
+		"a\x80",
+		"abcdefghabcdefgh1",
+		"abcdefghabcdefgh",
+		"abcdefghabcdefgh0",
+		"_start",
+		"__start",
+		"abcdefgh",
 	};
 	size_t n = sizeof(names) / sizeof(names[0]), i, j, bad = 0;
 	struct sp_symtab *t = sp_symtab_new();

@@ -165,7 +165,8 @@ static void test_sort_sizes(void)
 	}
 	sp_sort(w, 777, sizeof(w[0]), cmp_wide, NULL);
 	for (i = 0; i < 777; i++)
-		if (w[i].key != ref[i].key || w[i].seq != ref[i].seq || w[i].pad[5] != (ref[i].seq & 0x7f))
+		if (w[i].key != ref[i].key || w[i].seq != ref[i].seq ||
+		    w[i].pad[5] != (ref[i].seq & 0x7f))
 			ok = 0;
 	CU_ASSERT(ok);
 	for (i = 0; i < 999; i++)
@@ -299,18 +300,26 @@ static void test_pcarc_sums(void)
 		{0x20, 0x300, 4}, {0x30, 0x100, 5},
 	};
 	static const uint64_t by_site_sum[][3] = {
-		{0x10, 0x100, 1}, {0x20, 0x300, 6}, {0x20, 0x200, 3}, {0x30, 0x100, 5},
+		{0x10, 0x100, 1},
+		{0x20, 0x300, 6},
+		{0x20, 0x200, 3},
+		{0x30, 0x100, 5},
 	};
 	static const uint64_t shuffled[][3] = {
 		{0x30, 0x100, 1}, {0x10, 0x100, 2}, {0x30, 0x100, 3},
 		{0x20, 0x200, 4}, {0x10, 0x100, 5},
 	};
 	static const uint64_t shuffled_sum[][3] = {
-		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 4},
+		{0x30, 0x100, 4},
+		{0x10, 0x100, 7},
+		{0x20, 0x200, 4},
 	};
 	static const uint64_t again[][3] = {{0x20, 0x200, 10}, {0x40, 0x100, 1}};
 	static const uint64_t again_sum[][3] = {
-		{0x30, 0x100, 4}, {0x10, 0x100, 7}, {0x20, 0x200, 14}, {0x40, 0x100, 1},
+		{0x30, 0x100, 4},
+		{0x10, 0x100, 7},
+		{0x20, 0x200, 14},
+		{0x40, 0x100, 1},
 	};
 	static uint64_t wide[100][3], wide_sum[99][3];
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
@@ -367,8 +376,9 @@ static void test_hist_nonzero(void)
 static void test_error(void)
 {
 	struct sp_error err = SP_ERROR_INIT;
-	int r = sp_error_set(&err, SP_E_TRUNCATED, "cannot read '%s': histogram truncated at offset %#x",
-			     "gmon.out", 0x14);
+	int r = sp_error_set(&err, SP_E_TRUNCATED,
+			     "cannot read '%s': histogram truncated at offset %#x", "gmon.out",
+			     0x14);
 
 	CU_ASSERT_EQUAL(r, -SP_E_TRUNCATED);
 	CU_ASSERT_STRING_EQUAL(err.msg,
@@ -399,7 +409,8 @@ int sp_test_register_core(void)
 	if (!s)
 		return -1;
 	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
-	    !CU_add_test(s, "buf", test_buf) || !CU_add_test(s, "sort is stable", test_sort_stable) ||
+	    !CU_add_test(s, "buf", test_buf) ||
+	    !CU_add_test(s, "sort is stable", test_sort_stable) ||
 	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||
 	    !CU_add_test(s, "radix sort", test_radix_sort) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||

@@ -226,7 +226,9 @@ static void test_from_cg(void)
  * parse real ones with an XML parser). */
 static void test_svg_escaping(void)
 {
-	static const char *const s1[] = {"main", "op<<(a&b, \"c\")", "bad\xff\xfe\x01" "end"};
+	static const char *const s1[] = {"main", "op<<(a&b, \"c\")",
+					 "bad\xff\xfe\x01"
+					 "end"};
 	static const char *const s2[] = {"main", "caf\xc3\xa9", "x\xe2\x82"};
 	struct sp_flame *f = sp_flame_new("t<&>", "samples");
 	char *text = NULL;
@@ -238,7 +240,8 @@ static void test_svg_escaping(void)
 	sp_flame_write_svg(f, out, NULL);
 	fclose(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "op&lt;&lt;(a&amp;b, &quot;c&quot;)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "bad\xef\xbf\xbd\xef\xbf\xbd" "end"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "bad\xef\xbf\xbd\xef\xbf\xbd"
+					    "end"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "caf\xc3\xa9"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Flame graph: t&lt;&amp;&gt;"));
 	CU_ASSERT_PTR_NULL(strstr(text, "\xe2\x82\""));

@@ -67,7 +67,8 @@ static int read_text(struct sp_profile *p, const char *text, size_t len, struct 
 
 static void test_perf_dump(void)
 {
-	struct sp_profile *p = read_file(DUMPS "perf/igprof.hotrec-pie.8629.1795298547.922226.gz", 0);
+	struct sp_profile *p =
+		read_file(DUMPS "perf/igprof.hotrec-pie.8629.1795298547.922226.gz", 0);
 	struct sums s = sum_counter(p, "PERF_TICKS");
 	size_t i, anon = 0;
 
@@ -142,7 +143,8 @@ static void test_merge_dumps(void)
 static const char small_hex[] =
 	"P=(HEX ID=1f N=(/bin/prog) T=0.010000)\n"
 	"C1 FN0=(F0=(/bin/prog)+10 N=(main))+4\n"
-	"C2 FN1=(F1=(/lib/libc.so.6)+2000 N=(@?0x7f0000002000))+0 V0=(MEM_LIVE):(2,30,20);LK=(0xabc,10);LK=(0xdef,20)\n"
+	"C2 FN1=(F1=(/lib/libc.so.6)+2000 N=(@?0x7f0000002000))+0 "
+	"V0=(MEM_LIVE):(2,30,20);LK=(0xabc,10);LK=(0xdef,20)\n"
 	"C2 FN2=(F0+a0 N=(@?0x4000a0))+0 V0:(1,-5,a) V1=(MEM_TOTAL):(1,ff,ff)\n"
 	"C1 FN0+4\n"
 	"C2 FN1+0 V0:(1,1,1);LK=(0x1,1)\n";
@@ -205,9 +207,9 @@ static void test_plain_gzip_bzip2(void)
 	CU_ASSERT(read_text(p, (char *)gz, sizeof(gz) - zs.avail_out, &err) < 0);
 	sp_profile_free(p);
 
-	CU_ASSERT_EQUAL(BZ2_bzBuffToBuffCompress(bz, &bzlen, (char *)small_hex, (unsigned)len, 9,
-						 0, 0),
-			BZ_OK);
+	CU_ASSERT_EQUAL(
+		BZ2_bzBuffToBuffCompress(bz, &bzlen, (char *)small_hex, (unsigned)len, 9, 0, 0),
+		BZ_OK);
 	p = sp_profile_new(SP_PROFILE_IGPROF);
 	CU_ASSERT_EQUAL(read_text(p, bz, bzlen, &err), 0);
 	check_small(p);
@@ -243,7 +245,8 @@ static void test_decimal(void)
 /* A node with more LK entries than the reader's window holds. */
 static void test_long_line(void)
 {
-	static const char head[] = "P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(MEM_LIVE):(1,1,1)";
+	static const char head[] =
+		"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(MEM_LIVE):(1,1,1)";
 	size_t n = 150000, i, len = 0;
 	char *text = malloc(sizeof(head) + n * 40 + 64);
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_IGPROF);
@@ -251,7 +254,8 @@ static void test_long_line(void)
 
 	len += (size_t)sprintf(text, "%s", head);
 	for (i = 0; i < n; i++)
-		len += (size_t)sprintf(text + len, ";LK=(0x%016zx,%zx)", i * 64 + 0x10000000, i % 7 + 1);
+		len += (size_t)sprintf(text + len, ";LK=(0x%016zx,%zx)", i * 64 + 0x10000000,
+				       i % 7 + 1);
 	len += (size_t)sprintf(text + len, "\nC1 FN0+0 V0:(2,2,2)\n");
 	CU_ASSERT(len > (3u << 20));
 	CU_ASSERT_EQUAL(read_text(p, text, len, &err), 0);
@@ -262,7 +266,8 @@ static void test_long_line(void)
 	/* the same, cut in the middle of an entry */
 	p = sp_profile_new(SP_PROFILE_IGPROF);
 	CU_ASSERT(read_text(p, text, len / 2, &err) < 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "t.igprof:2: the file ends in the middle of a line"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(err.msg, "t.igprof:2: the file ends in the middle of a line"));
 	sp_profile_free(p);
 	free(text);
 }
@@ -293,15 +298,18 @@ static void test_errors(void)
 		 "t.igprof:2: unexpected text after the node: ' junk'"},
 		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0;LK=(12,3)\n",
 		 "t.igprof:2: malformed leak entry"},
-		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 V0=(X):(1,11111111111111111,1)\n",
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0 "
+		 "V0=(X):(1,11111111111111111,1)\n",
 		 "t.igprof:2: malformed values of counter V0"},
 		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FNfffffff=(F0=(p)+1 N=(f))+0\n",
 		 "t.igprof:2: symbol id 268435455 is too large"},
 		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f)+0\n",
 		 "t.igprof:2: malformed symbol definition FN0"},
-		{"P=(HEX ID=1 N=(p) T=0.0)\nE1 FN0=(F0=(p)+1 N=(f))+0\n", "t.igprof:2: malformed line"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nE1 FN0=(F0=(p)+1 N=(f))+0\n",
+		 "t.igprof:2: malformed line"},
 		{"\x1f\x8b\x08\x00garbage", "gzip data"},
-		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0", "t.igprof:2: the file ends in"},
+		{"P=(HEX ID=1 N=(p) T=0.0)\nC1 FN0=(F0=(p)+1 N=(f))+0",
+		 "t.igprof:2: the file ends in"},
 		{"BZh9garbage", "corrupt bzip2 data"},
 	};
 	size_t i;
@@ -313,7 +321,8 @@ static void test_errors(void)
 
 		CU_ASSERT(rc < 0);
 		if (!strstr(err.msg, cases[i].msg)) {
-			fprintf(stderr, "\ncase %zu: got '%s', want '%s'\n", i, err.msg, cases[i].msg);
+			fprintf(stderr, "\ncase %zu: got '%s', want '%s'\n", i, err.msg,
+				cases[i].msg);
 			CU_FAIL("wrong message");
 		}
 		sp_profile_free(p);
@@ -334,8 +343,8 @@ static void test_clone_names(void)
 		{"fib.cold", 3},
 		{"fib.constprop.0.isra.0", 3},
 		{"_ZN6corpus10build_listEi.part.0", 24},
-		{"fib.lto_priv.0", 14},      /* not a clone */
-		{"fib.coldness", 12},        /* not the .cold suffix */
+		{"fib.lto_priv.0", 14}, /* not a clone */
+		{"fib.coldness", 12},	/* not the .cold suffix */
 		{".part", 0},
 	};
 	size_t i;
@@ -345,7 +354,8 @@ static void test_clone_names(void)
 	CU_ASSERT(sp_igtree_is_igprof_object("/tmp/igprof-inst/lib/libigprof.so"));
 	CU_ASSERT(sp_igtree_is_igprof_object("libIgProf.so"));
 	CU_ASSERT(!sp_igtree_is_igprof_object("/lib/x86_64-linux-gnu/libc.so.6"));
-	CU_ASSERT(!sp_igtree_is_igprof_object("/very/long/path/to/libigprof.so/inside/something/else"));
+	CU_ASSERT(!sp_igtree_is_igprof_object(
+		"/very/long/path/to/libigprof.so/inside/something/else"));
 }
 
 /*

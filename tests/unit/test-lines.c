@@ -316,11 +316,13 @@ static int same_frames(const struct sp_inline_frame *a, size_t na, const struct 
 static int cursor_agrees(const struct image *im, uint64_t a, struct sp_dwfuncs_cursor *c)
 {
 	struct sp_inline_frame f1[4], f2[4];
-	size_t n1 = sp_dwfuncs_find(im->funcs, a, f1, 4), n2 = sp_dwfuncs_find_at(im->funcs, a, f2, 4, c);
+	size_t n1 = sp_dwfuncs_find(im->funcs, a, f1, 4),
+	       n2 = sp_dwfuncs_find_at(im->funcs, a, f2, 4, c);
 
 	return same_frames(f1, n1, f2, n2) &&
 	       sp_dwfuncs_symbol(im->funcs, a) == sp_dwfuncs_symbol_at(im->funcs, a, c) &&
-	       sp_linetab_find_any(im->lines, a) == sp_linetab_find_any_at(im->lines, a, &c->lines) &&
+	       sp_linetab_find_any(im->lines, a) ==
+		       sp_linetab_find_any_at(im->lines, a, &c->lines) &&
 	       sp_linetab_unit_at(im->lines, a) == sp_linetab_unit_at_from(im->lines, a, &c->lines);
 }
 
@@ -328,7 +330,8 @@ static int cursor_agrees(const struct image *im, uint64_t a, struct sp_dwfuncs_c
  * ascending (the -l walk), descending, and jumping around. */
 static void test_cursor_lookups(void)
 {
-	static const char *const fixtures[] = {FIX("c-O1-prefixmap"), FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs")};
+	static const char *const fixtures[] = {FIX("c-O1-prefixmap"), FIX("cxx-O2-dw4-nopie"),
+					       FIX("clang-cxx-O2-dw5-fs")};
 	size_t k;
 
 	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
@@ -489,9 +492,9 @@ static size_t query_differences(struct image *im, uint64_t lo, uint64_t hi, uint
 
 static void test_query_tables(void)
 {
-	static const char *const fixtures[] = {
-		FIX("c-O1-prefixmap"), FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs"),
-		FIX("cxx-O0-dw5-pie"), FIX("c-O0-gc-big"),	FIX("c-O2-dw4-mips")};
+	static const char *const fixtures[] = {FIX("c-O1-prefixmap"),	   FIX("cxx-O2-dw4-nopie"),
+					       FIX("clang-cxx-O2-dw5-fs"), FIX("cxx-O0-dw5-pie"),
+					       FIX("c-O0-gc-big"),	   FIX("c-O2-dw4-mips")};
 	size_t k;
 
 	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
@@ -604,20 +607,37 @@ static void test_fuzz_line_programs(void)
 static void test_demangle_shortcut(void)
 {
 	static const char *const names[] = {
-		"main", "_Z3fooi", "_ZN3foo3barEv", "_GLOBAL__sub_I_main", "_GLOBAL__D_x",
-		"_RNvCs1234_7mycrate4main", "_ZN4core3fmt5write17h0123456789abcdefE",
-		"_D3foo3barFZv", "Z3fooi", "ZN3fooE", "RNvC5crate4main", "GLOBAL__sub_I_x",
-		"pack__proc", "_ada_main", "__gmon_start__", "_start", "foo.cold", "_Z3foov.cold",
-		"_Z1fv@@VER_1", "x", "",
+		"main",
+		"_Z3fooi",
+		"_ZN3foo3barEv",
+		"_GLOBAL__sub_I_main",
+		"_GLOBAL__D_x",
+		"_RNvCs1234_7mycrate4main",
+		"_ZN4core3fmt5write17h0123456789abcdefE",
+		"_D3foo3barFZv",
+		"Z3fooi",
+		"ZN3fooE",
+		"RNvC5crate4main",
+		"GLOBAL__sub_I_x",
+		"pack__proc",
+		"_ada_main",
+		"__gmon_start__",
+		"_start",
+		"foo.cold",
+		"_Z3foov.cold",
+		"_Z1fv@@VER_1",
+		"x",
+		"",
 	};
-	static const char *const styles[] = { "auto", "gnu-v3", "rust", "dlang", "java", "gnat" };
+	static const char *const styles[] = {"auto", "gnu-v3", "rust", "dlang", "java", "gnat"};
 	size_t i, j;
 
 	for (j = 0; j < sizeof(styles) / sizeof(styles[0]); j++) {
 		CU_ASSERT_EQUAL_FATAL(sp_demangle_set_style(styles[j]), 0);
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-			char *want = strchr(names[i], '@') ? NULL
-				     : cplus_demangle(names[i], DMGL_ANSI | DMGL_PARAMS);
+			char *want = strchr(names[i], '@')
+					     ? NULL
+					     : cplus_demangle(names[i], DMGL_ANSI | DMGL_PARAMS);
 			char *got = sp_demangle(names[i], 0);
 
 			if (!strchr(names[i], '@')) {

@@ -29,7 +29,7 @@ static void collect(void *ctx, const struct sp_cg_call *c)
 }
 
 static struct sp_cg_static *new_scanner(const struct sp_code *code, int machine, int big_endian,
-				       int ptr_size, unsigned flags)
+					int ptr_size, unsigned flags)
 {
 	struct sp_target t;
 	struct sp_error err = SP_ERROR_INIT;
@@ -57,8 +57,7 @@ static int scan_with(struct sp_cg_static *s, uint64_t lo, uint64_t hi)
 }
 
 /* Scans [lo, hi) of `code` for `machine`; returns the number of events. */
-static int scan(const struct sp_code *code, int machine, unsigned flags, uint64_t lo,
-		uint64_t hi)
+static int scan(const struct sp_code *code, int machine, unsigned flags, uint64_t lo, uint64_t hi)
 {
 	int p32 = machine == EM_386 || machine == EM_ARM || machine == EM_PPC;
 
@@ -105,8 +104,8 @@ static void test_x86_plt_call(void)
 	/* .text 0x1000: call 0x2010 (a .plt.sec stub) */
 	static const uint8_t text[] = {0xe8, 0x0b, 0x10, 0x00, 0x00, 0xc3};
 	/* .plt.sec 0x2010: endbr64; bnd jmp *0xfed(%rip) -> slot 0x3008 */
-	static const uint8_t plt[] = {0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0xed, 0x0f,
-				      0x00, 0x00, 0x0f, 0x1f, 0x44, 0x00, 0x00};
+	static const uint8_t plt[] = {0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0xed,
+				      0x0f, 0x00, 0x00, 0x0f, 0x1f, 0x44, 0x00, 0x00};
 	struct sp_code_section secs[2];
 	struct sp_code_slot slot = {0x3008, "puts"};
 	struct sp_code c;
@@ -134,11 +133,11 @@ static void test_x86_plt_call(void)
 static void test_x86_tail_and_indirect(void)
 {
 	static const uint8_t b[] = {
-		0xff, 0xd0,                               /* 0x1000 call *%rax */
-		0xff, 0x15, 0x00, 0x10, 0x00, 0x00,       /* 0x1002 call *0x1000(%rip) = [0x2008] */
-		0xff, 0x15, 0x08, 0x10, 0x00, 0x00,       /* 0x1008 call *0x1008(%rip) = [0x2016] */
-		0x74, 0x04,                               /* 0x100e je 0x1014 */
-		0xe9, 0xeb, 0xef, 0xff, 0xff,             /* 0x1010 jmp 0x0 */
+		0xff, 0xd0,			    /* 0x1000 call *%rax */
+		0xff, 0x15, 0x00, 0x10, 0x00, 0x00, /* 0x1002 call *0x1000(%rip) = [0x2008] */
+		0xff, 0x15, 0x08, 0x10, 0x00, 0x00, /* 0x1008 call *0x1008(%rip) = [0x2016] */
+		0x74, 0x04,			    /* 0x100e je 0x1014 */
+		0xe9, 0xeb, 0xef, 0xff, 0xff,	    /* 0x1010 jmp 0x0 */
 		0xc3};
 	struct sp_code_section sec;
 	struct sp_code c = one_section(&sec, b, sizeof(b), 0x1000);
@@ -166,8 +165,8 @@ static void test_x86_resync_and_garbage(void)
 {
 	/* 0x1000: b8 (mov $imm32 would swallow the call) | 0x1001: call 0x1000
 	 * then a byte that is no instruction in 64-bit mode, then call 0x1000 */
-	static const uint8_t b[] = {0xb8, 0xe8, 0xfa, 0xff, 0xff, 0xff, 0x06,
-				    0xe8, 0xf4, 0xff, 0xff, 0xff};
+	static const uint8_t b[] = {0xb8, 0xe8, 0xfa, 0xff, 0xff, 0xff,
+				    0x06, 0xe8, 0xf4, 0xff, 0xff, 0xff};
 	static const uint64_t starts[] = {0x1000, 0x1001};
 	struct sp_code_section sec;
 	struct sp_code c = one_section(&sec, b, sizeof(b), 0x1000);
@@ -187,10 +186,9 @@ static void test_x86_resync_and_garbage(void)
 static void test_x86_object_relocs(void)
 {
 	/* call 0 (unrelocated) twice, then the next function at 0x100a */
-	static const uint8_t b[] = {0xe8, 0x00, 0x00, 0x00, 0x00, 0xe8, 0x00, 0x00,
-				    0x00, 0x00, 0xc3};
-	struct sp_code_reloc r[2] = {{0x1001, 0x1040, "helper", 1, 0},
-				     {0x1006, 0, "exit", 0, 0}};
+	static const uint8_t b[] = {0xe8, 0x00, 0x00, 0x00, 0x00, 0xe8,
+				    0x00, 0x00, 0x00, 0x00, 0xc3};
+	struct sp_code_reloc r[2] = {{0x1001, 0x1040, "helper", 1, 0}, {0x1006, 0, "exit", 0, 0}};
 	struct sp_code_section sec;
 	struct sp_code c = one_section(&sec, b, sizeof(b), 0x1000);
 
@@ -212,8 +210,8 @@ static void test_i386(void)
 	static const uint8_t text[] = {0xe8, 0xeb, 0xff, 0xff, 0xff, 0xe8, 0xf6, 0x00,
 				       0x00, 0x00, 0xe8, 0x01, 0x01, 0x00, 0x00};
 	/* .plt 0x8049100: jmp *0x804c00c; 0x8049110: jmp *0x10(%ebx) */
-	static const uint8_t plt[] = {0xff, 0x25, 0x0c, 0xc0, 0x04, 0x08, 0x68, 0, 0, 0, 0,
-				      0xe9, 0, 0, 0, 0, 0xff, 0xa3, 0x10, 0, 0, 0};
+	static const uint8_t plt[] = {0xff, 0x25, 0x0c, 0xc0, 0x04, 0x08, 0x68, 0,    0, 0, 0,
+				      0xe9, 0,	  0,	0,    0,    0xff, 0xa3, 0x10, 0, 0, 0};
 	struct sp_code_section secs[2];
 	struct sp_code_slot slots[2] = {{0x804c00c, "puts"}, {0x804c010, "exit"}};
 	struct sp_code c;
@@ -310,8 +308,8 @@ static void test_arm_thumb(void)
 	static const uint8_t b[] = {
 		0xfe, 0xff, 0xff, 0xeb, /* 0x2000 ARM: bl 0x2000 */
 		0xff, 0xf7, 0xfc, 0xff, /* 0x2004 Thumb: bl 0x2000 */
-		0x00, 0xb1,             /* 0x2008 Thumb: cbz r0, 0x200c */
-		0x00, 0xbf,             /* 0x200a nop */
+		0x00, 0xb1,		/* 0x2008 Thumb: cbz r0, 0x200c */
+		0x00, 0xbf,		/* 0x200a nop */
 	};
 	static const struct sp_code_mark marks[] = {{0x2000, SP_CODE_ARM}, {0x2004, SP_CODE_THUMB}};
 	struct sp_code_section sec;
@@ -332,8 +330,8 @@ static void test_arm_thumb(void)
 static void test_ppc(void)
 {
 	/* big-endian 32-bit: bl 0x2ffc; bctrl; b 0x3010 */
-	static const uint8_t b[] = {0x4b, 0xff, 0xff, 0xfd, 0x4e, 0x80, 0x04, 0x21,
-				    0x48, 0x00, 0x00, 0x08};
+	static const uint8_t b[] = {0x4b, 0xff, 0xff, 0xfd, 0x4e, 0x80,
+				    0x04, 0x21, 0x48, 0x00, 0x00, 0x08};
 	struct sp_code_section sec;
 	struct sp_code c = one_section(&sec, b, sizeof(b), 0x3000);
 
@@ -493,9 +491,17 @@ static void test_mips_text_only(void)
  */
 static struct sp_cg *mips_graph(uint64_t base, unsigned flags, int ptr_size)
 {
-	uint32_t w[11] = {0x0c000004 | (uint32_t)((base & 0xfffffff) >> 2), 0x0320f809,
-			  0x0c000005 | (uint32_t)((base & 0xfffffff) >> 2), 0, 0x0320f809, 0, 0, 0,
-			  0x0320f809, 0, 0x0320f809};
+	uint32_t w[11] = {0x0c000004 | (uint32_t)((base & 0xfffffff) >> 2),
+			  0x0320f809,
+			  0x0c000005 | (uint32_t)((base & 0xfffffff) >> 2),
+			  0,
+			  0x0320f809,
+			  0,
+			  0,
+			  0,
+			  0x0320f809,
+			  0,
+			  0x0320f809};
 	static const unsigned at[] = {0, 0x10, 0x20, 0x28};
 	static uint8_t b[44];
 	static struct sp_code_section sec;
@@ -597,7 +603,8 @@ static void test_mips_code_sign_extended(void)
 	c = sp_image_code(im, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	for (i = 0; i < c->nsections; i++) {
-		if (!strcmp(c->sections[i].name, ".text") && c->sections[i].vma == 0xffffffff804006b0)
+		if (!strcmp(c->sections[i].name, ".text") &&
+		    c->sections[i].vma == 0xffffffff804006b0)
 			text = 1;
 		if (c->sections[i].vma < 0xffffffff80000000)
 			high = 0;
