@@ -273,6 +273,7 @@ static int parse_u64(const char *s, size_t len, uint64_t *v)
 	uint64_t x = 0;
 	size_t i;
 
+	*v = 0; /* defined on failure too: gcc -O3 cannot see bad() < 0 */
 	if (!len || len > 20)
 		return -1;
 	for (i = 0; i < len; i++) {
@@ -366,6 +367,7 @@ static int find_rid_num(struct reader *r, uint64_t rid, uint32_t *func, uint32_t
 {
 	uint32_t i = sp_pairmap_get(&r->rid_map, rid, 0);
 
+	*func = 0;
 	if (i == UINT32_MAX)
 		return bad(r, "routine id %llu has no 'r' line before it", (unsigned long long)rid);
 	*func = r->rids[i].func;
