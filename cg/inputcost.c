@@ -95,23 +95,21 @@ static void build_entry(struct sp_inputcost *ic, struct sp_ic_entry *e, const st
 	}
 }
 
-static void fit_entry(struct sp_ic_entry *e)
+static void fit_entry(struct sp_ic_entry *e, unsigned min_sizes)
 {
 	double *x, *y;
 	size_t i;
 
-	if (e->npoints < SP_FIT_MIN_POINTS)
-		return;
-	x = sp_xmalloc(e->npoints * sizeof(*x));
-	y = sp_xmalloc(e->npoints * sizeof(*y));
+	x = sp_xmalloc((e->npoints + 1) * sizeof(*x));
+	y = sp_xmalloc((e->npoints + 1) * sizeof(*y));
 	for (i = 0; i < e->npoints; i++) {
 		x[i] = (double)e->points[i].size;
 		y[i] = (double)e->points[i].max;
 	}
-	sp_fit_power(x, y, e->npoints, &e->worst);
+	sp_fit_power(x, y, e->npoints, min_sizes, &e->worst);
 	for (i = 0; i < e->npoints; i++)
 		y[i] = e->points[i].avg;
-	sp_fit_power(x, y, e->npoints, &e->avg);
+	sp_fit_power(x, y, e->npoints, min_sizes, &e->avg);
 	free(x);
 	free(y);
 }
@@ -182,13 +180,14 @@ static void build_contexts(struct sp_inputcost *ic)
 	free(k);
 }
 
-struct sp_inputcost *sp_inputcost_new(const struct sp_profile *p)
+struct sp_inputcost *sp_inputcost_new(const struct sp_profile *p, unsigned min_sizes)
 {
 	struct sp_inputcost *ic = sp_xcalloc(1, sizeof(*ic));
 	size_t *first, f;
 	struct keyed *k;
 
 	ic->p = p;
+	ic->min_sizes = min_sizes > SP_FIT_MIN_SIZES ? min_sizes : SP_FIT_MIN_SIZES;
 	sp_arena_init(&ic->arena);
 	ic->has_self = !!(p->aprof.fields & SP_APROF_HAS_SELF);
 	ic->has_real = !!(p->aprof.fields & SP_APROF_HAS_REAL);
@@ -201,7 +200,7 @@ struct sp_inputcost *sp_inputcost_new(const struct sp_profile *p)
 		e->func = (uint32_t)f;
 		e->node = SP_NONE;
 		build_entry(ic, e, k + first[f], first[f + 1] - first[f]);
-		fit_entry(e);
+		fit_entry(e, ic->min_sizes);
 		ic->self_total += e->self;
 	}
 	free(first);
@@ -218,7 +217,7 @@ void sp_inputcost_fit_contexts(struct sp_inputcost *ic)
 	if (ic->contexts_fitted)
 		return;
 	for (i = 0; i < ic->ncontexts; i++)
-		fit_entry(&ic->contexts[i]);
+		fit_entry(&ic->contexts[i], ic->min_sizes);
 	ic->contexts_fitted = 1;
 }
 
@@ -246,13 +245,12 @@ static int cmp_cost(const struct sp_inputcost *ic, uint32_t l, uint32_t r)
 	return strcmp(ic->p->funcs[l].name, ic->p->funcs[r].name);
 }
 
-/* 0: a trusted fit (R^2 >= SP_FIT_GOOD_R2 over at least SP_FIT_GOOD_POINTS
- * sizes), 1: another fit, 2: none */
+/* 0: a fit whose cost grows, 1: another fit, 2: none */
 static int fit_class(const struct sp_fit *f)
 {
-	if (!f->ok)
-		return 2;
-	return sp_fit_trusted(f) ? 0 : 1;
+	double g = sp_fit_growth(f);
+
+	return isnan(g) ? 2 : g == -INFINITY;
 }
 
 struct rank_ctx {
@@ -273,7 +271,7 @@ static int cmp_rank(const void *a, const void *b, void *ctx)
 
 		if (cl != cr)
 			return cl < cr ? -1 : 1;
-		if (cl < 2 && gl != gr)
+		if (cl == 0 && gl != gr)
 			return gl > gr ? -1 : 1;
 	}
 	return cmp_cost(ic, l, r);

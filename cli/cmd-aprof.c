@@ -17,6 +17,7 @@
  */
 #include "cli.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,6 +296,7 @@ static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
 	m->meta.metric = a->prof->counters[0].name;
 	m->meta.unit = a->prof->counters[0].unit;
 	m->meta.inputcost = a->ic;
+	m->meta.rank = a->o->rank;
 }
 
 static int render(struct aprof_run *a)
@@ -335,7 +337,8 @@ static int analyse(struct aprof_run *a)
 	if (rc)
 		return rc;
 	sp_cli_progress("fitting the cost of %zu routines", a->prof->nfuncs);
-	a->ic = sp_inputcost_new(a->prof);
+	a->ic = sp_inputcost_new(
+		a->prof, (unsigned)(a->o->min_sizes > UINT_MAX ? UINT_MAX : a->o->min_sizes));
 	build_graph(a);
 	return 0;
 }

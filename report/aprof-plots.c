@@ -5,9 +5,9 @@
  * draws them with assets/report.js).
  *
  * The routines: the SP_APROF_PLOTS_COST costliest routines that have a
- * fit (4 input sizes or more), and the SP_APROF_PLOTS_GROWTH routines
- * --rank=growth puts first among those it trusts (R^2 >= 0.9 over 8
- * sizes or more) that are not plotted already: the expensive routines,
+ * fit (the data support one: cg/fit.c), and the SP_APROF_PLOTS_GROWTH
+ * routines --rank=growth puts first among those whose fitted cost grows
+ * that are not plotted already: the expensive routines,
  * and the ones whose cost grows fastest with their input even when they
  * are cheap in this run. They are shown in the order of --rank.
  *
@@ -15,7 +15,8 @@
  * the worst (max), average and best (min) cost per activation, then the
  * worst-case and the average fit, each sampled at FIT_STEPS sizes spread
  * evenly and FIT_STEPS spread geometrically over the measured sizes, so
- * that it is smooth on linear and on logarithmic axes.
+ * that it is smooth on linear and on logarithmic axes, and the band of
+ * each fit's 95% interval of c at the same sizes (sp_fit_band()).
  */
 #include "symprof/report.h"
 
@@ -31,7 +32,7 @@
 #include "symprof/sort.h"
 
 #define FIT_STEPS 32
-#define NCURVES 5
+#define NCURVES 7
 
 struct builder {
 	const struct sp_inputcost *ic;
@@ -70,8 +71,8 @@ static size_t choose(const struct sp_inputcost *ic, uint32_t *order, unsigned ch
 	for (i = 0; i < n && growth < SP_APROF_PLOTS_GROWTH; i++) {
 		const struct sp_ic_entry *e = &ic->routines[order[i]];
 
-		if (!sp_fit_trusted(&e->worst))
-			break; /* trusted fits come first */
+		if (!(sp_fit_growth(&e->worst) > -INFINITY))
+			break; /* the fits of a growing cost come first */
 		if (!pick[order[i]]) {
 			pick[order[i]] = 1;
 			growth++;
@@ -148,13 +149,41 @@ static void fit_curve(struct builder *b, struct sp_html_curve *c, const struct s
 			y[k++] = v;
 		}
 	}
-	c->label = arena_printf(a, "%s: %.4g %c %.4g x^%.3f (R\xc2\xb2 %.4f)", what, f->a,
-				f->b < 0 ? '-' : '+', fabs(f->b), f->c, f->r2);
+	c->label = arena_printf(
+		a, "%s: %.4g %c %.4g x^%.3f (R\xc2\xb2 %.4f), c = %.2f [%.2f, %.2f]", what, f->a,
+		f->b < 0 ? '-' : '+', fabs(f->b), f->c, f->r2, f->c, f->c_lo, f->c_hi);
 	c->kind = kind;
 	c->x = x;
 	c->y = y;
 	c->n = k;
 	c->line = 1;
+}
+
+/* The band of a fit (sp_fit_band()) at the sizes of its curve: the upper
+ * edge by ascending size, then the lower edge back. */
+static void band_curve(struct builder *b, struct sp_html_curve *c, const struct sp_ic_entry *e,
+		       const struct sp_fit *f, const char *kind, const char *what)
+{
+	struct sp_arena *a = &b->out->arena;
+	double *sizes = sp_arena_array(a, 2 * FIT_STEPS, sizeof(*sizes));
+	double *x = sp_arena_array(a, 4 * FIT_STEPS, sizeof(*x));
+	double *y = sp_arena_array(a, 4 * FIT_STEPS, sizeof(*y));
+	double *lo = sp_arena_array(a, 2 * FIT_STEPS, sizeof(*lo));
+	size_t n = fit_sizes(e, f, sizes), i, k = 0, m;
+
+	for (i = 0; i < n; i++)
+		if (!sp_fit_band(f, sizes[i], &lo[k], &y[k]))
+			x[k++] = sizes[i];
+	for (m = k, i = m; i-- > 0;) {
+		x[k] = x[i];
+		y[k++] = lo[i];
+	}
+	c->label = arena_printf(a, "%s: c from %.2f to %.2f", what, f->c_lo, f->c_hi);
+	c->kind = kind;
+	c->x = x;
+	c->y = y;
+	c->n = k;
+	c->band = 1;
 }
 
 static void add_plot(struct builder *b, uint32_t r)
@@ -179,6 +208,12 @@ static void add_plot(struct builder *b, uint32_t r)
 		fit_curve(b, &c[pl->ncurves++], e, &e->worst, "fit-worst", "worst-case fit");
 	if (e->avg.ok)
 		fit_curve(b, &c[pl->ncurves++], e, &e->avg, "fit-avg", "average fit");
+	if (e->worst.ok)
+		band_curve(b, &c[pl->ncurves++], e, &e->worst, "band-worst",
+			   "95% band of the worst-case fit");
+	if (e->avg.ok)
+		band_curve(b, &c[pl->ncurves++], e, &e->avg, "band-avg",
+			   "95% band of the average fit");
 	pl->note = arena_printf(a, "%s%s%zu input sizes, %llu calls, total cost %llu %s",
 				base ? base : "", base ? ": " : "", e->npoints,
 				(unsigned long long)e->calls, (unsigned long long)e->total,

@@ -5,8 +5,9 @@
  *  - the header: program, reports, cost and input metrics, totals;
  *  - the routine table, aprof-plot's table in text: per routine its share
  *    of the run's cost, total (cumulative, recursion once) and self cost,
- *    calls, number of distinct input sizes, and the exponent c and R^2 of
- *    the worst-case fit cost = a + b * x^c, then the name and the object;
+ *    calls, number of distinct input sizes and their range, and the
+ *    exponent c of the worst-case fit cost = a + b * x^c with its 95%
+ *    interval and R^2, then the name and the object;
  *  - one routine's cost-vs-input table: per input size the calls and the
  *    min / avg / max cumulative cost and the average self cost, both fits,
  *    and with a CCT the routine's calling contexts with their own fits.
@@ -87,12 +88,58 @@ void sp_report_aprof_header(FILE *out, const struct sp_inputcost *ic, const char
 	fputs("\n\n", out);
 }
 
+/* " input range" of the table: "lo..hi", or the one size */
+static void put_range(FILE *out, const struct sp_ic_entry *e)
+{
+	char buf[48];
+
+	if (!e->npoints)
+		snprintf(buf, sizeof(buf), "-");
+	else if (e->npoints == 1)
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)e->points[0].size);
+	else
+		snprintf(buf, sizeof(buf), "%llu..%llu", (unsigned long long)e->points[0].size,
+			 (unsigned long long)e->points[e->npoints - 1].size);
+	fprintf(out, " %15s", buf);
+}
+
+/* " c [c_lo, c_hi] R2" of the table, "-" without a fit */
 static void put_fit_cols(FILE *out, const struct sp_fit *f)
 {
-	if (f->ok)
-		fprintf(out, " %7.2f %6.3f", f->c, f->r2);
-	else
-		fprintf(out, " %7s %6s", "-", "-");
+	char buf[96];
+
+	if (!f->ok) {
+		fprintf(out, " %20s %6s", "-", "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", f->c, f->c_lo, f->c_hi);
+	fprintf(out, " %20s %6.3f", buf, f->r2);
+}
+
+static void put_table_head(FILE *out)
+{
+	fprintf(out, "%6s %14s %14s %11s %6s %15s %20s %6s  %s\n", "%cost", "total", "self",
+		"calls", "sizes", "input range", "c [95% interval]", "R2", "routine [object]");
+}
+
+static void put_table_foot(FILE *out, const struct sp_inputcost *ic, int rank, size_t shown,
+			   size_t n, size_t min_sizes)
+{
+	fprintf(out, "\n%zu routines", shown);
+	if (shown < n)
+		fprintf(out, " of %zu (those with at least %zu input sizes)", n, min_sizes);
+	fprintf(out,
+		". total: cumulative cost, recursion counted once; c, R2: cost = a + b * x^c\n"
+		"fitted to the worst cost per input size x, with the 95%% interval of c. No fit "
+		"(-) with fewer\nthan %u input sizes, sizes spanning less than a factor of %g, the "
+		"same cost at every size\nor an exponent the data do not bound (--routine says "
+		"which).\n",
+		ic->min_sizes, SP_FIT_MIN_SPAN);
+	if (rank == SP_IC_RANK_GROWTH)
+		fputs("Ranked by the low end of the interval (the least exponent the data "
+		      "support) where the\nfitted cost grows (b > 0, c > 0); then the fits whose "
+		      "cost does not grow, then the\nroutines without a fit.\n",
+		      out);
 }
 
 void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank, size_t min_sizes)
@@ -103,10 +150,9 @@ void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank, s
 	double base = ic->run_total ? (double)ic->run_total : 1;
 
 	fprintf(out, "Routines by %s:\n\n",
-		rank == SP_IC_RANK_GROWTH ? "growth (fitted exponent of the worst-case cost)"
+		rank == SP_IC_RANK_GROWTH ? "growth (the exponent of the worst-case cost)"
 					  : "total cost");
-	fprintf(out, "%6s %14s %14s %11s %6s %7s %6s  %s\n", "%cost", "total", "self", "calls",
-		"sizes", "c", "R2", "routine [object]");
+	put_table_head(out);
 	for (i = 0; i < n; i++) {
 		const struct sp_ic_entry *e = &ic->routines[order[i]];
 		const struct sp_func *f = &p->funcs[order[i]];
@@ -121,35 +167,25 @@ void sp_report_aprof_table(FILE *out, const struct sp_inputcost *ic, int rank, s
 		else
 			fprintf(out, "%14s", "-");
 		fprintf(out, " %11llu %6zu", (unsigned long long)e->calls, e->npoints);
+		put_range(out, e);
 		put_fit_cols(out, &e->worst);
 		fprintf(out, "  %s [%s]\n", f->name,
 			basename_of(f->object < p->nobjects ? p->objects[f->object].path : NULL));
 	}
-	fprintf(out, "\n%zu routines", shown);
-	if (shown < n)
-		fprintf(out, " of %zu (those with at least %zu input sizes)", n, min_sizes);
-	fprintf(out,
-		". total: cumulative cost, recursion counted once; c, R2: cost = a + "
-		"b * x^c\nfitted to the worst cost per input size x (at least %d sizes).\n",
-		SP_FIT_MIN_POINTS);
-	if (rank == SP_IC_RANK_GROWTH)
-		fprintf(out,
-			"Ranked by c where b > 0 (else 0): first the fits with R2 >= %.2f over "
-			"at least %d sizes,\nthen the other fits, then the routines without "
-			"one.\n",
-			SP_FIT_GOOD_R2, SP_FIT_GOOD_POINTS);
+	put_table_foot(out, ic, rank, shown, n, min_sizes);
 	free(order);
 }
 
 static void put_fit_line(FILE *out, const char *label, const struct sp_fit *f)
 {
+	char why[128];
+
 	if (!f->ok) {
-		fprintf(out, "%-13s no fit (fewer than %d input sizes)\n", label,
-			SP_FIT_MIN_POINTS);
+		fprintf(out, "%-13s no fit (%s)\n", label, sp_fit_reason(f, why, sizeof(why)));
 		return;
 	}
-	fprintf(out, "%-13s cost = %.6g %c %.6g * x^%.4f   R2 = %.5f\n", label, f->a,
-		f->b < 0 ? '-' : '+', fabs(f->b), f->c, f->r2);
+	fprintf(out, "%-13s c = %.2f [%.2f, %.2f]   cost = %.6g %c %.6g * x^%.4f   R2 = %.5f\n",
+		label, f->c, f->c_lo, f->c_hi, f->a, f->b < 0 ? '-' : '+', fabs(f->b), f->c, f->r2);
 }
 
 static void put_points(FILE *out, const struct sp_ic_entry *e, int has_self)
@@ -193,7 +229,8 @@ static void put_contexts(FILE *out, struct sp_inputcost *ic, uint32_t routine)
 
 	sp_inputcost_fit_contexts(ic);
 	fprintf(out, "\nCalling contexts (%u):\n\n", ic->routines[routine].ncontexts);
-	fprintf(out, "%14s %11s %6s %7s %6s  %s\n", "total", "calls", "sizes", "c", "R2", "path");
+	fprintf(out, "%14s %11s %6s %15s %20s %6s  %s\n", "total", "calls", "sizes", "input range",
+		"c [95% interval]", "R2", "path");
 	for (i = 0; i < ic->ncontexts; i++) {
 		const struct sp_ic_entry *c = &ic->contexts[i];
 
@@ -201,6 +238,7 @@ static void put_contexts(FILE *out, struct sp_inputcost *ic, uint32_t routine)
 			continue;
 		fprintf(out, "%14llu %11llu %6zu", (unsigned long long)c->total,
 			(unsigned long long)c->calls, c->npoints);
+		put_range(out, c);
 		put_fit_cols(out, &c->worst);
 		fputs("  ", out);
 		put_path(out, ic->p, c->node);
@@ -239,7 +277,11 @@ void sp_report_aprof_routine(FILE *out, struct sp_inputcost *ic, uint32_t routin
 		unit, ic->run_total ? 100.0 * (double)e->total / (double)ic->run_total : 0.0);
 	if (ic->has_self)
 		fprintf(out, "self cost:    %llu %s\n", (unsigned long long)e->self, unit);
-	fprintf(out, "input sizes:  %zu (%s)\n", e->npoints, p->aprof.input_metric);
+	fprintf(out, "input sizes:  %zu (%s)", e->npoints, p->aprof.input_metric);
+	if (e->npoints > 1)
+		fprintf(out, " from %llu to %llu", (unsigned long long)e->points[0].size,
+			(unsigned long long)e->points[e->npoints - 1].size);
+	fputc('\n', out);
 	if (p->aprof.fields & SP_APROF_HAS_INDUCED)
 		put_induced(out, e);
 	put_fit_line(out, "worst case:", &e->worst);

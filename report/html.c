@@ -24,7 +24,8 @@
  *             "rows": [[name, self, base_self, total, base_total, calls,
  *                       base_calls, noise_self, noise_total]]},
  *    "plots": [{"name", "x_label", "y_label", "note",
- *               "curves": [{"label", "kind", "line", "points": [[x, y]]}]}]}
+ *               "curves": [{"label", "kind", "line", "band",
+ *                           "points": [[x, y]]}]}]}
  *
  * Amounts are in the metric's unit (seconds for gmon time). The functions
  * are those --format=json lists, in the same order, with its numbers
@@ -193,7 +194,8 @@ static void data_curve(const struct sp_html_curve *c, FILE *out)
 	sp_esc_json_str_html(out, c->label ? c->label : "");
 	fputs(", \"kind\": ", out);
 	sp_esc_json_str_html(out, c->kind ? c->kind : c->line ? "fit" : "points");
-	fprintf(out, ", \"line\": %s, \"points\": ", c->line ? "true" : "false");
+	fprintf(out, ", \"line\": %s, \"band\": %s, \"points\": ", c->line ? "true" : "false",
+		c->band ? "true" : "false");
 	xy_points(out, c->x, c->y, c->n);
 	fputc('}', out);
 }

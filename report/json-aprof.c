@@ -9,9 +9,12 @@
  *                   "self", "children", "total", "calls", "recursive_calls",
  *                   "cycle", "input_sizes",
  *                   "points": [{"size", "calls", "min", "avg", "max"}],
- *                   "fit": {"a", "b", "c", "r2"}, "fit_avg": {...},
+ *                   "fit": {"a", "b", "c", "r2", "c_lo", "c_hi", "n",
+ *                           "x_min", "x_max"}, "no_fit",
+ *                   "fit_avg": {...}, "no_fit_avg",
  *                   "contexts": [{"path", "calls", "self", "total",
- *                                 "input_sizes", "points", "fit", "fit_avg"}]}],
+ *                                 "input_sizes", "points", "fit", "no_fit",
+ *                                 "fit_avg", "no_fit_avg"}]}],
  *    "arcs": [{"caller", "callee", "count", "self", "children"}]}
  *
  * Costs are integers in the cost metric's unit. "self" is the routine's
@@ -20,10 +23,13 @@
  * activation (recursive ones included; "recursive_calls" are those made by
  * the routine itself, known from a CCT). "points" has one entry per input
  * size with the cumulative cost per activation; "fit" is fitted to the
- * worst case (max), "fit_avg" to the average; null when there are fewer
- * than 4 input sizes. "contexts" (with a CCT only) lists the routine's
- * calling contexts, "path" naming the routines from the outermost one.
- * "arcs" come from the CCT (none without one).
+ * worst case (max), "fit_avg" to the average, with the 95% interval
+ * [c_lo, c_hi] of c, the points fitted and their range of sizes; null
+ * where the data cannot support a fit, "no_fit" ("no_fit_avg") then says
+ * why (cg/fit.c's sp_fit_reason(); null beside a fit). "contexts" (with a CCT only) lists the
+ * routine's calling contexts, "path" naming the routines from the outermost one. "arcs" come from
+ * the CCT (none without one). Functions are in the routines' order, or in --rank=growth's when
+ * m->rank asks for it.
  */
 #include <stdlib.h>
 
@@ -39,21 +45,32 @@ static void json_u64(FILE *out, uint64_t v)
 	fprintf(out, "%llu", (unsigned long long)v);
 }
 
-static void json_fit(FILE *out, const struct sp_fit *f)
+static void json_field(FILE *out, const char *name, double v)
 {
+	fprintf(out, ", \"%s\": ", name);
+	sp_esc_json_num(out, v);
+}
+
+/* `"NAME": {fit}, "no_NAME": null` or `"NAME": null, "no_NAME": "why"` */
+static void json_fit(FILE *out, const char *name, const struct sp_fit *f)
+{
+	char why[128];
+
+	fprintf(out, "\"%s\": ", name);
 	if (!f->ok) {
-		fputs("null", out);
+		fprintf(out, "null, \"no_%s\": ", name);
+		sp_esc_json_str(out, sp_fit_reason(f, why, sizeof(why)));
 		return;
 	}
 	fputs("{\"a\": ", out);
 	sp_esc_json_num(out, f->a);
-	fputs(", \"b\": ", out);
-	sp_esc_json_num(out, f->b);
-	fputs(", \"c\": ", out);
-	sp_esc_json_num(out, f->c);
-	fputs(", \"r2\": ", out);
-	sp_esc_json_num(out, f->r2);
-	fputc('}', out);
+	json_field(out, "b", f->b);
+	json_field(out, "c", f->c);
+	json_field(out, "r2", f->r2);
+	json_field(out, "c_lo", f->c_lo);
+	json_field(out, "c_hi", f->c_hi);
+	fprintf(out, ", \"n\": %u, \"x_min\": %.0f, \"x_max\": %.0f}, \"no_%s\": null", f->n,
+		f->x_min, f->x_max, name);
 }
 
 /* "input_sizes", "points", "fit", "fit_avg" of an entry */
@@ -73,10 +90,10 @@ static void json_curve(FILE *out, const struct sp_ic_entry *e, const char *inden
 	}
 	if (e->npoints)
 		fprintf(out, "\n%s", indent);
-	fprintf(out, "],\n%s\"fit\": ", indent);
-	json_fit(out, &e->worst);
-	fputs(", \"fit_avg\": ", out);
-	json_fit(out, &e->avg);
+	fprintf(out, "],\n%s", indent);
+	json_fit(out, "fit", &e->worst);
+	fputs(", ", out);
+	json_fit(out, "fit_avg", &e->avg);
 }
 
 static void json_path(FILE *out, const struct sp_profile *p, uint32_t node)
@@ -180,7 +197,8 @@ void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
 {
 	struct sp_inputcost *ic = m->inputcost;
 	long *ids = sp_xmalloc((ic->nroutines + 1) * sizeof(*ids)), next = 0;
-	size_t i;
+	uint32_t *order = sp_xmalloc((ic->nroutines + 1) * sizeof(*order));
+	size_t i, n;
 
 	if (ic->context_of_node)
 		sp_inputcost_fit_contexts(ic);
@@ -190,15 +208,22 @@ void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
 	fputs(",\n  \"total\": ", r->out);
 	json_u64(r->out, ic->run_total);
 	fputs(",\n  \"functions\": [", r->out);
-	for (i = 0; i < ic->nroutines; i++) {
+	for (i = 0; i < ic->nroutines; i++)
 		ids[i] = -1;
-		if (!ic->routines[i].npoints)
-			continue;
+	if (m->rank == SP_IC_RANK_GROWTH) {
+		n = sp_inputcost_rank(ic, SP_IC_RANK_GROWTH, order);
+	} else {
+		for (i = n = 0; i < ic->nroutines; i++)
+			if (ic->routines[i].npoints)
+				order[n++] = (uint32_t)i;
+	}
+	for (i = 0; i < n; i++) {
 		fputs(next ? ",\n" : "\n", r->out);
-		ids[i] = next++;
-		json_routine(r, m, (uint32_t)i, ids[i]);
+		ids[order[i]] = next++;
+		json_routine(r, m, order[i], ids[order[i]]);
 	}
 	fputs(next ? "\n  ],\n" : "],\n", r->out);
 	json_arcs(r, ids, ic->nroutines);
+	free(order);
 	free(ids);
 }

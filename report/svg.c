@@ -5,8 +5,12 @@
  *   <svg> <style/> <title/> axes with ticks and labels
  *     <g class="point" data-size data-calls> <title/> three circles:
  *         class="worst" (max), "avg", "best" (min) </g>   one per input size
+ *     <path class="band-worst"/> <path class="band-avg"/>  95% bands of c
  *     <path class="fit-worst"/> <path class="fit-avg"/>   fitted a + b x^c
  *     legend </svg>
+ *
+ * A band is the region between the fits with c at either end of its 95%
+ * interval and the best fit (sp_fit_band()): the curves the data allow.
  *
  * Axes are linear from 0 or logarithmic in decades (SP_PLOT_LOGX/LOGY); on
  * a log axis a value <= 0 is drawn on the axis line. Colours and shapes are
@@ -141,6 +145,8 @@ static void put_frame(FILE *out, const struct sp_inputcost *ic, uint32_t routine
 	      ".worst { fill: #d62728; } .avg { fill: #1f77b4; } .best { fill: #2ca02c; }\n"
 	      ".fit-worst { stroke: #d62728; } .fit-avg { stroke: #1f77b4; }\n"
 	      ".fit-worst, .fit-avg { fill: none; stroke-width: 1.5; stroke-dasharray: 6 3; }\n"
+	      ".band-worst { fill: #d62728; } .band-avg { fill: #1f77b4; }\n"
+	      ".band-worst, .band-avg { fill-opacity: 0.15; stroke: none; }\n"
 	      "</style>\n<title>",
 	      out);
 	xml_text(out, p->funcs[routine].name);
@@ -214,6 +220,38 @@ static void put_curve(FILE *out, const struct sp_fit *f, const char *cls, const 
 	fputs("\"/>\n", out);
 }
 
+/* The band of a fit (sp_fit_band()) over the measured sizes as one closed
+ * path: its upper edge from left to right, its lower edge back. */
+static void put_band(FILE *out, const struct sp_fit *f, const char *cls, const struct axis *x,
+		     const struct axis *y)
+{
+	double px[CURVE_STEPS + 1], lo[CURVE_STEPS + 1], hi[CURVE_STEPS + 1], t0, t1;
+	int k, n = 0;
+
+	if (!f->ok)
+		return;
+	t0 = x->log ? log10(f->x_low) : f->x_min;
+	t1 = x->log ? log10(f->x_max) : f->x_max;
+	for (k = 0; k <= CURVE_STEPS; k++) {
+		double t = t0 + (t1 - t0) * k / CURVE_STEPS;
+		double v = x->log ? pow(10, t) : t, l, h;
+
+		if (sp_fit_band(f, v, &l, &h))
+			continue;
+		px[n] = pos(x, v);
+		lo[n] = fmax(-1e5, fmin(1e5, pos(y, l)));
+		hi[n++] = fmax(-1e5, fmin(1e5, pos(y, h)));
+	}
+	if (n < 2)
+		return;
+	fprintf(out, "<path class=\"%s\" clip-path=\"url(#plot)\" d=\"", cls);
+	for (k = 0; k < n; k++)
+		fprintf(out, "%c%.2f %.2f ", k ? 'L' : 'M', px[k], hi[k]);
+	for (k = n - 1; k >= 0; k--)
+		fprintf(out, "L%.2f %.2f ", px[k], lo[k]);
+	fputs("Z\"/>\n", out);
+}
+
 static void legend_item(FILE *out, int row, const char *cls, int line, const char *text,
 			const struct sp_fit *f)
 {
@@ -227,8 +265,8 @@ static void legend_item(FILE *out, int row, const char *cls, int line, const cha
 			ly - 4);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s", lx + 16, ly, text);
 	if (f)
-		fprintf(out, ": %.4g %c %.4g x^%.3f (R2 %.4f)", f->a, f->b < 0 ? '-' : '+',
-			fabs(f->b), f->c, f->r2);
+		fprintf(out, ": %.4g %c %.4g x^%.3f (R2 %.4f), c = %.2f [%.2f, %.2f] (band)", f->a,
+			f->b < 0 ? '-' : '+', fabs(f->b), f->c, f->r2, f->c, f->c_lo, f->c_hi);
 	fputs("</text>\n", out);
 }
 
@@ -259,6 +297,8 @@ void sp_report_aprof_svg(FILE *out, const struct sp_inputcost *ic, uint32_t rout
 	y.p0 = BOTTOM;
 	y.p1 = TOP;
 	put_frame(out, ic, routine, &x, &y);
+	put_band(out, &e->worst, "band-worst", &x, &y);
+	put_band(out, &e->avg, "band-avg", &x, &y);
 	put_curve(out, &e->worst, "fit-worst", &x, &y);
 	put_curve(out, &e->avg, "fit-avg", &x, &y);
 	put_points(out, e, &x, &y);

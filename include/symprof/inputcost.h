@@ -25,35 +25,71 @@ struct sp_cg;
 
 /* ---- growth fits (cg/fit.c) ---- */
 
-#define SP_FIT_MIN_POINTS 4 /* distinct sizes needed for a fit */
+#define SP_FIT_MIN_SIZES 8  /* distinct sizes needed for a fit */
+#define SP_FIT_MIN_SPAN 2.0 /* ... spanning this factor (largest / smallest nonzero) */
 #define SP_FIT_C_MIN (-1.0) /* the exponents searched */
 #define SP_FIT_C_MAX 6.0
 #define SP_FIT_C_ZERO_MIN 0.05 /* lowest exponent when a size is 0 */
-#define SP_FIT_GOOD_R2 0.9     /* --rank=growth trusts fits with this R^2 */
-#define SP_FIT_GOOD_POINTS 8   /* ... over this many sizes */
+#define SP_FIT_LEVEL 0.95      /* confidence of the interval for c */
+
+/* Why a curve has no fit. */
+enum sp_fit_none {
+	SP_FIT_FITTED = 0,
+	SP_FIT_BAD_VALUES,   /* a size or cost negative or not finite */
+	SP_FIT_FEW_SIZES,    /* fewer distinct sizes than the minimum */
+	SP_FIT_NARROW,	     /* sizes span less than SP_FIT_MIN_SPAN */
+	SP_FIT_CONSTANT,     /* the same cost at every size: no exponent */
+	SP_FIT_AT_BOUND,     /* the best exponent is a bound of the search */
+	SP_FIT_UNDETERMINED, /* the interval for c reaches a bound of the search */
+};
 
 struct sp_fit {
-	double a, b, c; /* cost = a + b * x^c */
-	double r2;	/* 1 - SS_res / SS_tot (1 for a constant curve) */
-	unsigned n;	/* points given */
-	int ok;		/* 0: no fit (fewer than SP_FIT_MIN_POINTS distinct sizes) */
+	double a, b, c;	     /* cost = a + b * x^c */
+	double r2;	     /* 1 - SS_res / SS_tot */
+	double c_lo, c_hi;   /* SP_FIT_LEVEL interval for c (profile likelihood) */
+	double a_lo, b_lo;   /* the fit with c fixed at c_lo (a, b refitted) */
+	double a_hi, b_hi;   /* ... at c_hi */
+	double x_min, x_max; /* the smallest and largest size given */
+	double x_low;	     /* the smallest size above 0 (0 if none) */
+	double bound;	     /* SP_FIT_AT_BOUND, SP_FIT_UNDETERMINED: the bound reached */
+	unsigned n;	     /* points given */
+	unsigned sizes;	     /* distinct sizes among them */
+	unsigned min_sizes;  /* the minimum of distinct sizes that applied */
+	int ok;		     /* 1: fitted; 0: no fit, `none` says why */
+	enum sp_fit_none none;
 };
 
 /*
  * Least-squares fit of y = a + b * x^c to n points (x, y >= 0, finite),
  * c in [SP_FIT_C_MIN, SP_FIT_C_MAX] ([SP_FIT_C_ZERO_MIN, ...] when some
- * x is 0). A constant curve gives b = c = 0 and r2 = 1. Returns 0, or -1
- * (and out->ok = 0) when there are too few distinct x or bad values.
+ * x is 0), with the SP_FIT_LEVEL interval [c_lo, c_hi] of the exponent.
+ * There is a fit only when the data can support one: at least
+ * max(SP_FIT_MIN_SIZES, min_sizes) distinct sizes spanning a factor of
+ * SP_FIT_MIN_SPAN or more, a cost that varies, and an exponent and an
+ * interval inside the searched range. Returns 0 with out->ok = 1, or -1
+ * with out->ok = 0 and out->none saying why (sizes, x_min, x_max and n
+ * are set either way).
  */
-int sp_fit_power(const double *x, const double *y, size_t n, struct sp_fit *out);
+int sp_fit_power(const double *x, const double *y, size_t n, unsigned min_sizes,
+		 struct sp_fit *out);
 
-/* The growth exponent used for ranking: c when the curve grows without
- * bound (b > 0 and c > 0), else 0; NaN without a fit. */
+/* Why there is no fit, as one line without a final period ("input sizes
+ * span 100..157"); "" for a fit. Writes at most len bytes to buf. */
+const char *sp_fit_reason(const struct sp_fit *f, char *buf, size_t len);
+
+/* The 0.975 quantile of Student's t with nu degrees of freedom (nu >= 1):
+ * the half-width, in standard errors, of a two-sided 95% interval. */
+double sp_student_t975(unsigned nu);
+
+/* The band of the fit at size x: the least and the greatest cost of the
+ * fits with c = c_lo, c and c_hi. 0, or -1 (lo, hi unset) without a fit
+ * or where a curve is not finite (x = 0 with a negative exponent). */
+int sp_fit_band(const struct sp_fit *f, double x, double *lo, double *hi);
+
+/* What --rank=growth sorts by, highest first: c_lo when the fitted cost
+ * grows without bound (b > 0 and c > 0), -INFINITY when it does not
+ * (it falls, or levels off), NaN without a fit. */
 double sp_fit_growth(const struct sp_fit *f);
-
-/* Whether --rank=growth trusts the fit: R^2 >= SP_FIT_GOOD_R2 over at
- * least SP_FIT_GOOD_POINTS sizes. */
-int sp_fit_trusted(const struct sp_fit *f);
 
 /* ---- cost as a function of the input size (cg/inputcost.c) ---- */
 
@@ -96,25 +132,27 @@ struct sp_inputcost {
 	unsigned has_self : 1;	   /* the reports carry self costs (v2+) */
 	unsigned has_real : 1;	   /* ... and `real` (v2+); else total = cumul */
 	unsigned contexts_fitted : 1;
+	unsigned min_sizes; /* of a fit: max(SP_FIT_MIN_SIZES, --min-sizes) */
 	struct sp_arena arena;
 };
 
 /*
  * Analyses an aprof profile: per routine, its tuples of every context
- * merged by input size (aprof's rules), the totals and both fits.
- * Contexts are grouped too but fitted only by sp_inputcost_fit_contexts().
- * Never NULL; free with sp_inputcost_free().
+ * merged by input size (aprof's rules), the totals and both fits, fitted
+ * when there are at least max(SP_FIT_MIN_SIZES, min_sizes) input sizes
+ * (--min-sizes). Contexts are grouped too but fitted only by
+ * sp_inputcost_fit_contexts(). Never NULL; free with sp_inputcost_free().
  */
-struct sp_inputcost *sp_inputcost_new(const struct sp_profile *p);
+struct sp_inputcost *sp_inputcost_new(const struct sp_profile *p, unsigned min_sizes);
 void sp_inputcost_free(struct sp_inputcost *ic);
 void sp_inputcost_fit_contexts(struct sp_inputcost *ic);
 
 enum sp_ic_rank {
 	SP_IC_RANK_COST = 0, /* total cost, highest first */
-	SP_IC_RANK_GROWTH,   /* growth exponent of the worst-case fit, highest first:
-			      * trusted fits (R^2 >= SP_FIT_GOOD_R2, SP_FIT_GOOD_POINTS
-			      * sizes or more), then the others, then routines
-			      * without a fit, by cost */
+	SP_IC_RANK_GROWTH,   /* sp_fit_growth() of the worst-case fit (c_lo of a
+			      * growing cost), highest first; then the fits whose
+			      * cost does not grow, then the routines without a
+			      * fit, by cost */
 };
 
 /* Fills `order` with the indices of the routines that have points, in the

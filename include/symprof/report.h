@@ -132,6 +132,8 @@ struct sp_report_meta {
 	/* aprof: the input-size analysis; symbol i of the graph is routine i.
 	 * The functions then carry input_sizes, points, fit and fit_avg. */
 	struct sp_inputcost *inputcost;
+	int rank;			/* aprof: SP_IC_RANK_GROWTH lists the functions in that
+					 * order, anything else in the routines' order */
 	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
 	const char *const *sym_files;	/* per symbol: a source file for a symbol
 					   without one (stack profiles), or NULL */
@@ -205,6 +207,9 @@ struct sp_diff_row {
 	double self, children, total, base_self, base_children, base_total;
 	uint64_t calls, recursive_calls, base_calls, base_recursive_calls;
 	double noise_self, noise_total; /* one standard deviation of the change from sampling */
+	int significant,
+		significant_total; /* the change in self (total) is outside the
+				    * sampling error of both runs (sp_diff_significant()) */
 };
 
 struct sp_diff_arc {
@@ -274,10 +279,13 @@ struct sp_html_source {
 struct sp_html_curve {
 	const char *label; /* the legend: "worst case (max)", "average fit: ..." */
 	const char *kind;  /* the style: "worst", "avg", "best" (points),
-			    * "fit-worst", "fit-avg" (lines) */
+			    * "fit-worst", "fit-avg" (lines), "band-worst",
+			    * "band-avg" (bands) */
 	const double *x, *y;
 	size_t n;
 	int line; /* drawn as a line (a fit), else as points */
+	int band; /* drawn as a filled outline: the upper edge by ascending
+		   * x, then the lower edge back */
 };
 
 /* A cost-vs-input plot (aprof): the curves of one routine. */
@@ -314,11 +322,11 @@ struct sp_aprof_plots {
 /*
  * The cost plots of the HTML report: the SP_APROF_PLOTS_COST costliest
  * routines with a fit, and the first SP_APROF_PLOTS_GROWTH routines of
- * --rank=growth among the trusted fits (sp_fit_trusted()) that are not
- * plotted already, in the order `rank` (an enum sp_ic_rank) sorts them.
- * Each has the worst, average and best cost per input size and both
- * fitted curves. Valid until sp_report_aprof_plots_release(); the plots
- * also point into ic's profile.
+ * --rank=growth among the fits of a growing cost (sp_fit_growth()) that
+ * are not plotted already, in the order `rank` (an enum sp_ic_rank) sorts
+ * them. Each has the worst, average and best cost per input size, both
+ * fitted curves and the band of the worst-case fit's exponent interval. Valid until
+ * sp_report_aprof_plots_release(); the plots also point into ic's profile.
  */
 void sp_report_aprof_plots(struct sp_aprof_plots *out, const struct sp_inputcost *ic, int rank);
 void sp_report_aprof_plots_release(struct sp_aprof_plots *pl);

@@ -292,8 +292,9 @@
 			return;
 		$('plots-body').innerHTML = D.plots.map(function (p) { return plot(p, log); }).join('');
 	}
-	/* One routine: its measured points (circles, one class per curve) and
-	 * fitted curves (polylines), a legend under it. On log axes the points
+	/* One routine: its measured points (circles, one class per curve),
+	 * the bands of the fits (polygons) and the fitted curves (polylines),
+	 * a legend under it. On log axes the points
 	 * at 0 are left out. */
 	function plot(p, log) {
 		var W = 560, H = 340, L = 70, R = 24, T = 28, B = 46;
@@ -323,19 +324,24 @@
 		svg += '<text x="' + ((L + W - R) / 2) + '" y="' + (H - 8) + '" text-anchor="middle" class="alabel">' + esc(p.x_label) + '</text>' +
 			'<text x="14" y="' + ((T + H - B) / 2) + '" text-anchor="middle" class="alabel" transform="rotate(-90 14 ' + ((T + H - B) / 2) + ')">' + esc(p.y_label) + '</text>';
 		p.curves.forEach(function (c) {
+			if (c.band && c.points.length)
+				svg += '<polygon class="band ' + esc(c.kind) + '" points="' + c.points.filter(ok)
+					.map(function (q) { return px(q[0]).toFixed(1) + ',' + py(q[1]).toFixed(1); }).join(' ') + '"><title>' + esc(c.label) + '</title></polygon>';
+		});
+		p.curves.forEach(function (c) {
 			if (c.line && c.points.length)
 				svg += '<polyline class="fit ' + esc(c.kind) + '" points="' + c.points.filter(ok)
 					.map(function (q) { return px(q[0]).toFixed(1) + ',' + py(q[1]).toFixed(1); }).join(' ') + '"><title>' + esc(c.label) + '</title></polyline>';
 		});
 		p.curves.forEach(function (c) {
-			if (!c.line)
+			if (!c.line && !c.band)
 				svg += c.points.filter(ok).map(function (q) {
 					return '<circle class="' + esc(c.kind) + '" cx="' + px(q[0]).toFixed(1) + '" cy="' + py(q[1]).toFixed(1) + '" r="3"><title>' +
 						esc(c.label) + ': ' + esc(p.x_label) + ' ' + q[0] + ', ' + esc(p.y_label) + ' ' + num(q[1]) + '</title></circle>';
 				}).join('');
 		});
 		var keys = p.curves.map(function (c) {
-			return '<span class="key"><span class="sw ' + (c.line ? 'line ' : 'dot ') + esc(c.kind) + '"></span>' + esc(c.label) + '</span>';
+			return '<span class="key"><span class="sw ' + (c.band ? 'band ' : c.line ? 'line ' : 'dot ') + esc(c.kind) + '"></span>' + esc(c.label) + '</span>';
 		}).join('');
 		return '<figure class="plotbox">' + svg + '</svg><figcaption>' + keys + (p.note ? '<div>' + esc(p.note) + '</div>' : '') + '</figcaption></figure>';
 	}

@@ -189,18 +189,21 @@ async function checkReport() {
 }
 
 // Every plot of the page's data is drawn: a dot per measured point, a
-// dashed line per fitted curve; each routine has a fit in PROFILE.json,
+// dashed line per fitted curve and a shaded band around each (the 95%
+// interval of its exponent); each routine has a fit in PROFILE.json,
 // and its worst-case points are its (size, max) points there.
 async function checkPlots(page) {
 	const data = await page.evaluate(() => JSON.parse(document.getElementById('sp-data').textContent).plots);
 	check(data.length > 0, `the page has ${data.length} cost plots`);
 	await page.click('header nav a[href="#plots"]');
-	const drawn = async () => page.$$eval('#plots svg.plot', (p) => p.map((x) => [x.querySelectorAll('circle').length, x.querySelectorAll('polyline.fit').length]));
-	const count = (p, line, log) => p.curves.filter((c) => c.line === line)
+	const drawn = async () => page.$$eval('#plots svg.plot', (p) => p.map((x) => [x.querySelectorAll('circle').length, x.querySelectorAll('polyline.fit').length, x.querySelectorAll('polygon.band').length]));
+	const count = (p, line, log) => p.curves.filter((c) => c.line === line && !c.band)
 		.reduce((n, c) => n + (line ? 1 : c.points.filter((q) => !log || (q[0] > 0 && q[1] > 0)).length), 0);
 	let got = await drawn();
-	check(got.length === data.length && data.every((p, i) => got[i][0] === count(p, false, false) && got[i][1] === count(p, true, false)),
-		`each plot has its points and fitted curves (${JSON.stringify(got.slice(0, 4))}...)`);
+	const bands = (p) => p.curves.filter((c) => c.band).length;
+	check(got.length === data.length && data.every((p, i) => got[i][0] === count(p, false, false) && got[i][1] === count(p, true, false) &&
+		got[i][2] === bands(p) && got[i][2] === got[i][1]),
+		`each plot has its points, fitted curves and their bands (${JSON.stringify(got.slice(0, 4))}...)`);
 	const byName = new Map(expected.functions.map((f) => [f.name, f]));
 	const bad = data.filter((p) => {
 		const f = byName.get(p.name), worst = p.curves.find((c) => c.kind === 'worst');

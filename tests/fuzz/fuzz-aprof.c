@@ -82,7 +82,7 @@ static void pictures(FILE *out, struct sp_report *r, const struct sp_report_meta
 
 static void render(FILE *out, struct sp_profile *p, const char *name)
 {
-	struct sp_inputcost *ic = sp_inputcost_new(p);
+	struct sp_inputcost *ic = sp_inputcost_new(p, 0);
 	struct sp_symtab *t = sp_symtab_new();
 	struct sp_cg *cg = graph(p, ic, t);
 	struct sp_report_meta m = {.format = "aprof",

@@ -10,10 +10,24 @@ compares with `symprof --format=json REPORT...`: per routine the calls, the
 self cost, the total (sum of `real`, or of the cumulative cost for v1),
 the number of input sizes and every point (size, calls, min, avg, max),
 the run's total (sum of k), and with contexts the call counts of the arcs.
+Every fit and every "no fit" is checked against the rules of
+docs/manual.md ("Growth fits"): a fit only with 8 input sizes or more
+spanning a factor of 2, the reason of a refusal, the points and sizes it
+names, and its interval, recomputed here: the residual sum of squares at c
+(a and b refitted by least squares) is the least, and at c_lo and at c_hi
+it is SS(c) * (1 + t^2 / (n - 3)), t Student's 0.975 quantile (integrated
+here from the density, not from the closed forms cg/fit.c uses).
 Options:
 
     --fit NAME:FIELD:C:TOL   FIELD (fit or fit_avg) of routine NAME has an
-                             exponent within TOL of C and R^2 >= 0.99
+                             exponent within TOL of C, R^2 >= 0.99 and C
+                             inside its 95% interval [c_lo, c_hi]
+    --no-fit NAME:REASON     routine NAME has no fit ("fit": null), and
+                             "no_fit" is REASON
+    --growth-first OBJ       with --rank=growth, the routines of OBJECT (a
+                             basename) whose fitted cost grows come before
+                             every routine of the dynamic linker (ld-linux*),
+                             in the JSON as in the table
     --check                  symprof --check must pass every report
     --same-as REPORT         the routines' calls, sizes and points equal
                              those of REPORT (another rendering of the data)
@@ -21,6 +35,7 @@ Options:
 import collections
 import json
 import lzma
+import math
 import os
 import subprocess
 import sys
@@ -151,10 +166,124 @@ def check_fit(funcs, spec):
     if not matches:
         fail("no routine %s" % name)
     fit = matches[0][field]
-    if fit is None or abs(fit["c"] - float(c)) > float(tol) or fit["r2"] < 0.99:
-        fail("%s %s: %s, expected c = %s +- %s with R2 >= 0.99" % (name, field, fit, c, tol))
-    print("%s %s: c = %.4f (expected %s +- %s), R2 = %.5f" % (name, field, fit["c"], c, tol,
-                                                             fit["r2"]))
+    if fit is None or abs(fit["c"] - float(c)) > float(tol) or fit["r2"] < 0.99 or \
+            not fit["c_lo"] - 1e-6 <= float(c) <= fit["c_hi"] + 1e-6:
+        fail("%s %s: %s, expected c = %s +- %s with R2 >= 0.99, inside [c_lo, c_hi]" %
+             (name, field, fit, c, tol))
+    print("%s %s: c = %.4f [%.4f, %.4f] (expected %s +- %s), R2 = %.5f" %
+          (name, field, fit["c"], fit["c_lo"], fit["c_hi"], c, tol, fit["r2"]))
+
+
+def t975(nu):
+    """Student's t 0.975 quantile: Simpson's rule on the density, bisection."""
+    lc = math.lgamma((nu + 1) / 2) - math.lgamma(nu / 2) - 0.5 * math.log(nu * math.pi)
+
+    def cdf(t, steps=2000):
+        h = t / steps
+        f = [math.exp(lc - (nu + 1) / 2 * math.log1p((i * h) ** 2 / nu)) for i in range(steps + 1)]
+        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+    lo, hi = 1.9, 13.0
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < 0.975 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def ss_at(xs, ys, c):
+    """Residual sum of squares of y = a + b * x^c, a and b by least squares,
+    on x / max(x) and y / max(y); the regressor (x^c - 1) / c, log x at 0."""
+    xm, ym = max(xs), max(ys) or 1
+    z = []
+    for x in xs:
+        if x == 0:
+            z.append(-1 / c)
+        elif c == 0:
+            z.append(math.log(x / xm))
+        else:
+            z.append(math.expm1(c * math.log(x / xm)) / c)
+    y = [v / ym for v in ys]
+    n = len(z)
+    zm, yb = sum(z) / n, sum(y) / n
+    szz = sum((a - zm) ** 2 for a in z)
+    b = sum((a - zm) * (v - yb) for a, v in zip(z, y)) / szz
+    return sum((v - yb - b * (a - zm)) ** 2 for a, v in zip(z, y)), sum((v - yb) ** 2 for v in y)
+
+
+def check_fit_rules(funcs):
+    """Each routine's fits against the rules and their recomputed interval."""
+    tq, checked = {}, 0
+    for key, f in funcs.items():
+        pts = f["points"]
+        sizes = [p["size"] for p in pts]
+        low = min((x for x in sizes if x > 0), default=0)
+        for field, y_of in (("fit", "max"), ("fit_avg", "avg")):
+            fit, why = f[field], f["no_" + field]
+            name = "%s %s" % (key[0], field)
+            if (fit is None) == (why is None):
+                fail("%s: fit %s, no_fit %s" % (name, fit, why))
+            if len(sizes) < 8:
+                want = "%d input size%s, fewer than 8" % (len(sizes), "" if len(sizes) == 1 else "s")
+                if why != want:
+                    fail("%s: %s, expected no fit: %s" % (name, fit or why, want))
+                continue
+            if sizes[-1] < 2 * low:
+                want = "%sinput sizes span %d..%d" % ("" if sizes[0] else "nonzero ", low, sizes[-1])
+                if why != want:
+                    fail("%s: %s, expected no fit: %s" % (name, fit or why, want))
+                continue
+            if fit is None:
+                if why != "the same cost at every input size" and "bound" not in why and \
+                        "its 95% interval reaches" not in why:
+                    fail("%s: no fit for no reason the rules give: %s" % (name, why))
+                continue
+            if (fit["n"], fit["x_min"], fit["x_max"]) != (len(sizes), sizes[0], sizes[-1]) or \
+                    not fit["c_lo"] <= fit["c"] <= fit["c_hi"]:
+                fail("%s: %s for the sizes %d..%d" % (name, fit, sizes[0], sizes[-1]))
+            ys = [p[y_of] for p in pts]
+            n = len(sizes)
+            if n - 3 not in tq:
+                tq[n - 3] = t975(n - 3)
+            s0, syy = ss_at(sizes, ys, fit["c"])
+            thr = s0 * (1 + tq[n - 3] ** 2 / (n - 3))
+            for c in (fit["c"] - 1e-3, fit["c"] + 1e-3):
+                if ss_at(sizes, ys, c)[0] < s0 * (1 - 1e-9) - 1e-15 * syy:
+                    fail("%s: SS(%g) < SS(c = %g): c is not the least squares" % (name, c, fit["c"]))
+            if s0 < 1e-12 * syy:
+                continue  # an exact curve: its interval is c itself
+            for end in ("c_lo", "c_hi"):
+                got = ss_at(sizes, ys, fit[end])[0]
+                if abs(got / thr - 1) > 1e-3:
+                    fail("%s: SS(%s = %g) = %g, the 95%% level is %g" % (name, end, fit[end], got, thr))
+            checked += 1
+    print("%d intervals recomputed" % checked)
+
+
+def check_no_fit(funcs, spec):
+    name, why = spec.split(":", 1)
+    matches = [f for k, f in funcs.items() if k[0] == name]
+    if not matches or matches[0]["fit"] is not None or matches[0]["no_fit"] != why:
+        fail("%s: expected no fit (%s), got %s" % (name, why,
+                                                    matches and (matches[0]["fit"] or matches[0]["no_fit"])))
+    print("%s: no fit (%s)" % (name, why))
+
+
+def check_growth_first(symprof, reports, obj):
+    doc = json.loads(run(symprof, ["--format=json", "--rank=growth"] + reports)[0])
+    base = lambda f: os.path.basename(f["object"] or "")
+    grows = lambda f: f["fit"] is not None and f["fit"]["b"] > 0 and f["fit"]["c"] > 0
+    mine = [i for i, f in enumerate(doc["functions"]) if base(f) == obj and grows(f)]
+    ldso = [i for i, f in enumerate(doc["functions"]) if base(f).startswith("ld-linux")]
+    if not mine or not ldso or max(mine) > min(ldso):
+        fail("--rank=growth: %s's growing routines at %s, the dynamic linker's from %s" %
+             (obj, mine, ldso[:3]))
+    print("--rank=growth: %s's %d growing routines before the %d of the dynamic linker: %s" %
+          (obj, len(mine), len(ldso), [doc["functions"][i]["name"] for i in mine]))
+    table = [l for l in run(symprof, ["--rank=growth"] + reports)[0].splitlines()
+             if l.endswith("]") and "  " in l][1:]
+    want = ["  %s [%s]" % (f["name"], base(f)) for f in doc["functions"]]
+    if len(table) != len(want) or not all(l.endswith(w) for l, w in zip(table, want)):
+        fail("--rank=growth: the JSON's functions are not in the table's order")
 
 
 def same_as(symprof, doc, other):
@@ -170,10 +299,12 @@ def same_as(symprof, doc, other):
 def main():
     args = sys.argv[1:]
     symprof, fits, check, others, reports = args[0], [], False, [], []
+    no_fits, first = [], []
     i = 1
     while i < len(args):
-        if args[i] in ("--fit", "--same-as"):
-            {"--fit": fits, "--same-as": others}[args[i]].append(args[i + 1])
+        if args[i] in ("--fit", "--same-as", "--no-fit", "--growth-first"):
+            {"--fit": fits, "--same-as": others, "--no-fit": no_fits,
+             "--growth-first": first}[args[i]].append(args[i + 1])
             i += 2
             continue
         if args[i] == "--check":
@@ -197,8 +328,13 @@ def main():
             fail("total %s, the reports' k add up to %s" % (doc["total"], total_k))
         funcs = check_functions(doc, points, min_version)
         check_arcs(doc, arcs)
+        check_fit_rules(funcs)
         for spec in fits:
             check_fit(funcs, spec)
+        for spec in no_fits:
+            check_no_fit(funcs, spec)
+        for obj in first:
+            check_growth_first(symprof, plain, obj)
         for other in others:
             same_as(symprof, doc, other)
         dt2 = run(symprof, plain)[1]

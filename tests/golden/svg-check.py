@@ -9,8 +9,9 @@ ROUTINE with --output and checks that it is well-formed XML (xml.etree), an
 <svg> root with a viewBox, one <g class="point"> per input size of the
 routine (the sizes and calls of symprof's JSON, in order), each with a
 worst, an avg and a best circle whose coordinates are finite and inside the
-picture, and a fitted curve (path with finite coordinates) exactly for the
-fits the JSON has.
+picture, and a fitted curve (path with finite coordinates) and its band (a
+closed path) exactly for the fits the JSON has, the legend giving each
+fit's interval of c as the JSON has it.
 """
 import json
 import math
@@ -67,6 +68,20 @@ def check_plot(path, f, axes):
             nums = [float(v) for v in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?", p.get("d"))]
             if len(nums) < 4 or not all(math.isfinite(v) for v in nums):
                 fail("%s: bad curve %s" % (axes, p.get("d")[:80]))
+    legend = " ".join(t.text or "" for t in root.iter(NS + "text"))
+    for cls, field in (("band-worst", "fit"), ("band-avg", "fit_avg")):
+        paths = [p for p in root.iter(NS + "path") if p.get("class") == cls]
+        if bool(paths) != (f[field] is not None) or len(paths) > 1:
+            fail("%s: %d %s bands, fit is %s" % (axes, len(paths), cls, f[field]))
+        for p in paths:
+            nums = [float(v) for v in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?", p.get("d"))]
+            if len(nums) < 8 or not all(math.isfinite(v) for v in nums) or \
+                    not p.get("d").rstrip().endswith("Z"):
+                fail("%s: bad band %s" % (axes, p.get("d")[:80]))
+            fit = f[field]
+            want = "c = %.2f [%.2f, %.2f]" % (fit["c"], fit["c_lo"], fit["c_hi"])
+            if want not in legend:
+                fail("%s: the legend has no %s" % (axes, want))
     title = root.find(NS + "title")
     if title is None or title.text != f["name"]:
         fail("%s: title %s" % (axes, title.text if title is not None else None))

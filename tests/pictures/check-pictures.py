@@ -232,6 +232,26 @@ def check_html(js, files, tmp, extra=()):
     return data
 
 
+def band_holds_fit(band, fit, points):
+    """A band's outline: its upper edge by ascending size over the measured
+    sizes, its lower edge back at the same sizes, the fitted curve between."""
+    pts, lo, hi = band['points'], points[0]['size'], points[-1]['size']
+    m = len(pts) // 2
+    upper, lower = pts[:m], pts[m:][::-1]
+    if not band.get('band') or band['line'] or len(pts) % 2 or m < 8 or \
+       [q[0] for q in upper] != [q[0] for q in lower] or \
+       any(a[0] >= b[0] for a, b in zip(upper, upper[1:])) or \
+       not all(lo - 1e-9 <= q[0] <= hi * (1 + 1e-9) for q in upper) or \
+       not fit['c_lo'] <= fit['c'] <= fit['c_hi']:
+        return False
+    for u, l in zip(upper, lower):
+        y = fit['a'] + fit['b'] * u[0] ** fit['c'] if u[0] > 0 else None
+        tol = 1e-6 * (abs(u[1]) + abs(l[1])) + 1e-6
+        if u[1] < l[1] - tol or (y is not None and not l[1] - tol <= y <= u[1] + tol):
+            return False
+    return True
+
+
 def check_plots(js, data, text):
     """aprof: the page's cost plots against --format=json."""
     by_name = {f['name']: f for f in js['functions']}
@@ -242,8 +262,8 @@ def check_plots(js, data, text):
     for p in plots:
         f = by_name.get(p['name'])
         curves = {c['kind']: c for c in p['curves']}
-        if not f or not f['fit'] or set(curves) != ({'worst', 'avg', 'best', 'fit-worst'} |
-                                                     ({'fit-avg'} if f['fit_avg'] else set())):
+        if not f or not f['fit'] or set(curves) != ({'worst', 'avg', 'best', 'fit-worst', 'band-worst'} |
+                                                     ({'fit-avg', 'band-avg'} if f['fit_avg'] else set())):
             bad.append(p['name'])
             continue
         for kind, key in (('worst', 'max'), ('avg', 'avg'), ('best', 'min')):
@@ -261,8 +281,11 @@ def check_plots(js, data, text):
                not all(close(q[1], fit['a'] + fit['b'] * q[0] ** fit['c'], 1e-6, 1e-6 * abs(fit['a']) + 1e-6)
                        for q in pts if q[0] > 0):
                 bad.append('%s %s' % (p['name'], kind))
-    check(not bad, 'aprof html: every plot a routine with a fit, its points and both fitted curves '
-          'as --format=json has them %s' % bad[:3])
+        for kind, key in (('band-worst', 'fit'), ('band-avg', 'fit_avg')):
+            if kind in curves and not band_holds_fit(curves[kind], f[key], f['points']):
+                bad.append('%s %s' % (p['name'], kind))
+    check(not bad, 'aprof html: every plot a routine with a fit, its points, both fitted curves '
+          'and their bands as --format=json has them %s' % bad[:3])
     costly = [f['name'] for f in sorted(js['functions'], key=lambda f: -f['total']) if f['fit']][:8]
     check(set(costly) <= {p['name'] for p in plots},
           'aprof html: the 8 costliest routines with a fit are plotted')

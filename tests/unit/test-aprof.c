@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Unit tests for the aprof path: the growth fitter on synthetic exact and
- * noisy curves, the report reader on hand-written reports (every version's
- * field order, DRMS columns, quoted names, contexts in any order, merging)
- * the cost-vs-input analysis and the pictures of the analysis (flame
- * graphs with and without a CCT, the HTML report's cost plots).
+ * Unit tests for the aprof path: the report reader on hand-written
+ * reports (every version's field order, DRMS columns, quoted names,
+ * contexts in any order, merging), the cost-vs-input analysis and the
+ * pictures of the analysis (flame graphs with and without a CCT, the HTML
+ * report's cost plots). The growth fitter: test-fit.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,119 +22,6 @@
 #include "symprof/progress.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
-
-/* ---- the fitter ---- */
-
-static void fit_curve(double a, double b, double c, double x0, double step, size_t n,
-		      struct sp_fit *f)
-{
-	double x[400], y[400];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		x[i] = x0 + step * (double)i;
-		y[i] = a + b * pow(x[i], c);
-	}
-	CU_ASSERT_EQUAL(sp_fit_power(x, y, n, f), 0);
-}
-
-static void test_fit_exact(void)
-{
-	static const struct {
-		double a, b, c, x0, step;
-	} cases[] = {
-		{3, 2, 2, 1, 1},	 {0, 5, 1, 1, 3},
-		{100, 0.5, 1.5, 10, 10}, {10, 1000, 0.5, 1, 7},
-		{1, 3e-6, 3, 1e3, 1e3},	 {50, 2, 0.25, 2, 5},
-		{7, 1, 4, 1, 1},	 {1e6, 1e-3, 2.5, 100, 250},
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sp_fit f;
-
-		fit_curve(cases[i].a, cases[i].b, cases[i].c, cases[i].x0, cases[i].step, 60, &f);
-		CU_ASSERT(f.ok);
-		CU_ASSERT_DOUBLE_EQUAL(f.c, cases[i].c, 1e-5);
-		CU_ASSERT_DOUBLE_EQUAL(f.b / cases[i].b, 1, 1e-4);
-		CU_ASSERT_DOUBLE_EQUAL(
-			f.a, cases[i].a,
-			1e-4 * (1 + fabs(cases[i].a)) +
-				1e-6 * cases[i].b *
-					pow(cases[i].x0 + 59 * cases[i].step, cases[i].c));
-		CU_ASSERT(f.r2 > 1 - 1e-9);
-	}
-}
-
-static void test_fit_large_sizes(void)
-{
-	struct sp_fit f;
-
-	/* x up to 10^9 with c = 6 must not overflow */
-	fit_curve(0, 1e-40, 6, 1e7, 2e7, 50, &f);
-	CU_ASSERT(f.ok);
-	CU_ASSERT_DOUBLE_EQUAL(f.c, 6, 1e-4);
-	fit_curve(5, 2, 3, 1e6, 1e6, 40, &f);
-	CU_ASSERT_DOUBLE_EQUAL(f.c, 3, 1e-5);
-}
-
-static void test_fit_decreasing_and_constant(void)
-{
-	double x[10], y[10];
-	struct sp_fit f;
-	size_t i;
-
-	fit_curve(500, -3, 0.5, 1, 4, 30, &f);
-	CU_ASSERT_DOUBLE_EQUAL(f.c, 0.5, 1e-5);
-	CU_ASSERT(f.b < 0);
-	CU_ASSERT_EQUAL(sp_fit_growth(&f), 0);
-	for (i = 0; i < 10; i++) {
-		x[i] = (double)(i + 1);
-		y[i] = 42;
-	}
-	CU_ASSERT_EQUAL(sp_fit_power(x, y, 10, &f), 0);
-	CU_ASSERT(f.ok);
-	CU_ASSERT_DOUBLE_EQUAL(f.a, 42, 1e-9);
-	CU_ASSERT_EQUAL(f.b, 0);
-	CU_ASSERT_EQUAL(f.r2, 1);
-	CU_ASSERT_EQUAL(sp_fit_growth(&f), 0);
-}
-
-static void test_fit_refuses(void)
-{
-	double x[] = {1, 2, 3, 3, 3}, y[] = {1, 4, 9, 9, 9}, bad[] = {1, -2, 3, 4, 5};
-	struct sp_fit f;
-
-	CU_ASSERT_EQUAL(sp_fit_power(x, y, 5, &f), -1); /* 3 distinct sizes */
-	CU_ASSERT(!f.ok);
-	CU_ASSERT(isnan(sp_fit_growth(&f)));
-	x[3] = 4;
-	x[4] = 5;
-	CU_ASSERT_EQUAL(sp_fit_power(x, bad, 5, &f), -1);
-	CU_ASSERT_EQUAL(sp_fit_power(x, y, 0, &f), -1);
-}
-
-static void test_fit_zero_size_and_noise(void)
-{
-	double x[200], y[200];
-	uint64_t s = 88172645463325252ULL;
-	struct sp_fit f;
-	size_t i;
-
-	for (i = 0; i < 200; i++) {
-		double noise;
-
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		noise = (double)(s % 2001) / 1000.0 - 1.0; /* [-1, 1] */
-		x[i] = (double)i;			   /* x = 0 included */
-		y[i] = 20 + 0.25 * x[i] * x[i] * (1 + 0.05 * noise);
-	}
-	CU_ASSERT_EQUAL(sp_fit_power(x, y, 200, &f), 0);
-	CU_ASSERT_DOUBLE_EQUAL(f.c, 2, 0.05); /* 5% noise: 1.978 */
-	CU_ASSERT(f.r2 > 0.99);
-}
 
 /* ---- the reader ---- */
 
@@ -365,7 +252,7 @@ static void test_inputcost(void)
 	const struct sp_ic_entry *e;
 	uint32_t order[4], found[4];
 
-	ic = sp_inputcost_new(p);
+	ic = sp_inputcost_new(p, 0);
 	e = &ic->routines[0];
 	CU_ASSERT_EQUAL(e->npoints, 20);
 	CU_ASSERT_EQUAL(e->calls, 40);
@@ -376,10 +263,24 @@ static void test_inputcost(void)
 	CU_ASSERT_EQUAL(ic->run_total, ic->self_total);
 	CU_ASSERT_DOUBLE_EQUAL(ic->routines[1].worst.c, 1, 1e-5);
 	CU_ASSERT_FALSE(ic->routines[2].worst.ok);
+	CU_ASSERT_EQUAL(ic->routines[2].worst.none, SP_FIT_FEW_SIZES);
 	CU_ASSERT_EQUAL(sp_inputcost_rank(ic, SP_IC_RANK_GROWTH, order), 3);
-	CU_ASSERT_EQUAL(order[0], 0);
+	CU_ASSERT_EQUAL(order[0], 0); /* c_lo 2 */
+	CU_ASSERT_EQUAL(order[1], 1); /* c_lo 1 */
+	CU_ASSERT_EQUAL(order[2], 2); /* no fit */
 	CU_ASSERT_EQUAL(sp_inputcost_find(ic, "lin", found, 4), 1);
 	CU_ASSERT_EQUAL(found[0], 1);
+	sp_inputcost_free(ic);
+	/* --min-sizes raises the bar of a fit, never lowers it */
+	ic = sp_inputcost_new(p, 21);
+	CU_ASSERT_EQUAL(ic->min_sizes, 21);
+	CU_ASSERT_FALSE(ic->routines[0].worst.ok || ic->routines[0].avg.ok);
+	CU_ASSERT_EQUAL(ic->routines[0].worst.none, SP_FIT_FEW_SIZES);
+	CU_ASSERT_EQUAL(ic->routines[0].worst.min_sizes, 21);
+	sp_inputcost_free(ic);
+	ic = sp_inputcost_new(p, 2);
+	CU_ASSERT_EQUAL(ic->min_sizes, SP_FIT_MIN_SIZES);
+	CU_ASSERT_FALSE(ic->routines[2].worst.ok);
 	sp_inputcost_free(ic);
 	sp_profile_free(p);
 }
@@ -400,7 +301,7 @@ static uint32_t flame_child(const struct sp_flame *f, uint32_t parent, const cha
 static void test_flame_flat(void)
 {
 	struct sp_profile *p = three_routines("k 100000\n");
-	struct sp_inputcost *ic = sp_inputcost_new(p);
+	struct sp_inputcost *ic = sp_inputcost_new(p, 0);
 	struct sp_flame *f = sp_flame_from_inputcost(ic, "prog");
 	uint32_t sq = flame_child(f, 0, "sq"), unknown = flame_child(f, 0, "[unknown]");
 
@@ -427,7 +328,7 @@ static void test_flame_cct(void)
 	uint32_t m, r1, r2;
 
 	CU_ASSERT_EQUAL_FATAL(read_str(p, "c.aprof", cct_report, &err), 0);
-	ic = sp_inputcost_new(p);
+	ic = sp_inputcost_new(p, 0);
 	f = sp_flame_from_inputcost(ic, "prog");
 	m = flame_child(f, 0, "main");
 	CU_ASSERT_FATAL(m != SP_FLAME_NONE);
@@ -457,11 +358,37 @@ static const struct sp_html_curve *curve(const struct sp_html_plot *pl, const ch
 	return NULL;
 }
 
-/* the routines with a fit, their points and both fitted curves */
+/* A band: its outline over the fitted curve's sizes, up and back, around
+ * the fitted curve. */
+static void check_band(const struct sp_html_curve *band, const struct sp_fit *f,
+		       const struct sp_html_curve *fit)
+{
+	size_t i, m;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(band);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fit);
+	CU_ASSERT(band->band && !band->line);
+	CU_ASSERT_EQUAL_FATAL(band->n, 2 * fit->n);
+	m = fit->n;
+	for (i = 0; i < m; i++) {
+		double lo, hi;
+
+		CU_ASSERT_EQUAL(band->x[i], fit->x[i]);
+		CU_ASSERT_EQUAL(band->x[2 * m - 1 - i], fit->x[i]);
+		CU_ASSERT_EQUAL_FATAL(sp_fit_band(f, fit->x[i], &lo, &hi), 0);
+		CU_ASSERT_EQUAL(band->y[i], hi);
+		CU_ASSERT_EQUAL(band->y[2 * m - 1 - i], lo);
+		CU_ASSERT(lo <= fit->y[i] * (1 + 1e-12) + 1e-12);
+		CU_ASSERT(fit->y[i] <= hi * (1 + 1e-12) + 1e-12);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(band->label, "95% band"));
+}
+
+/* the routines with a fit, their points, both fitted curves and bands */
 static void test_html_plots(void)
 {
 	struct sp_profile *p = three_routines("");
-	struct sp_inputcost *ic = sp_inputcost_new(p);
+	struct sp_inputcost *ic = sp_inputcost_new(p, 0);
 	const struct sp_ic_entry *e = &ic->routines[0];
 	const struct sp_html_curve *w, *fw, *fa;
 	struct sp_aprof_plots pl;
@@ -474,7 +401,7 @@ static void test_html_plots(void)
 	CU_ASSERT_STRING_EQUAL(pl.v[0].x_label, "input size (rms)");
 	CU_ASSERT_STRING_EQUAL(pl.v[0].y_label, "cost per activation (bb)");
 	CU_ASSERT_PTR_NOT_NULL(strstr(pl.v[0].note, "obj: 20 input sizes, 40 calls"));
-	CU_ASSERT_EQUAL(pl.v[0].ncurves, 5);
+	CU_ASSERT_EQUAL(pl.v[0].ncurves, 7);
 	w = curve(&pl.v[0], "worst");
 	fw = curve(&pl.v[0], "fit-worst");
 	fa = curve(&pl.v[0], "fit-avg");
@@ -495,7 +422,10 @@ static void test_html_plots(void)
 		CU_ASSERT_DOUBLE_EQUAL(fw->y[i], want, 1e-9 * (1 + fw->y[i]));
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(fw->label, "worst-case fit: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fw->label, "c = 2.00 [2.00, 2.00]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(fa->label, "x^2.000"));
+	check_band(curve(&pl.v[0], "band-worst"), &e->worst, fw);
+	check_band(curve(&pl.v[1], "band-avg"), &ic->routines[1].avg, curve(&pl.v[1], "fit-avg"));
 	sp_report_aprof_plots_release(&pl);
 	sp_inputcost_free(ic);
 	sp_profile_free(p);
@@ -507,12 +437,7 @@ int sp_test_register_aprof(void)
 
 	if (!s)
 		return -1;
-	if (!CU_add_test(s, "fit: exact curves", test_fit_exact) ||
-	    !CU_add_test(s, "fit: large sizes", test_fit_large_sizes) ||
-	    !CU_add_test(s, "fit: decreasing, constant", test_fit_decreasing_and_constant) ||
-	    !CU_add_test(s, "fit: refuses", test_fit_refuses) ||
-	    !CU_add_test(s, "fit: zero size and noise", test_fit_zero_size_and_noise) ||
-	    !CU_add_test(s, "read: versions 1 to 6", test_read_versions) ||
+	if (!CU_add_test(s, "read: versions 1 to 6", test_read_versions) ||
 	    !CU_add_test(s, "read: quoted names", test_read_quoted_names) ||
 	    !CU_add_test(s, "read: contexts", test_read_cct) ||
 	    !CU_add_test(s, "read: merging", test_read_merge) ||
