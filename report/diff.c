@@ -8,21 +8,27 @@
  *
  * Sampling noise: a function that got n samples would get about n ± √n in
  * another run of the same program (Poisson), so a change built from n1 and
- * n0 samples has a standard deviation of √(n1 + n0) samples. A change
- * within twice that is not evidence of anything; the text marks it with
- * "~". Call counts (mcount, or an instrumenting profiler) are exact and
- * have no noise. The noise applies to time sampled in ticks of the
- * profile's clock (gmon.out, and stack profiles whose metric is seconds).
+ * n0 samples has a standard deviation of √(n1 + n0) samples. A change is
+ * significant only outside both runs' sampling error, more than twice
+ * that (about the 95% level); within it, it is not evidence of anything,
+ * and the text marks it with "~". The test on √(n1 + n0) is stricter
+ * than being outside each run's own error (2√n1 and 2√n0) and less strict
+ * than requiring their two intervals not to overlap (2√n1 + 2√n0), which
+ * would be a 99.5% test. Call counts (mcount, or an instrumenting profiler)
+ * are exact and have no noise. The noise applies to time sampled in ticks
+ * of the profile's clock (gmon.out, and stack profiles whose metric is
+ * seconds); other amounts (aprof's counted costs, IgProf's counters) have
+ * no sampling error and every change of them is significant.
  *
  * JSON keeps docs/formats.md's schema with the base's value beside each
  * difference:
  *   {"format", "executable", "files", "base_files", "metric", "total",
- *    "base_total", "noise_total",
+ *    "base_total", "noise_total", "significance",
  *    "functions": [{"id", "name", "mangled", "object", "file", "line",
  *                   "self", "children", "total", "calls", "recursive_calls",
  *                   "cycle": null, "base_self", "base_children",
  *                   "base_total", "base_calls", "noise_self",
- *                   "noise_total"}],
+ *                   "noise_total", "significant", "significant_total"}],
  *    "arcs": [{"caller", "callee", "count", "self", "children",
  *              "base_count", "base_self", "base_children"}]}
  */
@@ -180,6 +186,13 @@ static int cmp_change(const void *pa, const void *pb, void *ctx)
 	return strcmp(a->name, b->name);
 }
 
+int sp_diff_significant(const struct sp_diff *d, double change, double noise)
+{
+	if (change == 0)
+		return 0;
+	return !d->sampled || fabs(change) > SP_DIFF_Z * noise;
+}
+
 /* Totals and noise per row; the rows in order, the arcs renumbered. */
 static void finish(struct sp_diff *d)
 {
@@ -197,6 +210,9 @@ static void finish(struct sp_diff *d)
 			r->noise_self = sqrt((r->self + r->base_self) / d->sample) * d->sample;
 			r->noise_total = sqrt((r->total + r->base_total) / d->sample) * d->sample;
 		}
+		r->significant = sp_diff_significant(d, r->self - r->base_self, r->noise_self);
+		r->significant_total =
+			sp_diff_significant(d, r->total - r->base_total, r->noise_total);
 		idx[i] = (uint32_t)i;
 	}
 	sp_sort(idx, d->len, sizeof(*idx), cmp_change, d);
@@ -305,7 +321,7 @@ static void put_change(FILE *out, double change, int width, int decimals)
 static void put_row(const struct sp_diff *d, const struct sp_diff_row *r, FILE *out)
 {
 	double change = r->self - r->base_self;
-	int noisy = d->sampled && change != 0 && fabs(change) <= 2 * r->noise_self;
+	int noisy = change != 0 && !r->significant;
 	int w = d->width, dec = d->decimals;
 
 	fprintf(out, "%*.*f %*.*f", w, dec, r->self, w, dec, r->base_self);
@@ -349,8 +365,13 @@ void sp_diff_write_text(const struct sp_diff *d, FILE *out)
 		fprintf(out,
 			"Each sample counts as %g %s. \"noise\" is one standard deviation of a\n"
 			"change from sampling alone (the square root of the samples in both\n"
-			"profiles); a change within twice its noise is marked '~'.\n",
-			d->sample, d->dimen);
+			"profiles). A change is significant only outside both runs' sampling\n"
+			"error, more than %g times its noise; one within it is marked '~'.\n",
+			d->sample, d->dimen, SP_DIFF_Z);
+	else
+		fputs("The amounts are not sampled: no sampling error applies, and every "
+		      "change is\nsignificant (none is marked '~').\n",
+		      out);
 	fprintf(out, "\n%*s %*s %*s  %9s%s %*s %*s %10s %10s\n", w, "self", w, "base", w, "change",
 		"change", d->sampled ? "   noise" : "", w, "total", w, "change", "calls", "change");
 	fprintf(out, "%*s %*s %*s  %9s%s %*s %*s %10s %10s  %s\n", w, d->dimen, w, d->dimen, w,
@@ -415,6 +436,8 @@ static void json_row(const struct sp_diff *d, size_t i, FILE *out)
 		fputs(", \"base_calls\": null", out);
 	json_field(out, "noise_self", r->noise_self);
 	json_field(out, "noise_total", r->noise_total);
+	fprintf(out, ", \"significant\": %s, \"significant_total\": %s",
+		r->significant ? "true" : "false", r->significant_total ? "true" : "false");
 	fputc('}', out);
 }
 
@@ -460,6 +483,19 @@ void sp_diff_write_json(const struct sp_diff *d, FILE *out)
 	sp_esc_json_num(out, d->base_total);
 	fputs(",\n  \"noise_total\": ", out);
 	sp_esc_json_num(out, d->noise_total);
+	fputs(",\n  \"significance\": ", out);
+	if (d->sampled) {
+		char rule[256];
+
+		snprintf(rule, sizeof(rule),
+			 "a change is significant only outside both runs' sampling error: more "
+			 "than %g times its noise, sqrt(samples in both profiles) * %g %s",
+			 SP_DIFF_Z, d->sample, d->dimen);
+		sp_esc_json_str(out, rule);
+	} else {
+		sp_esc_json_str(out, "the amounts are not sampled: no sampling error applies, "
+				     "and every change is significant");
+	}
 	fputs(",\n  \"functions\": [", out);
 	for (i = 0; i < d->len; i++) {
 		fputs(i ? ",\n" : "\n", out);

@@ -249,6 +249,14 @@ struct sp_diff *sp_diff_new(const struct sp_cg *cg, const struct sp_report_meta 
 			    const struct sp_cg *base, const struct sp_report_meta *base_meta,
 			    const struct sp_report_opts *ro);
 void sp_diff_free(struct sp_diff *d);
+/* Whether a change is significant: outside both runs' sampling error
+ * together, more than SP_DIFF_Z times its noise (one standard deviation
+ * of the difference of two Poisson counts: the square root of the
+ * samples behind it in both profiles). Amounts that are not sampled have
+ * no sampling error: every change of them is significant. */
+#define SP_DIFF_Z 2.0
+int sp_diff_significant(const struct sp_diff *d, double change, double noise);
+
 /* The flat profile of differences as text. */
 void sp_diff_write_text(const struct sp_diff *d, FILE *out);
 /* docs/formats.md's JSON schema, every number the profile's minus the

@@ -274,7 +274,7 @@
 		html = '<p>' + esc(D.files.join(' + ')) + ' minus ' + esc(d.base_files.join(' + ')) + ': total ' + num(D.total) + ', base ' + num(d.base_total) +
 			', change ' + (D.total - d.base_total >= 0 ? '+' : '') + num(D.total - d.base_total) + (d.sampled ? ' (noise ' + num(d.noise_total) + ')' : '') + '</p>';
 		if (d.sampled)
-			html += '<p class="muted">Noise is one standard deviation of a change from sampling alone (the square root of the samples in both profiles); grey changes are within twice their noise.</p>';
+			html += '<p class="muted">Noise is one standard deviation of a change from sampling alone (the square root of the samples in both profiles). A change is significant only outside both runs\' sampling error, more than twice its noise: grey changes are within it.</p>';
 		html += '<table id="difftable"><thead><tr><th>self</th><th>base</th><th>change</th><th>%</th>' + (d.sampled ? '<th>noise</th>' : '') +
 			'<th>total</th><th>change</th><th>calls</th><th>change</th><th class="name">function</th></tr></thead><tbody>' +
 			d.rows.map(function (r) {

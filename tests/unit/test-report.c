@@ -19,6 +19,7 @@
 #include "fmt.h"
 #include "suites.h"
 #include "symprof/buf.h"
+#include "symprof/report.h"
 
 /* Bytes past a writer's room that must stay untouched. */
 enum { CANARY = 64 };
@@ -308,6 +309,26 @@ static void test_long(void)
 	sp_buf_release(&b);
 }
 
+/* --diff: a change is significant only outside both runs' sampling error,
+ * more than twice its noise; an amount that is not sampled has none */
+static void test_diff_significant(void)
+{
+	struct sp_diff d;
+
+	memset(&d, 0, sizeof(d));
+	d.sampled = 1;
+	d.sample = 0.01;
+	CU_ASSERT_TRUE(sp_diff_significant(&d, -0.41, 0.157));	 /* hot_a: 2.6 noises */
+	CU_ASSERT_FALSE(sp_diff_significant(&d, -0.06, 0.0749)); /* hot_b: 0.8 */
+	CU_ASSERT_FALSE(sp_diff_significant(&d, 0.2, 0.1));	 /* exactly twice: not */
+	CU_ASSERT_TRUE(sp_diff_significant(&d, 0.21, 0.1));
+	CU_ASSERT_FALSE(sp_diff_significant(&d, 0, 0));
+	d.sampled = 0;
+	CU_ASSERT_TRUE(sp_diff_significant(&d, 1, 0));
+	CU_ASSERT_TRUE(sp_diff_significant(&d, -1e-9, 100));
+	CU_ASSERT_FALSE(sp_diff_significant(&d, 0, 0));
+}
+
 static void test_utoa_xtoa(void)
 {
 	char got[32], want[32];
@@ -336,7 +357,8 @@ int sp_test_register_report(void)
 	    !CU_add_test(s, "fixed: halfway cases", test_fixed_halfway) ||
 	    !CU_add_test(s, "fixed: random values", test_fixed_random) ||
 	    !CU_add_test(s, "ulong: right and left", test_ulong) ||
-	    !CU_add_test(s, "long", test_long) || !CU_add_test(s, "utoa, xtoa", test_utoa_xtoa))
+	    !CU_add_test(s, "long", test_long) || !CU_add_test(s, "utoa, xtoa", test_utoa_xtoa) ||
+	    !CU_add_test(s, "diff: significance", test_diff_significant))
 		return -1;
 	return 0;
 }
