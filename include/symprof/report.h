@@ -318,7 +318,7 @@ struct sp_html_opts {
 /* ---- aprof's cost plots in the HTML report (report/aprof-plots.c) ---- */
 
 #define SP_APROF_PLOTS_COST 8	/* the costliest routines that have a fit */
-#define SP_APROF_PLOTS_GROWTH 4 /* ... and the fastest-growing trusted fits */
+#define SP_APROF_PLOTS_GROWTH 4 /* ... and the first growing fits of --rank=growth */
 
 /* The plots and everything they point to (owned). */
 struct sp_aprof_plots {
