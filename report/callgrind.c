@@ -11,14 +11,20 @@
  *   calls=N 0                                          ... N samples through it
  *   LINE INCLUSIVE                                     ... from this line
  *
- * Costs are samples, computed from the exact stacks. A viewer adds a
- * function's calls to its self cost to get its inclusive cost, so each
- * sample must reach every function of its stack exactly once: the leaf's
- * function gets it as self cost, and every other function of the stack
- * gets it through exactly one call, the one from its innermost occurrence
- * (for main -> a -> a -> b: main -> a and a -> b; the recursive a -> a
- * carries nothing). Inline chains are expanded: an inlined function is a
- * function of its own, called from the line of its call site.
+ * Costs are samples, computed from the exact stacks. A call's cost is the
+ * inclusive cost of the callee below that call, and a viewer takes a
+ * function's inclusive cost from the calls into it (callgrind_annotate
+ * --inclusive=yes adds them up; KCachegrind too, leaving out calls of a
+ * function to itself), or, for a function nobody calls, from its self cost
+ * plus its calls. So each sample is charged to exactly one call into each
+ * function of its stack but the root: the call into its outermost
+ * activation. For main -> a -> a -> b: main -> a and a -> b, and the
+ * recursive a -> a carries nothing; for main -> e -> s -> x -> e -> s -> l
+ * (a function re-entered through others, as sqlite3_step through execSql):
+ * main -> e, e -> s, s -> x and the inner s -> l, never x -> e or the
+ * inner e -> s. The leaf's function gets the sample as self cost. Inline
+ * chains are expanded: an inlined function is a function of its own,
+ * called from the line of its call site.
  */
 #include "symprof/report.h"
 
@@ -214,12 +220,12 @@ static void count_stacks(struct cgw *w, int64_t *total)
 		if (!m)
 			continue;
 		add_cost(w, &path[m - 1], UINT32_MAX, node_count[i]);
-		stamp[path[m - 1].fn] = (uint32_t)i;
-		for (k = m - 1; k > 0; k--) {
-			if (stamp[path[k - 1].fn] == i)
+		for (k = 0; k < m; k++) {
+			if (stamp[path[k].fn] == i)
 				continue;
-			stamp[path[k - 1].fn] = (uint32_t)i;
-			add_cost(w, &path[k - 1], path[k].fn, node_count[i]);
+			stamp[path[k].fn] = (uint32_t)i;
+			if (k > 0)
+				add_cost(w, &path[k - 1], path[k].fn, node_count[i]);
 		}
 	}
 	free(stamp);
