@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "symprof/alloc.h"
@@ -312,16 +313,23 @@ static int parse_percent(double *dst, const char *opt, const char *arg)
 	return 0;
 }
 
-/* --path-map=OLD=NEW (the first '=' separates them) */
+/* --path-map=OLD=NEW (the first '=' separates them). A NEW that does not
+ * exist maps nothing: one warning per NEW, however many maps name it. */
 static int add_path_map(struct sp_opts *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	struct sp_path_map *m;
+	struct stat st;
+	size_t i;
 
 	if (!eq || eq == arg) {
 		sp_cli_error("bad --path-map '%s' (expected OLD=NEW)", arg);
 		return -1;
 	}
+	for (i = 0; i < o->npath_maps && strcmp(o->path_maps[i].to, eq + 1); i++)
+		;
+	if (i == o->npath_maps && stat(eq + 1, &st) != 0)
+		sp_cli_error("warning: --path-map: '%s' does not exist", eq + 1);
 	SP_ALLOC_GROW(o->path_maps, o->npath_maps + 1, o->path_maps_alloc);
 	m = &o->path_maps[o->npath_maps++];
 	m->from = sp_xstrndup(arg, (size_t)(eq - arg));
