@@ -29,6 +29,9 @@
  * and "total_samples" per function (the total counts each sample once,
  * however often the function recurs), "self_samples" and
  * "children_samples" per arc; "object" names each function's object.
+ * With --precise, "unattributed" at the top is the time of the samples
+ * that fell on no symbol (the text's <unattributed> row), so that the
+ * functions' "self" values and it add up to "total".
  * These fields are only added, never renamed.
  */
 #include "symprof/report.h"
@@ -251,6 +254,10 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	sp_json_head(r, m);
 	fputs(",\n  \"total\": ", r->out);
 	sp_esc_json_num(r->out, cg->total_time / (double)cg->hz);
+	if (cg->precise) {
+		fputs(",\n  \"unattributed\": ", r->out);
+		sp_esc_json_num(r->out, cg->unattributed / (double)cg->hz);
+	}
 	if (m->sample_seconds > 0) {
 		fprintf(r->out, ",\n  \"samples\": %.0f,\n  \"period\": ", cg->total_time);
 		sp_esc_json_num(r->out, m->sample_seconds);

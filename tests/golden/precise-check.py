@@ -7,7 +7,11 @@
   0.01, so within 0.01 per row), samples on no symbol included;
 - no function keeps a GCC clone suffix (.constprop, .isra, .part, .cold);
 - with -l the call graph (and its index) is the function-level one;
-- each "+/-" is the square root of the row's samples, in seconds."""
+- each "+/-" is the square root of the row's samples, in seconds;
+- in --format=json (-z) the functions' "self" and "unattributed" add up to
+  "total", and "unattributed" is the flat profile's <unattributed> row
+  (0 without one)."""
+import json
 import math
 import re
 import subprocess
@@ -36,7 +40,17 @@ line_graph = run(["-b", "-l", "--precise"])
 i = line_graph.find("\t\t\tCall graph")
 if i < 0 or line_graph[i:] != graph[graph.find("\t\t\tCall graph"):]:
     fails.append("-l --precise does not print the function-level call graph")
+doc = json.loads(run(["--format=json", "-z", "--precise"]))
+unattr = [float(l.split()[2]) for l in rows if l.endswith("<unattributed>")]
+selfs = sum(f["self"] for f in doc["functions"])
+if "unattributed" not in doc:
+    fails.append("json: no \"unattributed\" field")
+elif abs(selfs + doc["unattributed"] - doc["total"]) > 1e-6 * (len(doc["functions"]) + 1):
+    fails.append("json: self values %.9g + unattributed %.9g, total %.9g"
+                 % (selfs, doc["unattributed"], doc["total"]))
+elif abs(doc["unattributed"] - (unattr[0] if unattr else 0)) > 0.005 + 1e-9:
+    fails.append("json: unattributed %.9g, flat profile row %s" % (doc["unattributed"], unattr))
 for f in fails[:20]:
     print("FAIL:", f, file=sys.stderr)
-print("%d flat rows checked" % len(rows))
+print("%d flat rows checked, %d unattributed" % (len(rows), len(unattr)))
 sys.exit(1 if fails else 0)
