@@ -8,6 +8,10 @@
 # exec counts (-l -C, where basic-block counts show) as well. For the GNU
 # format the 12 spare header bytes must be zero.
 #
+# SUM_REPEAT=N passes the PROFILEs N times over (enough copies of a run
+# make a summed bin exceed 65535 and an arc count 2^32-1: gmon.sum then
+# holds several records that gprof adds back).
+#
 # GPROF names the anchor gprof (default gprof), e.g. a cross gprof for a
 # profile of another target. When it is not installed, SUM_WANT (a golden
 # .out of `gprof -b EXE PROFILE...`, relative to DIR) stands for its report
@@ -22,7 +26,11 @@ cd "$dir" || exit 2
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 exe=$(abs "$exe")
 profiles=""
-for p in "$@"; do profiles="$profiles $(abs "$p")"; done
+i=0
+while [ $i -lt "${SUM_REPEAT:-1}" ]; do
+	for p in "$@"; do profiles="$profiles $(abs "$p")"; done
+	i=$((i + 1))
+done
 opt=""
 [ "$format" = bsd ] && opt="-O b"
 modes="-b"
