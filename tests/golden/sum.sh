@@ -54,6 +54,23 @@ if [ $have_gprof = 0 ]; then
 	echo "note: $gprof missing: checking against $SUM_WANT" >&2
 fi
 fail=0
+# what -s prints besides (it turns -l on, as in gprof: a line-level flat
+# profile and the call graph), in a directory of its own for gprof's
+# gmon.sum; where gprof aborts in line mode (optimized C++,
+# docs/differences.md) there is nothing to compare
+if [ $have_gprof = 1 ] && [ "$format" != bsd ]; then
+	mkdir "$tmp/g"
+	if (cd "$tmp/g" && "$gprof" -s -b -p -q "$exe" $profiles >"$tmp/want-s" 2>/dev/null); then
+		(cd "$tmp/g" && "$symprof" -s -b -p -q "$exe" $profiles >"$tmp/got-s" 2>/dev/null)
+	else
+		cp "$tmp/want-s" "$tmp/got-s"
+	fi
+	if ! cmp -s "$tmp/want-s" "$tmp/got-s"; then
+		echo "FAIL: symprof -s -b -p -q prints other than gprof's" >&2
+		diff -u "$tmp/want-s" "$tmp/got-s" | head -30 >&2
+		fail=1
+	fi
+fi
 IFS='|'
 for mode in $modes; do
 	IFS=' '
