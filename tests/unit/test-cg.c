@@ -8,6 +8,7 @@
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
+#include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
@@ -250,6 +251,61 @@ static void test_pseudo_after_cycles(void)
 	CU_ASSERT_NOT_EQUAL(find_arc(cg, 1, 2), SP_CG_NONE);
 	for (i = 0; i < cg->nnodes; i++)
 		CU_ASSERT(cg->order[i] < cg->nnodes);
+	sp_cg_free(cg);
+	sp_symspecs_free(specs);
+	sp_symtab_free(t);
+	sp_profile_free(p);
+}
+
+/*
+ * differences.md: gprof's depth-first numbering recurses once per function
+ * of a call chain; symprof's keeps an explicit stack, so any depth works.
+ * A chain of 300,000 functions, f0 -> f1 -> ... (a recursive walk would
+ * need tens of megabytes of native stack), closed into one cycle by the
+ * last function calling f0 (found at the bottom of the walk).
+ */
+#define DEEP_CHAIN 300000
+static void test_deep_chain(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+	struct sp_symspecs *specs = sp_symspecs_new();
+	struct sp_symtab *t = sp_symtab_new();
+	struct sp_cg_gmon_opts o;
+	struct sp_pcarc *arcs;
+	struct sp_cg *cg;
+	char name[32];
+	size_t i, bad = 0;
+
+	for (i = 0; i < DEEP_CHAIN; i++) {
+		struct sp_symbol *sym = sp_symtab_add(t);
+
+		snprintf(name, sizeof(name), "f%zu", i);
+		sym->name = sp_strtab_intern(&t->strs, name);
+		sym->is_func = 1;
+		sym->addr = 0x1000 + 0x10 * (uint64_t)i;
+	}
+	t->text_end = 0x1000 + 0x10 * (uint64_t)DEEP_CHAIN - 1;
+	sp_symtab_finalize(t);
+	sp_symspecs_resolve(specs, t, NULL);
+	arcs = sp_xcalloc(DEEP_CHAIN, sizeof(*arcs));
+	for (i = 0; i < DEEP_CHAIN; i++) {
+		arcs[i].from_pc = 0x1000 + 0x10 * (uint64_t)i + 4;
+		arcs[i].self_pc = 0x1000 + 0x10 * (uint64_t)((i + 1) % DEEP_CHAIN);
+		arcs[i].count = 1;
+	}
+	sp_profile_append_pcarcs(p, arcs, DEEP_CHAIN);
+	free(arcs);
+	memset(&o, 0, sizeof(o));
+	o.specs = specs;
+	o.hz = 100;
+	o.have_arcs = 1;
+	cg = sp_cg_from_gmon(p, t, &o, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+	CU_ASSERT_EQUAL(cg->nsyms, DEEP_CHAIN);
+	CU_ASSERT_EQUAL(cg->ncycles, 1);
+	for (i = 0; i < DEEP_CHAIN; i++)
+		bad += cg->nodes[i].cycle != 1 || cg->nodes[i].cyc_head != cg->nodes[0].cyc_head;
+	CU_ASSERT_EQUAL(bad, 0);
 	sp_cg_free(cg);
 	sp_symspecs_free(specs);
 	sp_symtab_free(t);
@@ -712,7 +768,8 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "symtab buckets at every density", test_symtab_buckets) ||
 	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
 	    !CU_add_test(s, "symbols sorted by key as by comparisons", test_symbols_sort) ||
-	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs))
+	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs) ||
+	    !CU_add_test(s, "a call chain of 300,000 functions", test_deep_chain))
 		return -1;
 	return 0;
 }
