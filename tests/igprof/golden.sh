@@ -8,9 +8,11 @@
 #  2. every frame of the program's executable is named: no "@{NAME+OFF}"
 #     (igprof-analyse's unnamed frame) and no "0x..." in the folded stacks
 #     of every counter of the dump, even with --no-filter.
+# IGPROF_MAP overrides the --path-map that finds the binaries (for dumps
+# outside fixtures/igprof).
 set -u
 symprof=$1 dump=$2 counter=$3 report=$4
-map=--path-map=/tmp/pp-corpus/igprof=.
+map=${IGPROF_MAP:---path-map=/tmp/pp-corpus/igprof=.}
 out=$(mktemp) want=$(mktemp)
 trap 'rm -f "$out" "$want"' EXIT
 
