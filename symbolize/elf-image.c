@@ -1084,7 +1084,50 @@ struct versions {
 	uint16_t *defflags;
 	size_t ndefs; /* bfd's cverdefs: the highest index defined */
 	size_t nalloc;
+	const char **needname; /* .gnu.version_r: the name of version index i */
+	size_t nneed;	       /* entries of needname */
 };
+
+/* The versions the file needs (.gnu.version_r): a symbol the executable
+ * defines for a library (a copy-relocated `stdout`) carries one of them. */
+static void read_verneeds(const struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh,
+			  struct versions *v)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, i, k;
+
+	for (i = 0; d && i < sh->sh_info; i++) {
+		GElf_Verneed vn;
+		size_t aoff;
+
+		if (!gelf_getverneed(d, (int)off, &vn))
+			break;
+		aoff = off + vn.vn_aux;
+		for (k = 0; k < vn.vn_cnt; k++) {
+			GElf_Vernaux va;
+			size_t ndx;
+
+			if (!gelf_getvernaux(d, (int)aoff, &va))
+				break;
+			ndx = va.vna_other & 0x7fff;
+			if (ndx >= v->nneed) {
+				size_t old = v->nneed;
+
+				v->nneed = ndx + 16u;
+				v->needname =
+					sp_xreallocarray(v->needname, v->nneed, sizeof(char *));
+				memset(v->needname + old, 0, (v->nneed - old) * sizeof(char *));
+			}
+			v->needname[ndx] = elf_strptr(f->elf, sh->sh_link, va.vna_name);
+			if (!va.vna_next)
+				break;
+			aoff += va.vna_next;
+		}
+		if (!vn.vn_next)
+			break;
+		off += vn.vn_next;
+	}
+}
 
 static void read_verdefs(const struct elf_file *f, struct versions *v)
 {
@@ -1099,6 +1142,8 @@ static void read_verdefs(const struct elf_file *f, struct versions *v)
 			continue;
 		if (sh.sh_type == SHT_GNU_versym)
 			v->versym = elf_getdata(scn, NULL);
+		if (sh.sh_type == SHT_GNU_verneed)
+			read_verneeds(f, scn, &sh, v);
 		if (sh.sh_type != SHT_GNU_verdef || !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (i = 0; i < sh.sh_info; i++) {
@@ -1150,8 +1195,11 @@ static const char *version_of(const struct versions *v, size_t i, const char *na
 
 		return node && strcmp(name, node) ? node : "";
 	}
+	/* a needed version (bfd: always hidden, "<corrupt>" if unknown) */
 	*hidden = 1;
-	return "";
+	if (!v->needname && !v->ndefs)
+		return "";
+	return n < v->nneed && v->needname[n] ? v->needname[n] : "<corrupt>";
 }
 
 static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
@@ -1196,6 +1244,7 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 	}
 	free(v.defname);
 	free(v.defflags);
+	free(v.needname);
 	return ret < 0 ? ret : (int)shown;
 }
 
