@@ -188,3 +188,21 @@ struct sp_keyed *sp_sort_keyed(struct sp_keyed *v, size_t n, struct sp_keyed *tm
 {
 	return radix_keyed(v, n, tmp);
 }
+
+size_t sp_lower_bound_u64(const void *base, size_t n, size_t size, uint64_t key)
+{
+	const char *b = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, b + mid * size, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -836,7 +836,7 @@ static int is_code_sym(const GElf_Sym *s)
 		 GELF_ST_VISIBILITY(s->st_other) == STV_HIDDEN);
 }
 
-static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *sh)
+Elf_Scn *sp_elf_symtab(Elf *elf, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
 	GElf_Shdr dsh;
@@ -886,7 +886,7 @@ static uint32_t *load_sections(struct sp_dwfuncs *f, Elf *elf, size_t *nscn)
 static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, size_t *n)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = find_symtab(elf, &sh);
+	Elf_Scn *scn = sp_elf_symtab(elf, &sh);
 	Elf_Data *data, *xdata = NULL;
 	struct symc *v = NULL;
 	size_t alloc = 0, count, i;
@@ -958,6 +958,10 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 	for (i = 0; i < n; i++) {
 		struct symsec *sec = &f->secs[v[i].sec];
 
+		/* bfd measures a symbol from its section's start: one below it
+		 * (__bss_start before an aligned .bss) is never the nearest */
+		if (v[i].addr < sec->lo)
+			continue;
 		/* per address, bfd keeps the largest, then the first symbol */
 		if (i > 0 && v[i].sec == v[i - 1].sec && v[i].addr == v[i - 1].addr)
 			continue;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <libelf.h>
 
 #include "lines.h"
@@ -119,5 +120,9 @@ const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, co
  */
 void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,
 			      const uint64_t **syms, size_t *nsyms);
+
+/* The symbol table libbfd reads a file's symbols from: its .symtab when
+ * that has more than the null symbol, else its .dynsym; NULL if none. */
+Elf_Scn *sp_elf_symtab(Elf *elf, GElf_Shdr *sh);
 
 #endif

@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "dwarf-vars.h"
 #include "elf-opd.h"
 #include "dwarf-partial.h"
 #include "lines.h"
@@ -89,7 +90,8 @@ struct elf_image {
 	size_t nquery;
 	struct sp_partial partial;
 	int partial_on;
-	Elf *memelf; /* the partial in-memory copy, if any */
+	Elf *memelf;		/* the partial in-memory copy, if any */
+	struct sp_dwvars *vars; /* addr2line's variables, on first use */
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -919,6 +921,7 @@ static void elf_free(struct sp_image *im)
 	}
 	sp_dwfuncs_free(e->funcs);
 	sp_dwfuncs_free(e->symfuncs);
+	sp_dwvars_free(e->vars);
 	sp_linetab_free(e->lines);
 	free(e->code);
 	free(e->loads);
@@ -1019,6 +1022,7 @@ void sp_elf_image_read_all(struct sp_image *im)
 	if (!e->partial_on)
 		return;
 	sp_dwfuncs_free(e->funcs);
+	sp_dwvars_free(e->vars);
 	sp_linetab_free(e->lines);
 	dwarf_end(e->dw);
 	if (e->memelf)
@@ -1026,6 +1030,7 @@ void sp_elf_image_read_all(struct sp_image *im)
 	elf_file_close(&e->dwf);
 	sp_partial_release(&e->partial);
 	e->funcs = NULL;
+	e->vars = NULL;
 	e->lines = NULL;
 	e->dw = NULL;
 	e->memelf = NULL;
@@ -1075,6 +1080,18 @@ int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr)
 		if (vaddr >= e->alloc[i][0] && vaddr < e->alloc[i][1])
 			return 1;
 	return 0;
+}
+
+int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **file, uint32_t *line)
+{
+	struct elf_image *e = EI(im);
+
+	if (sp_image_in_code(im, vaddr))
+		return 0;
+	lines_wait(im);
+	if (!e->vars)
+		e->vars = sp_dwvars_new(e->main.elf, e->partial_on ? NULL : e->dw, &im->strs);
+	return sp_dwvars_find(e->vars, from_target(e, vaddr), file, line);
 }
 
 /* Version names of a dynamic symbol table, as bfd composes them for nm. */

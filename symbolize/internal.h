@@ -149,6 +149,9 @@ void sp_elf_image_read_all(struct sp_image *im);
 struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines);
 /* 1 if vaddr lies in an allocated section (addr2line's first check). */
 int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr);
+/* 1 and the file and line addr2line prints for vaddr in data (a variable
+ * DWARF describes, found as libbfd finds it: see dwarf-vars.c), else 0. */
+int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **file, uint32_t *line);
 
 /* A symbol as `nm -n` (or, with no .symtab, `nm -D -n`) lists it. */
 struct sp_nm_sym {

@@ -535,6 +535,11 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 		fr[0].file = l && l->file ? l->file : symfile;
 		fr[0].line = l ? l->line : 0;
 		n = fr[0].name || l;
+		/* addr2line's answer for a variable (in a session: --addr2line;
+		 * a profile's frames are code) */
+		if (st && f->lines &&
+		    sp_elf_image_data_line(f->im, vaddr, &fr[0].file, &fr[0].line))
+			n = 1;
 	}
 	if (n)
 		disc = discriminator(f, vaddr, &fr[0]);

@@ -17,6 +17,11 @@ typedef int (*sp_cmp_fn)(const void *a, const void *b, void *ctx);
 /* Sorts n elements of `size` bytes; equal elements keep their order. */
 void sp_sort(void *base, size_t n, size_t size, sp_cmp_fn cmp, void *ctx);
 
+/* In n records of `size` bytes sorted by a uint64_t key at their start
+ * (and aligned for it): the index of the first whose key is >= key, n if
+ * none. */
+size_t sp_lower_bound_u64(const void *base, size_t n, size_t size, uint64_t key);
+
 /*
  * Defines `static void NAME(TYPE *v, size_t n, TYPE *tmp)`, a stable merge
  * sort (insertion sort on short runs) whose comparison LESS(a, b), on two
