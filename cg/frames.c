@@ -45,9 +45,10 @@ static void fn_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
-/* The function for (object, name[, file, line]), created on first use. */
-static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, const char *file,
-			 uint32_t line, int with_line)
+/* The function for (object, name[, file, line]), created on first use;
+ * `linkage`: the name is a linkage name (see struct sp_symbol). */
+static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, int linkage,
+			 const char *file, uint32_t line, int with_line)
 {
 	struct sp_symtab *t = b->ff->funcs;
 	const char *key;
@@ -68,6 +69,7 @@ static uint32_t function(struct ffbuild *b, uint32_t obj, const char *name, cons
 	s = sp_symtab_add(t);
 	s->name = sp_strtab_intern(&t->strs, name);
 	s->is_func = 1;
+	s->no_linkage = !linkage;
 	if (with_line && file) {
 		s->file = sp_symtab_file(t, file);
 		s->line = (int)line;
@@ -134,16 +136,16 @@ size_t sp_clone_origin_len(const char *name)
 }
 
 /* The function named `raw` (its clone suffix dropped if asked). */
-static uint32_t named(struct ffbuild *b, uint32_t obj, const char *raw, const char *file,
-		      uint32_t line, unsigned flags, struct sp_buf *tmp)
+static uint32_t named(struct ffbuild *b, uint32_t obj, const char *raw, int linkage,
+		      const char *file, uint32_t line, unsigned flags, struct sp_buf *tmp)
 {
 	size_t n;
 
 	if (!(flags & SP_FF_MERGE_CLONES) || (n = sp_clone_origin_len(raw)) == strlen(raw) || !n)
-		return function(b, obj, raw, file, line, flags & SP_FF_LINES);
+		return function(b, obj, raw, linkage, file, line, flags & SP_FF_LINES);
 	sp_buf_reset(tmp);
 	sp_buf_add(tmp, raw, n);
-	return function(b, obj, tmp->buf, file, line, flags & SP_FF_LINES);
+	return function(b, obj, tmp->buf, linkage, file, line, flags & SP_FF_LINES);
 }
 
 static void expand(struct ffbuild *b, const struct sp_profile *p, struct sp_symbolizer *s,
@@ -154,30 +156,32 @@ static void expand(struct ffbuild *b, const struct sp_profile *p, struct sp_symb
 	uint32_t k, last;
 
 	if ((f->flags & SP_FRAME_NAMED) && !(flags & SP_FF_RESOLVE_NAMED)) {
-		push(b, named(b, f->object, f->name, NULL, 0, flags & ~SP_FF_LINES, name));
+		push(b, named(b, f->object, f->name, 1, NULL, 0, flags & ~SP_FF_LINES, name));
 		return;
 	}
 	if (s)
 		loc = sp_symbolizer_frame(s, p, frame);
-	if (!loc || !loc->nframes || !loc->frames[loc->nframes - 1].name) {
+	if (!loc || !loc->nframes || !loc->frames[loc->nframes - 1].func) {
 		if (f->flags & SP_FRAME_NAMED) {
-			push(b, named(b, f->object, f->name, NULL, 0, flags & ~SP_FF_LINES, name));
+			push(b,
+			     named(b, f->object, f->name, 1, NULL, 0, flags & ~SP_FF_LINES, name));
 			return;
 		}
 		unknown_name(name, p, f, flags);
-		push(b, function(b, f->object, name->buf, NULL, 0, 0));
+		push(b, function(b, f->object, name->buf, 0, NULL, 0, 0));
 		return;
 	}
 	last = (flags & SP_FF_OUTERMOST) ? loc->nframes - 1 : 0;
 	for (k = loc->nframes; k > last; k--) {
 		const struct sp_sym_frame *sf = &loc->frames[k - 1];
 
-		if (!sf->name) {
+		if (!sf->func) {
 			unknown_name(name, p, f, flags);
-			push(b, function(b, f->object, name->buf, NULL, 0, 0));
+			push(b, function(b, f->object, name->buf, 0, NULL, 0, 0));
 			continue;
 		}
-		push(b, named(b, f->object, sf->name, sf->file, sf->line, flags, name));
+		push(b, named(b, f->object, sf->func, sf->func_linkage, sf->file, sf->line, flags,
+			      name));
 	}
 }
 

@@ -150,9 +150,10 @@ static void add_cost(struct cgw *w, const struct pos *at, uint32_t callee, int64
 
 /* ---- positions of frames ---- */
 
-static void push_pos(struct cgw *w, uint32_t obj, const char *name, const char *file, uint32_t line)
+static void push_pos(struct cgw *w, uint32_t obj, const char *name, int linkage, const char *file,
+		     uint32_t line)
 {
-	const char *shown = w->o->demangle ? sp_symbolizer_demangle(w->s, name) : name;
+	const char *shown = w->o->demangle && linkage ? sp_symbolizer_demangle(w->s, name) : name;
 	uint32_t f = str_of(w, file ? file : "???");
 
 	SP_ALLOC_GROW(w->pos, w->npos + 1, w->pos_alloc);
@@ -176,15 +177,16 @@ static void frame_positions(struct cgw *w)
 			str_of(w, fr->object < p->nobjects ? p->objects[fr->object].path : "???");
 
 		w->first[f] = (uint32_t)w->npos;
-		if (!loc->nframes || !loc->frames[loc->nframes - 1].name) {
+		if (!loc->nframes || !loc->frames[loc->nframes - 1].func) {
 			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)fr->addr);
-			push_pos(w, obj, buf, NULL, 0);
+			push_pos(w, obj, buf, 0, NULL, 0);
 			continue;
 		}
 		for (k = loc->nframes; k > 0; k--) {
 			const struct sp_sym_frame *sf = &loc->frames[k - 1];
 
-			push_pos(w, obj, sf->name ? sf->name : "??", sf->file, sf->line);
+			push_pos(w, obj, sf->func ? sf->func : "??", sf->func_linkage, sf->file,
+				 sf->line);
 		}
 	}
 	w->first[p->nframes] = (uint32_t)w->npos;

@@ -86,7 +86,8 @@ static uint32_t row_of(struct build *b, const struct sp_symbol *s)
 	row = &d->rows[d->len];
 	memset(row, 0, sizeof(*row));
 	row->mangled = key;
-	dm = b->ro->demangle ? sp_demangle(s->name, b->ro->leading_char) : NULL;
+	row->no_linkage = s->no_linkage;
+	dm = b->ro->demangle && !s->no_linkage ? sp_demangle(s->name, b->ro->leading_char) : NULL;
 	row->name = dm ? sp_strtab_intern(&d->strs, dm) : key;
 	free(dm);
 	row->file = s->file ? sp_strtab_intern(&d->strs, s->file->name) : NULL;
@@ -409,7 +410,7 @@ static void json_row(const struct sp_diff *d, size_t i, FILE *out)
 	fprintf(out, "    {\"id\": %zu, \"name\": ", i);
 	sp_esc_json_str(out, r->name);
 	fputs(", \"mangled\": ", out);
-	sp_esc_json_str(out, r->mangled);
+	sp_esc_json_str(out, r->no_linkage ? NULL : r->mangled);
 	fputs(", \"object\": ", out);
 	sp_esc_json_str(out, r->object ? r->object : d->meta.executable);
 	fputs(", \"file\": ", out);

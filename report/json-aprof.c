@@ -39,6 +39,7 @@
 #include "symprof/cg.h"
 #include "symprof/inputcost.h"
 #include "symprof/profile.h"
+#include "symprof/symbolize.h"
 
 static void json_u64(FILE *out, uint64_t v)
 {
@@ -150,7 +151,10 @@ static void json_routine(struct sp_report *r, const struct sp_report_meta *m, ui
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
 	sp_esc_json_str(r->out, fn->name);
 	fputs(", \"mangled\": ", r->out);
-	sp_esc_json_str(r->out, fn->mangled ? fn->mangled : fn->name);
+	/* the linkage name: the report's (u line), else the name when it can be one */
+	sp_esc_json_str(r->out, fn->mangled		       ? fn->mangled
+				: sp_name_is_linkage(fn->name) ? fn->name
+							       : NULL);
 	fputs(", \"object\": ", r->out);
 	sp_esc_json_str(r->out, fn->object < p->nobjects ? p->objects[fn->object].path : NULL);
 	fputs(", \"file\": null, \"line\": null,\n     \"self\": ", r->out);

@@ -94,13 +94,14 @@ static void json_function(struct sp_report *r, const struct sp_report_meta *m, u
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[node];
 	const struct sp_symbol *s = n->sym;
-	char *dm = r->o->demangle ? sp_demangle(s->name, r->o->leading_char) : NULL;
+	char *dm =
+		r->o->demangle && !s->no_linkage ? sp_demangle(s->name, r->o->leading_char) : NULL;
 	double hz = (double)cg->hz, self = n->time / hz, children = n->prop_child / hz;
 
 	fprintf(r->out, "    {\"id\": %ld, \"name\": ", id);
 	sp_esc_json_str(r->out, dm ? dm : s->name);
 	fputs(", \"mangled\": ", r->out);
-	sp_esc_json_str(r->out, s->name);
+	sp_esc_json_str(r->out, s->no_linkage ? NULL : s->name);
 	fputs(", \"object\": ", r->out);
 	sp_esc_json_str(r->out, m->sym_objects ? m->sym_objects[node] : m->executable);
 	fputs(", \"file\": ", r->out);

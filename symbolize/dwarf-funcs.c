@@ -72,6 +72,8 @@
 #include "lines.h"
 #include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/hashmap.h"
+#include "symprof/sort.h"
 #include "symprof/strtab.h"
 
 #define NONE UINT32_MAX
@@ -106,6 +108,27 @@ struct sp_dwfuncs {
 	const char **sym_name;
 	const char **sym_file;
 	size_t nsyms;
+	/* functions without a linkage name (C++ templates of local types,
+	 * extern "C"): the DIE each takes its name from, by function */
+	struct sp_dworigin *origins;
+	size_t norigins;
+	struct nolink *nolink; /* ascending fn */
+	size_t nnolink;
+	struct sp_strtab *strs;
+	struct sp_dwnames *names; /* names.c's cache, on first use */
+	struct alias *aliases;	  /* the symbols bfd does not pick, by address */
+	size_t naliases;
+};
+
+struct alias {
+	uint64_t addr;
+	const char *name;
+};
+
+/* A function of no linkage name, and its origin in f->origins. */
+struct nolink {
+	uint64_t fn; /* first: the key of sp_lower_bound_u64() */
+	uint32_t origin;
 };
 
 struct arange {
@@ -145,12 +168,18 @@ struct fbuild {
 	/* the line table's verdict on each unit (sp_dwfuncs_read()) */
 	sp_dwfuncs_state_fn state;
 	void *state_ctx;
+	/* the DIE the current function's DW_AT_name came from */
+	Dwarf_Die name_die;
+	int name_die_set;
+	struct sp_pairmap origin_index; /* (DIE offset, Dwarf) -> f->origins */
+	size_t origins_alloc, nolink_alloc, aliases_alloc;
 };
 
 struct origin_memo {
 	uint64_t off; /* DIE offset + 1; 0: free slot */
 	const char *name;
 	int is_linkage;
+	uint32_t origin; /* the name's DIE in f->origins, or NONE */
 };
 
 /* ---- attribute values as bfd reads them ---- */
@@ -363,6 +392,8 @@ static int abstract_attr(Dwarf_Attribute *a, void *arg)
 			f->name = attr_string(c->b, a);
 			if (plain_names(c->lang))
 				f->is_linkage = 1;
+			c->b->name_die = *c->die;
+			c->b->name_die_set = 1;
 		}
 		break;
 	case DW_AT_specification:
@@ -406,6 +437,32 @@ static struct origin_memo *memo_slot(struct fbuild *b, Dwarf_Off off)
 	return &b->memo[i];
 }
 
+/* The origin of a function named by DW_AT_name `die`, entered once. */
+static void origin_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_dwfuncs *f = ctx;
+	Dwarf_Die die = f->origins[i].die;
+
+	*k1 = dwarf_dieoffset(&die);
+	*k2 = (uint64_t)(uintptr_t)dwarf_cu_getdwarf(die.cu);
+}
+
+static uint32_t origin_findnew(struct fbuild *b, Dwarf_Die *die)
+{
+	struct sp_dwfuncs *f = b->f;
+	uint32_t i = sp_pairmap_put(&b->origin_index, dwarf_dieoffset(die),
+				    (uint64_t)(uintptr_t)dwarf_cu_getdwarf(die->cu),
+				    (uint32_t)f->norigins);
+
+	if (i == f->norigins) {
+		SP_ALLOC_GROW(f->origins, f->norigins + 1, b->origins_alloc);
+		memset(&f->origins[i], 0, sizeof(f->origins[i]));
+		f->origins[i].die = *die;
+		f->norigins++;
+	}
+	return i;
+}
+
 /* bfd's find_abstract_instance(): names from the DIE that `a` refers to. */
 static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *from)
 {
@@ -427,6 +484,10 @@ static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *fr
 		b->cur->name = memo->name;
 		if (memo->is_linkage)
 			b->cur->is_linkage = 1;
+		if (memo->origin != NONE) {
+			b->name_die = b->f->origins[memo->origin].die;
+			b->name_die_set = 1;
+		}
 		return 0;
 	}
 	c.b = b;
@@ -441,6 +502,9 @@ static int follow(struct fbuild *b, Dwarf_Attribute *a, int depth, Dwarf_Die *fr
 		memo->off = (uint64_t)dwarf_dieoffset(&target) + 1;
 		memo->name = b->cur->name;
 		memo->is_linkage = b->cur->is_linkage;
+		memo->origin = b->cur->name && !b->cur->is_linkage && b->name_die_set
+				       ? origin_findnew(b, &b->name_die)
+				       : NONE;
 		b->memo_used++;
 	}
 	return 0;
@@ -493,6 +557,8 @@ static int fn_attr(Dwarf_Attribute *a, void *arg)
 			f->name = attr_string(b, a);
 			if (plain_names(b->unit->lang))
 				f->is_linkage = 1;
+			b->name_die = *c->die;
+			b->name_die_set = 1;
 		} else if (a->code == DW_AT_linkage_name || a->code == DW_AT_MIPS_linkage_name) {
 			f->name = attr_string(b, a);
 			f->is_linkage = 1;
@@ -518,10 +584,16 @@ static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uin
 	b->low = b->high = 0;
 	b->high_rel = 0;
 	b->nar = 0;
+	b->name_die_set = 0;
 	if (dwarf_getattrs(die, fn_attr, &c, 0) == -1)
 		fail(b, "cannot read attributes", die);
 	if (b->failed)
 		return -1;
+	if (b->cur->name && !b->cur->is_linkage && b->name_die_set) {
+		SP_ALLOC_GROW(f->nolink, f->nnolink + 1, b->nolink_alloc);
+		f->nolink[f->nnolink].fn = *idx;
+		f->nolink[f->nnolink++].origin = origin_findnew(b, &b->name_die);
+	}
 	if (b->high_rel)
 		b->high += b->low;
 	if (b->high != 0)
@@ -709,6 +781,8 @@ static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct 
 	if (walk_unit(b) < 0) {
 		/* bfd gives up on the unit: forget its functions */
 		b->f->nfns = nfns;
+		while (b->f->nnolink && b->f->nolink[b->f->nnolink - 1].fn >= nfns)
+			b->f->nnolink--;
 		return;
 	}
 	sp_iv_sort(b->iv, b->niv);
@@ -940,6 +1014,13 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 	return v;
 }
 
+static int alias_cmp(const void *pa, const void *pb)
+{
+	const struct alias *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
 static void load_symbols(struct fbuild *b, Elf *elf)
 {
 	struct sp_dwfuncs *f = b->f;
@@ -962,9 +1043,15 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		 * (__bss_start before an aligned .bss) is never the nearest */
 		if (v[i].addr < sec->lo)
 			continue;
-		/* per address, bfd keeps the largest, then the first symbol */
-		if (i > 0 && v[i].sec == v[i - 1].sec && v[i].addr == v[i - 1].addr)
+		/* per address, bfd keeps the largest, then the first symbol;
+		 * the others are aliases (ascending by address too) */
+		if (i > 0 && v[i].sec == v[i - 1].sec && v[i].addr == v[i - 1].addr) {
+			SP_ALLOC_GROW(f->aliases, f->naliases + 1, b->aliases_alloc);
+			f->aliases[f->naliases].addr = v[i].addr;
+			f->aliases[f->naliases++].name =
+				v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 			continue;
+		}
 		if (!sec->n)
 			sec->first = f->nsyms;
 		sec->n++;
@@ -972,14 +1059,31 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		f->sym_file[f->nsyms] = v[i].file ? sp_strtab_intern(b->strs, v[i].file) : NULL;
 		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 	}
+	if (f->naliases > 1)
+		qsort(f->aliases, f->naliases, sizeof(*f->aliases), alias_cmp);
 	free(v);
 	free(map);
 }
 
 /* ---- API ---- */
 
+/* Each origin learns the address of an out-of-line instance, if any. */
+static void link_outlines(struct sp_dwfuncs *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nnolink; i++) {
+		const struct fn *fn = &f->fns[f->nolink[i].fn];
+		struct sp_dworigin *o = &f->origins[f->nolink[i].origin];
+
+		if (!fn->inlined && fn->low && !o->outline)
+			o->outline = fn->low;
+	}
+}
+
 static void fbuild_release(struct fbuild *b)
 {
+	sp_pairmap_release(&b->origin_index);
 	free(b->memo);
 	free(b->iv);
 	free(b->all);
@@ -1004,6 +1108,8 @@ struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *s
 	b->strs = strs;
 	b->state = state;
 	b->state_ctx = state_ctx;
+	f->strs = strs;
+	sp_pairmap_init(&b->origin_index, origin_key, f);
 	sp_lineprog_init(&b->lp);
 	if (sp_dwsecs_load(dw, &b->secs, err) < 0 || read_units(b, dw, err) < 0) {
 		fbuild_release(b);
@@ -1011,6 +1117,7 @@ struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *s
 		sp_dwfuncs_free(f);
 		return NULL;
 	}
+	link_outlines(f);
 	load_symbols(b, dwarf_getelf(dw));
 	f->pending = b;
 	return f;
@@ -1047,6 +1154,7 @@ struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs)
 	memset(&b, 0, sizeof(b));
 	b.f = f;
 	b.strs = strs;
+	f->strs = strs;
 	load_symbols(&b, elf);
 	return f;
 }
@@ -1066,6 +1174,10 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f)
 	free(f->sym_addr);
 	free(f->sym_name);
 	free(f->sym_file);
+	free(f->origins);
+	free(f->nolink);
+	free(f->aliases);
+	sp_dwnames_free(f->names);
 	free(f);
 }
 
@@ -1210,10 +1322,12 @@ static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint
 	frames[0].name = innermost_name(f, st, id, addr, c);
 	frames[0].file = row ? row->file : NULL;
 	frames[0].line = row ? row->line : 0;
+	frames[0].fn = id;
 	for (; fn->inlined && fn->caller != NONE && n < max; n++) {
 		frames[n].name = caller_name(f, st, fn->caller);
 		frames[n].file = fn->call_file;
 		frames[n].line = fn->call_line;
+		frames[n].fn = fn->caller;
 		fn = &f->fns[fn->caller];
 	}
 	return n;
@@ -1262,4 +1376,63 @@ void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs,
 	*nsegs = f->nsegs;
 	*syms = f->sym_addr;
 	*nsyms = f->nsyms;
+}
+
+/* ---- what the naming rule (names.c) asks ---- */
+
+const char *sp_dwfuncs_fn_name(const struct sp_dwfuncs *f, uint32_t fn, int *is_linkage,
+			       int *inlined)
+{
+	const struct fn *x = &f->fns[fn];
+
+	*is_linkage = x->is_linkage;
+	*inlined = x->inlined;
+	return x->name;
+}
+
+struct sp_dworigin *sp_dwfuncs_origin(struct sp_dwfuncs *f, uint32_t fn)
+{
+	size_t lo = sp_lower_bound_u64(f->nolink, f->nnolink, sizeof(*f->nolink), fn);
+
+	return lo < f->nnolink && f->nolink[lo].fn == fn ? &f->origins[f->nolink[lo].origin] : NULL;
+}
+
+uint32_t sp_dwfuncs_outer_at(const struct sp_dwfuncs *f, uint64_t addr)
+{
+	size_t i = last_at_or_below(f->seg_start, f->nsegs, addr);
+	uint32_t id;
+
+	if (i == f->nsegs || (id = f->seg_fn[i]) == NONE)
+		return NONE;
+	while (f->fns[id].inlined && f->fns[id].caller != NONE)
+		id = f->fns[id].caller;
+	return id;
+}
+
+const char *sp_dwfuncs_symbol_addr(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr)
+{
+	struct sp_dwfuncs_cursor c;
+
+	memset(&c, 0, sizeof(c));
+	return symbol_file_at(f, addr, &c, sym_addr, NULL);
+}
+
+struct sp_strtab *sp_dwfuncs_strs(const struct sp_dwfuncs *f)
+{
+	return f->strs;
+}
+
+struct sp_dwnames **sp_dwfuncs_names(struct sp_dwfuncs *f)
+{
+	return &f->names;
+}
+
+int sp_dwfuncs_has_alias(const struct sp_dwfuncs *f, uint64_t addr, const char *name)
+{
+	size_t lo = sp_lower_bound_u64(f->aliases, f->naliases, sizeof(*f->aliases), addr);
+
+	for (; lo < f->naliases && f->aliases[lo].addr == addr; lo++)
+		if (f->aliases[lo].name && !strcmp(f->aliases[lo].name, name))
+			return 1;
+	return 0;
 }

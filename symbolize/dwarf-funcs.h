@@ -31,6 +31,7 @@ struct sp_inline_frame {
 	const char *name; /* linkage name if any, else DW_AT_name; see below */
 	const char *file; /* composed like the line table's names */
 	uint32_t line;	  /* 0 if unknown */
+	uint32_t fn;	  /* the function, for sp_dwfuncs_fn_name() ... */
 };
 
 /*
@@ -124,5 +125,58 @@ void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs,
 /* The symbol table libbfd reads a file's symbols from: its .symtab when
  * that has more than the null symbol, else its .dynsym; NULL if none. */
 Elf_Scn *sp_elf_symtab(Elf *elf, GElf_Shdr *sh);
+
+/* ---- for the naming rule (names.c) ---- */
+
+/*
+ * Function fn of a frame: its name as bfd reads it (rule 2), whether that
+ * is a linkage name (in C-like languages DW_AT_name is one) and whether
+ * the function is an inlined instance.
+ */
+const char *sp_dwfuncs_fn_name(const struct sp_dwfuncs *f, uint32_t fn, int *is_linkage,
+			       int *inlined);
+
+/* Where a function without a linkage name takes its name from: shared by
+ * every instance (inlined or not) of that function. */
+struct sp_dworigin {
+	Dwarf_Die die;	      /* the DIE with its DW_AT_name (valid while the Dwarf is) */
+	uint64_t outline;     /* the low address of an out-of-line instance, 0 if none */
+	const char *name;     /* names.c: the rule's name once computed, else NULL */
+	unsigned linkage : 1; /* names.c: name is a linkage name (an ELF symbol's) */
+};
+
+/* The origin of function fn when it has no linkage name, else NULL. */
+struct sp_dworigin *sp_dwfuncs_origin(struct sp_dwfuncs *f, uint32_t fn);
+
+/* The function (not an inlined instance) whose code holds addr, or
+ * UINT32_MAX if DWARF names none there. */
+uint32_t sp_dwfuncs_outer_at(const struct sp_dwfuncs *f, uint64_t addr);
+
+/* sp_dwfuncs_symbol() and the symbol's address. */
+const char *sp_dwfuncs_symbol_addr(const struct sp_dwfuncs *f, uint64_t addr, uint64_t *sym_addr);
+
+/* 1 if a function symbol called `name` that bfd does not pick (an alias
+ * of the one it does) lies at addr. */
+int sp_dwfuncs_has_alias(const struct sp_dwfuncs *f, uint64_t addr, const char *name);
+
+/* The string table the names live in (the one given to sp_dwfuncs_new()). */
+struct sp_strtab *sp_dwfuncs_strs(const struct sp_dwfuncs *f);
+
+/* names.c's cache for this table's DWARF (freed with it by
+ * sp_dwnames_free()). */
+struct sp_dwnames;
+struct sp_dwnames **sp_dwfuncs_names(struct sp_dwfuncs *f);
+void sp_dwnames_free(struct sp_dwnames *n);
+
+/*
+ * symprof's naming rule (docs/formats.md, "Function names"), for frame fr
+ * of the chain at vaddr (fr NULL: a file without DWARF, the ELF symbol
+ * alone); `function` says the frame is the function the address is in
+ * (not an inlined instance). The raw name to print (demangled for
+ * display when *linkage is set: it is then a linkage name), or NULL if
+ * there is none. Computed once per function, not per address.
+ */
+const char *sp_name_frame(struct sp_dwfuncs *f, const struct sp_inline_frame *fr, int function,
+			  uint64_t vaddr, int *linkage);
 
 #endif

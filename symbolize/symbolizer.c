@@ -508,17 +508,38 @@ static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
 	return l->line == fr0->line && l->file == fr0->file ? l->discriminator : 0;
 }
 
+/* The naming rule's names for the frames of a chain (sp_name_frame());
+ * fr NULL: no DWARF function there, the one frame is the ELF symbol's. */
+static void name_frames(struct sp_symfile *f, uint64_t vaddr, const struct sp_inline_frame *fr,
+			size_t n, struct sp_sym_frame *out)
+{
+	size_t i;
+	int linkage, is_linkage, inlined = 0;
+
+	for (i = 0; i < n; i++) {
+		/* the outermost frame is the function itself, unless the
+		 * chain was cut short */
+		if (fr && i == n - 1)
+			sp_dwfuncs_fn_name(f->funcs, fr[i].fn, &is_linkage, &inlined);
+		out[i].func = sp_name_frame(f->funcs, fr ? &fr[i] : NULL, i == n - 1 && !inlined,
+					    vaddr, &linkage);
+		out[i].func_linkage = out[i].func && linkage;
+	}
+}
+
 /*
  * addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info,
  * into out[] (MAX_INLINE entries); st: one process's memory, or NULL for
- * a fresh one. Returns the number of frames.
+ * a fresh one. Returns the number of frames. With `names`, each frame
+ * also gets the naming rule's name.
  */
 static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_state *st,
-		      struct sp_sym_frame *out)
+		      struct sp_sym_frame *out, int names)
 {
 	struct sp_inline_frame fr[MAX_INLINE];
 	size_t n = 0, i;
 	uint32_t disc = 0;
+	int from_dwarf = 1;
 
 	load_for(f, vaddr);
 	if (!sp_elf_image_in_alloc(f->im, vaddr))
@@ -535,6 +556,7 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 		fr[0].file = l && l->file ? l->file : symfile;
 		fr[0].line = l ? l->line : 0;
 		n = fr[0].name || l;
+		from_dwarf = 0;
 		/* addr2line's answer for a variable (in a session: --addr2line;
 		 * a profile's frames are code) */
 		if (st && f->lines &&
@@ -548,7 +570,11 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 		out[i].file = fr[i].file;
 		out[i].line = fr[i].line;
 		out[i].discriminator = disc;
+		out[i].func = NULL;
+		out[i].func_linkage = 0;
 	}
+	if (names)
+		name_frames(f, vaddr, from_dwarf ? fr : NULL, n, out);
 	return n;
 }
 
@@ -567,7 +593,7 @@ const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t
 		sp_dwfuncs_state_init(&f->session, f->funcs);
 		f->session_ready = 1;
 	}
-	fill(&f->scratch, f, vaddr, compute(f, vaddr, &f->session, f->scratch_frames));
+	fill(&f->scratch, f, vaddr, compute(f, vaddr, &f->session, f->scratch_frames, 0));
 	f->scratch.frames = f->scratch_frames;
 	return &f->scratch;
 }
@@ -590,7 +616,7 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 	size_t n;
 
 	loc = sp_arena_zalloc(&f->s->arena, sizeof(*loc));
-	n = compute(f, vaddr, NULL, tmp);
+	n = compute(f, vaddr, NULL, tmp, 1);
 	fill(loc, f, vaddr, n);
 	if (n) {
 		struct sp_sym_frame *out = sp_arena_array(&f->s->arena, n, sizeof(*out));

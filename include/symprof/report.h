@@ -200,6 +200,7 @@ void sp_report_dot(struct sp_report *r, const struct sp_report_meta *m,
 struct sp_diff_row {
 	const char *name;    /* as printed (demangled unless asked not to) */
 	const char *mangled; /* the symbol-table name, the matching key */
+	int no_linkage;	     /* mangled is no linkage name: JSON prints null */
 	const char *object;  /* its object when the profile names one per
 			      * function (stack profiles), else NULL */
 	const char *file;    /* source file, NULL if unknown */

@@ -51,8 +51,10 @@ struct sp_symbol {
 	unsigned is_func : 1;	/* a function entry (not a line symbol) */
 	unsigned is_static : 1; /* local binding ('t') */
 	unsigned is_bb_head : 1;
-	unsigned mapped : 1;  /* renamed to its object file by -R */
-	unsigned is_line : 1; /* a line symbol of -l */
+	unsigned mapped : 1;	 /* renamed to its object file by -R */
+	unsigned is_line : 1;	 /* a line symbol of -l */
+	unsigned no_linkage : 1; /* name is no linkage name (built from DWARF, or an
+				    address): nothing to demangle, JSON's "mangled" is null */
 };
 
 /*
@@ -356,12 +358,21 @@ enum sp_sym_reason {
 	SP_SYM_NO_SYMBOL, /* no symbol and no debug information covers it */
 };
 
-/* One function of an inline chain, as `addr2line -f -i` prints it. */
+/*
+ * One function of an inline chain, as `addr2line -f -i` prints it, and
+ * the name symprof's reports give that function (docs/formats.md,
+ * "Function names"): `func` differs from addr2line's `name` where libbfd
+ * names a frame by another function's symbol or by a bare DW_AT_name.
+ */
 struct sp_sym_frame {
-	const char *name;	/* raw (mangled) name; NULL prints "??" */
-	const char *file;	/* NULL prints "??" */
-	uint32_t line;		/* 0 prints "?" */
-	uint32_t discriminator; /* printed after the line when not 0 */
+	const char *name;	   /* addr2line's raw (mangled) name; NULL prints "??" */
+	const char *file;	   /* NULL prints "??" */
+	uint32_t line;		   /* 0 prints "?" */
+	uint32_t discriminator;	   /* printed after the line when not 0 */
+	const char *func;	   /* the naming rule's raw name (sp_symbolizer_frame()
+				      only); NULL if nothing names the function */
+	unsigned func_linkage : 1; /* func is a linkage name (demangle it to
+				      print it); else a name built from DWARF */
 };
 
 struct sp_symloc {
@@ -449,6 +460,10 @@ int sp_symfile_nm_has_routines(struct sp_symfile *f);
 /* 1 if a routine of that view starts with a symbol "_fini": google-pprof
  * then asks addr2line for inline chains (it uses _fini as a separator). */
 int sp_symfile_nm_has_fini(struct sp_symfile *f);
+
+/* 1 if `name` can be a linkage name as it is (a C or a mangled name: no
+ * blank, parenthesis, '<' or "::"), 0 if it is a demangled or built one. */
+int sp_name_is_linkage(const char *name);
 
 /* Demangles a raw name once (addr2line -C), or returns it as it is. */
 const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw);
