@@ -352,10 +352,12 @@ static void walk_unit(struct vbuild *b)
 		for (;;) {
 			int r = dwarf_siblingof(&stack[depth], &next);
 
-			if (r == 0) {
+			if (r == 0 && dwarf_dieoffset(&next) > dwarf_dieoffset(&stack[depth])) {
 				stack[depth] = next;
 				break;
 			}
+			if (r == 0)
+				goto done; /* a sibling before its DIE: corrupt */
 			if (r < 0 || depth == 0)
 				goto done;
 			depth--;

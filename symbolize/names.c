@@ -121,6 +121,18 @@ void sp_dwnames_free(struct sp_dwnames *n)
 
 /* ---- parents ---- */
 
+/* The next sibling, only forwards (a DW_AT_sibling pointing back in
+ * corrupt DWARF must not loop). */
+static int next_sibling(Dwarf_Die *die)
+{
+	Dwarf_Die next;
+
+	if (dwarf_siblingof(die, &next) != 0 || dwarf_dieoffset(&next) <= dwarf_dieoffset(die))
+		return 0;
+	*die = next;
+	return 1;
+}
+
 static void remember(struct sp_dwnames *n, Dwarf *dw, Dwarf_Off off, Dwarf_Off up)
 {
 	uint32_t i = sp_pairmap_put(&n->index, off, (uint64_t)(uintptr_t)dw, (uint32_t)n->nparents);
@@ -142,7 +154,7 @@ static const struct kids *kids_of(struct sp_dwnames *n, Dwarf *dw, Dwarf_Die *di
 	uint32_t i =
 		sp_pairmap_put(&n->kids_index, of, (uint64_t)(uintptr_t)dw, (uint32_t)n->nkids);
 	struct kids *k;
-	Dwarf_Die c, next;
+	Dwarf_Die c;
 	size_t alloc = 0;
 
 	if (i != n->nkids)
@@ -154,13 +166,11 @@ static const struct kids *kids_of(struct sp_dwnames *n, Dwarf *dw, Dwarf_Die *di
 	k->of = of;
 	if (dwarf_child(die, &c) != 0)
 		return k;
-	for (;;) {
+	do {
 		SP_ALLOC_GROW(k->off, k->n + 1, alloc);
 		k->off[k->n++] = dwarf_dieoffset(&c);
-		if (dwarf_siblingof(&c, &next) != 0)
-			return k;
-		c = next;
-	}
+	} while (next_sibling(&c));
+	return k;
 }
 
 /*
@@ -230,16 +240,6 @@ static int ref_attr(Dwarf_Die *die, unsigned name, Dwarf_Die *out)
 	Dwarf_Attribute a;
 
 	return dwarf_attr(die, name, &a) && dwarf_formref_die(&a, out) != NULL;
-}
-
-static int next_sibling(Dwarf_Die *die)
-{
-	Dwarf_Die next;
-
-	if (dwarf_siblingof(die, &next) != 0)
-		return 0;
-	*die = next;
-	return 1;
 }
 
 /* The demangler's spelling of GCC's base type names. */
