@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "symprof/alloc.h"
+#include "symprof/buf.h"
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
@@ -165,7 +166,7 @@ static void push_pos(struct cgw *w, uint32_t obj, const char *name, int linkage,
 static void frame_positions(struct cgw *w)
 {
 	const struct sp_profile *p = w->p;
-	char buf[64];
+	struct sp_buf buf = SP_BUF_INIT;
 	size_t f;
 	uint32_t k;
 
@@ -173,13 +174,16 @@ static void frame_positions(struct cgw *w)
 	for (f = 0; f < p->nframes; f++) {
 		const struct sp_frame *fr = &p->frames[f];
 		const struct sp_symloc *loc = sp_symbolizer_frame(w->s, p, (uint32_t)f);
-		uint32_t obj =
-			str_of(w, fr->object < p->nobjects ? p->objects[fr->object].path : "???");
+		const char *path = fr->object < p->nobjects ? p->objects[fr->object].path : NULL;
+		uint32_t obj = str_of(w, path ? path : "???");
 
 		w->first[f] = (uint32_t)w->npos;
 		if (!loc->nframes || !loc->frames[loc->nframes - 1].func) {
-			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)fr->addr);
-			push_pos(w, obj, buf, 0, NULL, 0);
+			/* the name every other report gives it (cg/frames.c) */
+			sp_buf_reset(&buf);
+			sp_buf_addf(&buf, "0x%llx (in %s)", (unsigned long long)fr->addr,
+				    path && path[0] ? path : "??");
+			push_pos(w, obj, buf.buf, 0, NULL, 0);
 			continue;
 		}
 		for (k = loc->nframes; k > 0; k--) {
@@ -190,6 +194,7 @@ static void frame_positions(struct cgw *w)
 		}
 	}
 	w->first[p->nframes] = (uint32_t)w->npos;
+	sp_buf_release(&buf);
 }
 
 /* ---- stacks ---- */

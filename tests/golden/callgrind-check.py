@@ -122,9 +122,9 @@ def main():
         fails.append("program totals %s, json samples %d" % (total, doc["samples"]))
     seen = set()
     for f in doc["functions"]:
-        # an address in no function: "0x401060 (in OBJECT)" in the json,
-        # the address alone in callgrind
-        k = (re.sub(r"^(0x[0-9a-f]+) \(in .*\)$", r"\1", f["name"]), f["object"])
+        # one name per function in every format: an address in no
+        # function is "0x401060 (in OBJECT)" in both
+        k = (f["name"], f["object"])
         seen.add(k)
         if k not in incl:
             fails.append("%s (%s): json total_samples %d, not listed by callgrind_annotate"
