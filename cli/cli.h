@@ -130,6 +130,12 @@ struct sp_cli_model {
 	void (*release)(void *owner);
 };
 
+/* The -I directories then GPROF_PATH's, split at ':' (malloc'ed strings
+ * in a malloc'ed array), where source files are searched (cli/sources.c);
+ * returns how many. sp_cli_source_dirs_free() frees them. */
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out);
+void sp_cli_source_dirs_free(char **dirs, size_t n);
+
 /* Annotated source of the hottest functions for --html (cli/sources.c). */
 struct sp_cli_sources {
 	struct sp_html_source *v;
@@ -208,10 +214,6 @@ int sp_cmd_igprof(struct sp_opts *o);
 int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 /* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
 int sp_cmd_addr2line(struct sp_opts *o);
-
-/* The -I directories then GPROF_PATH's, split at ':' (malloc'ed strings
- * in a malloc'ed array); returns how many. */
-size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark. */
 void sp_cli_mark(const char *phase);

@@ -460,40 +460,10 @@ static int build_graph(struct gmon_run *g)
 	return 0;
 }
 
-/* -I directories then GPROF_PATH, each a ':'-separated list. */
-size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out)
-{
-	const char *gpath = getenv("GPROF_PATH");
-	size_t i, n = 0, alloc = 0;
-	char **v = NULL;
-
-	for (i = 0; i <= o->nsrc_dirs; i++) {
-		const char *list = i < o->nsrc_dirs ? o->src_dirs[i] : gpath, *p;
-
-		if (!list)
-			continue;
-		for (p = list;;) {
-			const char *colon = strchr(p, ':');
-			size_t len = colon ? (size_t)(colon - p) : strlen(p);
-
-			if (len) {
-				SP_ALLOC_GROW(v, n + 1, alloc);
-				v[n++] = sp_xstrndup(p, len);
-			}
-			if (!colon)
-				break;
-			p = colon + 1;
-		}
-	}
-	*out = v;
-	return n;
-}
-
 static void print_annotated(struct gmon_run *g, int *first_output)
 {
 	struct sp_annotate_opts ao;
 	char **dirs;
-	size_t i;
 
 	memset(&ao, 0, sizeof(ao));
 	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
@@ -506,9 +476,7 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	if (g->o->precise)
 		ao.line_cg = g->o->line ? g->v.cg : g->lv.cg;
 	sp_annotate_gprof(g->out, g->v.cg, g->v.specs, &ao, first_output);
-	for (i = 0; i < ao.ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
+	sp_cli_source_dirs_free(dirs, ao.ndirs);
 }
 
 /*
@@ -676,7 +644,7 @@ static int render(struct gmon_run *g)
 	struct sp_cli_model m;
 	struct sp_cli_sources src;
 	char **dirs = NULL;
-	size_t i, ndirs = 0;
+	size_t ndirs = 0;
 	int rc;
 
 	load_files(g);
@@ -691,9 +659,7 @@ static int render(struct gmon_run *g)
 	}
 	rc = sp_cli_render(g->o, &m, g->out);
 	sp_cli_sources_release(&src);
-	for (i = 0; i < ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
+	sp_cli_source_dirs_free(dirs, ndirs);
 	return rc;
 }
 

@@ -198,7 +198,6 @@ static void print_text(struct gperf_run *g)
 		struct sp_annotate_samples_opts ao;
 
 		char **dirs;
-		size_t i;
 
 		memset(&ao, 0, sizeof(ao));
 		ao.ndirs = sp_cli_source_dirs(o, &dirs);
@@ -206,9 +205,7 @@ static void print_text(struct gperf_run *g)
 		fflush(g->out);
 		sp_annotate_samples(g->out, g->prof, g->sym, &ao,
 				    !(style & ~STYLE_ANNOTATED_SOURCE));
-		for (i = 0; i < ao.ndirs; i++)
-			free(dirs[i]);
-		free(dirs);
+		sp_cli_source_dirs_free(dirs, ao.ndirs);
 	}
 }
 
@@ -270,15 +267,13 @@ static int render(struct gperf_run *g, int printed)
 		m.flame = g->flame = make_flame(g);
 	if (o->html) {
 		char **dirs;
-		size_t i, ndirs = sp_cli_source_dirs(o, &dirs);
+		size_t ndirs = sp_cli_source_dirs(o, &dirs);
 
 		sp_cli_sources_build_stacks(&g->src, g->cg, g->prof, g->sym, &g->co,
 					    (const char *const *)dirs, ndirs, 10);
 		m.sources = g->src.v;
 		m.nsources = g->src.n;
-		for (i = 0; i < ndirs; i++)
-			free(dirs[i]);
-		free(dirs);
+		sp_cli_source_dirs_free(dirs, ndirs);
 	}
 	if (printed) {
 		html_only = *o;

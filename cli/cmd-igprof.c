@@ -332,7 +332,6 @@ static void annotate(struct igprof_run *g, int first_output)
 {
 	struct sp_annotate_samples_opts ao;
 	char **dirs;
-	size_t i;
 
 	memset(&ao, 0, sizeof(ao));
 	ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
@@ -342,9 +341,7 @@ static void annotate(struct igprof_run *g, int first_output)
 	ao.what = is_ticks(counter_of(g)) ? "ticks" : counter_of(g)->unit;
 	fflush(g->out);
 	sp_annotate_samples(g->out, frame_tree(g), g->sym, &ao, first_output);
-	for (i = 0; i < ao.ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
+	sp_cli_source_dirs_free(dirs, ao.ndirs);
 }
 
 static void print_text(struct igprof_run *g)
@@ -391,16 +388,14 @@ static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 {
 	struct sp_cg_stack_opts co;
 	char **dirs;
-	size_t i, ndirs = sp_cli_source_dirs(g->o, &dirs);
+	size_t ndirs = sp_cli_source_dirs(g->o, &dirs);
 
 	graph_opts(&co, &g->ff);
 	sp_cli_sources_build_stacks(&g->src, g->cg, frame_tree(g), g->sym, &co,
 				    (const char *const *)dirs, ndirs, 10);
 	m->sources = g->src.v;
 	m->nsources = g->src.n;
-	for (i = 0; i < ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
+	sp_cli_source_dirs_free(dirs, ndirs);
 }
 
 static int print_output(struct igprof_run *g)

@@ -23,6 +23,44 @@
 
 #define MAX_LINES 80
 
+/* -I directories then GPROF_PATH, each a ':'-separated list. */
+size_t sp_cli_source_dirs(const struct sp_opts *o, char ***out)
+{
+	const char *gpath = getenv("GPROF_PATH");
+	size_t i, n = 0, alloc = 0;
+	char **v = NULL;
+
+	for (i = 0; i <= o->nsrc_dirs; i++) {
+		const char *list = i < o->nsrc_dirs ? o->src_dirs[i] : gpath, *p;
+
+		if (!list)
+			continue;
+		for (p = list;;) {
+			const char *colon = strchr(p, ':');
+			size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+			if (len) {
+				SP_ALLOC_GROW(v, n + 1, alloc);
+				v[n++] = sp_xstrndup(p, len);
+			}
+			if (!colon)
+				break;
+			p = colon + 1;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+void sp_cli_source_dirs_free(char **dirs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
 static FILE *open_source(const char *name, const char *const *dirs, size_t ndirs,
 			 struct sp_buf *path)
 {
