@@ -215,10 +215,11 @@ int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model
 /* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
 int sp_cmd_addr2line(struct sp_opts *o);
 
-/* With SYMPROF_TIMING set, prints the time since the previous mark. */
+/* With SYMPROF_TIMING set, prints the time since the previous mark
+ * (cli/messages.c). */
 void sp_cli_mark(const char *phase);
 
-/* Prints "symprof: <msg>" on stderr. */
+/* Prints "symprof: <msg>" on stderr, after erasing a progress line. */
 void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

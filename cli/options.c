@@ -8,13 +8,10 @@
 #include "cli.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "symprof/alloc.h"
 #include "symprof/inputcost.h"
@@ -154,43 +151,6 @@ static const char usage_text[] =
 	"dumps and prints the same, igprof-analyse's reports or leak reports; reads\n"
 	"aprof reports and prints cost-vs-input reports.\n"
 	"See symprof(1) and docs/manual.md.\n";
-
-void sp_cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	sp_cli_progress_clear();
-	fputs("symprof: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void sp_cli_mark(const char *phase)
-{
-	static int enabled = -1;
-	static double last;
-	static long last_faults;
-	struct timespec ts;
-	struct rusage ru;
-	double now;
-
-	if (enabled < 0)
-		enabled = getenv("SYMPROF_TIMING") != NULL;
-	if (!enabled)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-	/* the calling thread's page faults (the line table's thread apart) */
-	if (getrusage(RUSAGE_THREAD, &ru) < 0)
-		ru.ru_minflt = last_faults;
-	if (phase)
-		fprintf(stderr, "symprof: %-16s %8.3f ms %6ld faults\n", phase, now - last,
-			ru.ru_minflt - last_faults);
-	last = now;
-	last_faults = ru.ru_minflt;
-}
 
 static _Noreturn void usage_error(void)
 {
