@@ -235,17 +235,36 @@ static const struct image_ops bfd_ops_plain = {
 	.free = bfd_image_free,
 };
 
-int sp_bfd_image_open(struct sp_image *im, struct sp_error *err)
+static void init_once(void)
 {
 	static int initialized;
-	struct bfd_image *b;
-	bfd *abfd;
-	int bits;
 
 	if (!initialized) {
 		bfd_init();
 		initialized = 1;
 	}
+}
+
+int sp_bfd_is_object(const char *path)
+{
+	bfd *abfd;
+	int yes;
+
+	init_once();
+	if (!(abfd = bfd_openr(path, NULL)))
+		return 0;
+	yes = bfd_check_format(abfd, bfd_object);
+	bfd_close(abfd);
+	return yes;
+}
+
+int sp_bfd_image_open(struct sp_image *im, struct sp_error *err)
+{
+	struct bfd_image *b;
+	bfd *abfd;
+	int bits;
+
+	init_once();
 	abfd = bfd_openr(im->path, NULL);
 	if (!abfd)
 		return sp_error_set(err, SP_E_OPEN, "cannot open '%s': %s", im->path,

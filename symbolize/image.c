@@ -6,6 +6,8 @@
  */
 #include "internal.h"
 
+#include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +43,21 @@ fail:
 	free(im->path);
 	free(im);
 	return NULL;
+}
+
+int sp_image_is_object(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (n == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG))
+		return 1;
+	return sp_bfd_is_object(path);
 }
 
 void sp_image_free(struct sp_image *im)

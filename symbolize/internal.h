@@ -97,6 +97,8 @@ const char *sp_coff_strtab_name(const struct sp_coff_strtab *t, size_t i, const 
 /* Backend constructors: 0, -error, or 1 if the file is not theirs. */
 int sp_elf_image_open(struct sp_image *im, struct sp_error *err);
 int sp_bfd_image_open(struct sp_image *im, struct sp_error *err);
+/* Whether libbfd opens `path` as an object file (sp_image_is_object()). */
+int sp_bfd_is_object(const char *path);
 
 /* elf-code.c: the code description of an ELF image whose symbols are in
  * `symelf` (the image itself or its separate debug file). */

@@ -139,6 +139,13 @@ const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, c
  * through libbfd. NULL + err on failure.
  */
 struct sp_image *sp_image_open(const char *path, struct sp_error *err);
+/*
+ * Whether `path` is a file sp_image_open() takes for an image: ELF (by its
+ * magic bytes; it may still turn out broken) or an object file libbfd
+ * recognises (PE/COFF, ...). 0 for anything else, and for a file that
+ * cannot be read. Cheap for ELF; libbfd tries its targets otherwise.
+ */
+int sp_image_is_object(const char *path);
 void sp_image_free(struct sp_image *im);
 const struct sp_target *sp_image_target(const struct sp_image *im);
 const char *sp_image_path(const struct sp_image *im);
