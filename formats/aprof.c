@@ -1158,6 +1158,13 @@ static void release(struct reader *r)
 	free(r->qs);
 }
 
+int sp_fmt_aprof_probe(const uint8_t *data, size_t size)
+{
+	static const char tags[] = "cvkemitafrudpqx";
+
+	return size >= 2 && data[0] && data[1] == ' ' && strchr(tags, data[0]);
+}
+
 int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
 			  const struct sp_aprof_read_opts *o, struct sp_error *err)
 {

@@ -70,6 +70,7 @@
 			       FN, F and V definitions 0, 1, 2 ... per dump) */
 #define MAX_HEAD (2u << 20) /* a line without its LK entries */
 #define LK_ROOM 128	    /* enough for one LK entry */
+#define HEADER_START "P=("  /* every dump starts so (sp_fmt_igprof_probe) */
 
 /* ---- the window over the text ---- */
 
@@ -352,8 +353,8 @@ static int header(struct reader *r)
 		return sp_error_set(r->err, SP_E_NODATA, "%s: the file is empty", r->name);
 	c.p = r->win + r->pos;
 	c.end = r->win + end;
-	if (!lit(&c, "P=("))
-		return bad(r, "not an IgProf dump (it does not start with \"P=(\")");
+	if (!lit(&c, HEADER_START))
+		return bad(r, "not an IgProf dump (it does not start with \"" HEADER_START "\")");
 	r->base = lit(&c, "HEX ") ? 16 : 10;
 	if (!lit(&c, "ID=") || !unum(&c, r->base, &pid) || !lit(&c, " N=(") ||
 	    !upto(&c, " T=", &s, &n) || !lit(&c, " T="))
@@ -725,6 +726,11 @@ static int read_zin(struct sp_profile *p, const char *name, struct sp_zin *z,
 	free(r.ctr);
 	free(r.stack);
 	return rc;
+}
+
+int sp_fmt_igprof_probe(const uint8_t *data, size_t size)
+{
+	return size >= strlen(HEADER_START) && !memcmp(data, HEADER_START, strlen(HEADER_START));
 }
 
 int sp_fmt_igprof_read(struct sp_profile *p, const char *path, const struct sp_igprof_read_opts *o,

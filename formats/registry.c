@@ -1,23 +1,58 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Which reader a profile file needs, from its first bytes:
- *   "gmon"                               GNU gmon.out
- *   machine words 0,N>=3,0|1,>0,...      gperftools CPU profile (any word size/order)
- *   "P=(" or gzip/bzip2 magic            IgProf dump
- *   aprof tags ("c ", "v ", "k ", ...)   aprof report
- *   anything else                        BSD gmon.out (no magic), as gprof assumes
+ * What the probes of the readers look at (formats.h, "recognising a
+ * file"): the first SP_FMT_HEAD_SIZE bytes of a file or, for a gzip or
+ * bzip2 file (recognised by its magic bytes, 1f 8b or "BZh"), of what it
+ * decompresses to. Only as much is decompressed as the head needs: a few
+ * kilobytes of gzip input, the first block of a bzip2 stream. Which
+ * formats are tried, and in which order, is the cli's table of input
+ * formats (cli/formats.c).
  */
 #include "symprof/formats.h"
 
 #include <string.h>
 
+#include "symprof/error.h"
 #include "symprof/mfile.h"
+#include "zstream.h"
 
-static int looks_aprof(const uint8_t *d, size_t size)
+int sp_fmt_head_of_mem(struct sp_fmt_head *h, const char *name, const uint8_t *data, size_t size,
+		       struct sp_error *err)
 {
-	static const char tags[] = "cvkemitafrudpqx";
+	int kind;
 
-	return size >= 2 && d[1] == ' ' && strchr(tags, d[0]) && d[0];
+	memset(h, 0, sizeof(*h));
+	kind = sp_zin_head(name, data, size, h->data, sizeof(h->data), &h->size, err);
+	if (kind < 0)
+		return kind;
+	h->compression = kind == SP_ZIN_GZIP	? SP_FMT_GZIP
+			 : kind == SP_ZIN_BZIP2 ? SP_FMT_BZIP2
+						: SP_FMT_PLAIN;
+	return 0;
+}
+
+int sp_fmt_head_read(struct sp_fmt_head *h, const char *path, struct sp_error *err)
+{
+	struct sp_mfile f;
+	int ret = sp_mfile_open(&f, path, err);
+
+	if (ret < 0)
+		return ret;
+	ret = sp_fmt_head_of_mem(h, path, f.data, f.size, err);
+	sp_mfile_close(&f);
+	return ret;
+}
+
+const char *sp_fmt_compression_name(enum sp_fmt_compression c)
+{
+	switch (c) {
+	case SP_FMT_GZIP:
+		return "gzip";
+	case SP_FMT_BZIP2:
+		return "bzip2";
+	default:
+		return NULL;
+	}
 }
 
 enum sp_input_format sp_fmt_detect(const uint8_t *d, size_t size)
@@ -26,10 +61,10 @@ enum sp_input_format sp_fmt_detect(const uint8_t *d, size_t size)
 		return SP_INPUT_GMON;
 	if (sp_fmt_gperf_probe(d, size))
 		return SP_INPUT_GPERF;
-	if ((size >= 3 && !memcmp(d, "P=(", 3)) || (size >= 2 && d[0] == 0x1f && d[1] == 0x8b) ||
+	if (sp_fmt_igprof_probe(d, size) || (size >= 2 && d[0] == 0x1f && d[1] == 0x8b) ||
 	    (size >= 3 && !memcmp(d, "BZh", 3)))
 		return SP_INPUT_IGPROF;
-	if (looks_aprof(d, size))
+	if (sp_fmt_aprof_probe(d, size))
 		return SP_INPUT_APROF;
 	return SP_INPUT_GMON;
 }

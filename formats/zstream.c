@@ -52,6 +52,7 @@ struct sp_zin {
 	struct src src;
 	uint64_t consumed; /* compressed bytes handed to the decoder */
 	uint64_t size;
+	size_t chunk; /* bytes of text per chunk: CHUNK, or a head's size */
 	z_stream zs;
 	bz_stream bz;
 	int zinit, bzinit, done;
@@ -109,14 +110,14 @@ static int plain_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error 
 {
 	size_t n = 0;
 
-	while (n < CHUNK) {
+	while (n < z->chunk) {
 		size_t k;
 
 		if (src_fill(z, err) < 0)
 			return -SP_E_IO;
 		if (!z->src.avail)
 			break;
-		k = z->src.avail < CHUNK - n ? z->src.avail : CHUNK - n;
+		k = z->src.avail < z->chunk - n ? z->src.avail : z->chunk - n;
 		memcpy(out + n, z->src.next, k);
 		src_take(z, k);
 		n += k;
@@ -160,7 +161,7 @@ static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *
 	z_stream *zs = &z->zs;
 
 	zs->next_out = (Bytef *)out;
-	zs->avail_out = CHUNK;
+	zs->avail_out = (uInt)z->chunk;
 	while (zs->avail_out && !z->done) {
 		int r;
 		size_t before;
@@ -174,6 +175,7 @@ static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *
 		before = zs->avail_in;
 		r = inflate(zs, Z_NO_FLUSH);
 		src_take(z, before - zs->avail_in);
+		*len = z->chunk - zs->avail_out;
 		if (r == Z_STREAM_END) {
 			r = next_member(z, "\x1f\x8b", 2, "gzip", err);
 			if (r < 0)
@@ -188,7 +190,6 @@ static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *
 			return corrupt(z, "gzip", zs->msg, err);
 		}
 	}
-	*len = CHUNK - zs->avail_out;
 	return 0;
 }
 
@@ -197,7 +198,7 @@ static int bzip2_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error 
 	bz_stream *bz = &z->bz;
 
 	bz->next_out = out;
-	bz->avail_out = CHUNK;
+	bz->avail_out = (unsigned)z->chunk;
 	while (bz->avail_out && !z->done) {
 		int r;
 		size_t before;
@@ -211,6 +212,7 @@ static int bzip2_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error 
 		before = bz->avail_in;
 		r = BZ2_bzDecompress(bz);
 		src_take(z, before - bz->avail_in);
+		*len = z->chunk - bz->avail_out;
 		if (r == BZ_STREAM_END) {
 			BZ2_bzDecompressEnd(bz);
 			z->bzinit = 0;
@@ -229,11 +231,11 @@ static int bzip2_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error 
 			return corrupt(z, "bzip2", NULL, err);
 		}
 	}
-	*len = CHUNK - bz->avail_out;
 	return 0;
 }
 
-/* One chunk: 1 with data, 0 at the end, < 0 on error. */
+/* One chunk: 1 with data, 0 at the end, < 0 on error (*len: the bytes
+ * decoded before it). */
 static int decode(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
 {
 	int r;
@@ -294,12 +296,11 @@ static void *producer(void *arg)
 
 /* ---- opening ---- */
 
-static void start(struct sp_zin *z)
+/* The decoder for the magic bytes the input starts with. */
+static void start_decoder(struct sp_zin *z)
 {
-	const uint8_t *d;
-	size_t i;
+	const uint8_t *d = z->src.next;
 
-	d = z->src.next;
 	if (z->src.avail >= 2 && d[0] == 0x1f && d[1] == 0x8b) {
 		z->kind = SP_ZIN_GZIP;
 		if (inflateInit2(&z->zs, 15 + 16) != Z_OK)
@@ -311,6 +312,13 @@ static void start(struct sp_zin *z)
 			sp_oom(0);
 		z->bzinit = 1;
 	}
+}
+
+static void start(struct sp_zin *z)
+{
+	size_t i;
+
+	start_decoder(z);
 	for (i = 0; i < (z->threaded ? NRING : 1); i++)
 		z->bufs[i] = sp_xmalloc(CHUNK);
 	z->held = -1;
@@ -335,10 +343,11 @@ static struct sp_zin *zin_new(const char *name)
 
 	z->name = sp_xstrdup(name);
 	z->src.fd = -1;
+	z->chunk = CHUNK;
 	return z;
 }
 
-struct sp_zin *sp_zin_open_mem(const char *name, const uint8_t *data, size_t size)
+static struct sp_zin *zin_new_mem(const char *name, const uint8_t *data, size_t size)
 {
 	struct sp_zin *z = zin_new(name);
 
@@ -346,8 +355,32 @@ struct sp_zin *sp_zin_open_mem(const char *name, const uint8_t *data, size_t siz
 	z->src.memsize = size;
 	z->size = size;
 	src_fill(z, NULL);
+	return z;
+}
+
+struct sp_zin *sp_zin_open_mem(const char *name, const uint8_t *data, size_t size)
+{
+	struct sp_zin *z = zin_new_mem(name, data, size);
+
 	start(z);
 	return z;
+}
+
+int sp_zin_head(const char *name, const uint8_t *data, size_t size, uint8_t *out, size_t cap,
+		size_t *len, struct sp_error *err)
+{
+	struct sp_zin *z = zin_new_mem(name, data, size);
+	int r;
+
+	start_decoder(z);
+	z->chunk = cap;
+	r = decode(z, (char *)out, len, err);
+	/* a file cut short: the reader says so, once it has what was there */
+	if (r == -SP_E_TRUNCATED && *len)
+		r = 1;
+	r = r < 0 ? r : (int)z->kind;
+	sp_zin_close(z);
+	return r;
 }
 
 struct sp_zin *sp_zin_open(const char *path, int threaded, struct sp_error *err)

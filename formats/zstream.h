@@ -36,6 +36,15 @@ struct sp_zin *sp_zin_open_mem(const char *name, const uint8_t *data, size_t siz
  * names the file and the compressed offset.
  */
 int sp_zin_next(struct sp_zin *z, const char **buf, size_t *len, struct sp_error *err);
+/*
+ * The first bytes `data` holds, decompressed when it is gzip or bzip2 (and
+ * copied otherwise): at most `cap` bytes into out, *len of them. Returns
+ * the data's kind (also when it ends early after some bytes: a truncated
+ * file), or a negative error naming `name` and the compressed offset when
+ * the data is corrupt before `cap` bytes, or ends before any.
+ */
+int sp_zin_head(const char *name, const uint8_t *data, size_t size, uint8_t *out, size_t cap,
+		size_t *len, struct sp_error *err);
 enum sp_zin_kind sp_zin_kind(const struct sp_zin *z);
 /* Compressed bytes consumed so far, and the file's size (0 if unknown). */
 uint64_t sp_zin_consumed(const struct sp_zin *z);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Readers and writers of profile files. Each reader is
- * sp_fmt_<format>_read() plus sp_fmt_<format>_probe(); readers only parse
+ * sp_fmt_<format>_read() plus sp_fmt_<format>_probe(), which recognises
+ * the format from a file's first bytes (sp_fmt_head); readers only parse
  * (they never symbolize) and fill a struct sp_profile (profile.h).
  */
 #ifndef SYMPROF_FORMATS_H
@@ -120,6 +121,10 @@ int sp_fmt_aprof_read(struct sp_profile *p, const char *path, const struct sp_ap
 int sp_fmt_aprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
 			  const struct sp_aprof_read_opts *o, struct sp_error *err);
 
+/* Returns 1 if `data` starts like an aprof report (its first line is a
+ * record: a tag letter and a space). */
+int sp_fmt_aprof_probe(const uint8_t *data, size_t size);
+
 /* ---- gperftools CPU profiles ---- */
 
 /* Returns 1 if `data` starts with a gperftools CPU profile header (any word
@@ -153,6 +158,10 @@ struct sp_igprof_read_opts {
 	const struct sp_progress_hook *progress;
 };
 
+/* Returns 1 if `data` (decompressed: see sp_fmt_head) starts like an
+ * IgProf dump ("P=("). */
+int sp_fmt_igprof_probe(const uint8_t *data, size_t size);
+
 /*
  * Reads one IgProf dump (plain, gzip or bzip2; decimal or HEX) into `p`
  * (a SP_PROFILE_IGPROF profile), merging its call tree with the dumps read
@@ -169,7 +178,52 @@ int sp_fmt_igprof_read(struct sp_profile *p, const char *path, const struct sp_i
 int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
 			   const struct sp_igprof_read_opts *o, struct sp_error *err);
 
-/* ---- format detection ---- */
+/* ---- pprof protobuf profiles ---- */
+
+/*
+ * Returns 1 if `data` starts like a profile.proto message (google/pprof's
+ * format, as Go, pprof-rs and perf_data_converter write it): the fields a
+ * Profile has, with their wire types, nested messages that parse. There
+ * is no reader yet: the probe lets symprof name the format.
+ */
+int sp_fmt_pprof_probe(const uint8_t *data, size_t size);
+
+/* ---- recognising a file ---- */
+
+/*
+ * What the probes (sp_fmt_<format>_probe) look at: the first bytes of a
+ * file or, for a gzip or bzip2 file, the first bytes of what it
+ * decompresses to (only those are decompressed). A probe returns 1 when
+ * they start like its format; it never reads past `size`, which may cut
+ * the file short.
+ */
+#define SP_FMT_HEAD_SIZE 4096
+
+enum sp_fmt_compression {
+	SP_FMT_PLAIN = 0,
+	SP_FMT_GZIP,
+	SP_FMT_BZIP2,
+};
+
+struct sp_fmt_head {
+	uint8_t data[SP_FMT_HEAD_SIZE]; /* the first bytes, decompressed */
+	size_t size;			/* how many (the whole file when smaller) */
+	enum sp_fmt_compression compression;
+};
+
+/*
+ * Reads the head of the file `path`, which must be a regular file (the
+ * head of a pipe would be consumed). Returns 0, or a negative error whose
+ * message names the file: it cannot be opened (SP_E_OPEN, SP_E_IO), its
+ * compressed data is corrupt within the head or holds no byte
+ * (SP_E_CORRUPT, SP_E_TRUNCATED, with the compressed offset).
+ */
+int sp_fmt_head_read(struct sp_fmt_head *h, const char *path, struct sp_error *err);
+/* The same from memory; `name` is used in messages. */
+int sp_fmt_head_of_mem(struct sp_fmt_head *h, const char *name, const uint8_t *data, size_t size,
+		       struct sp_error *err);
+/* "gzip", "bzip2", or NULL for a plain file. */
+const char *sp_fmt_compression_name(enum sp_fmt_compression c);
 
 enum sp_input_format {
 	SP_INPUT_UNKNOWN = 0,
