@@ -17,6 +17,8 @@
 
 struct sp_profile;
 struct sp_progress_hook;
+struct sp_cli_format;
+struct sp_cli_model;
 
 /* Output styles, as gprof's STYLE_* bits. */
 enum {
@@ -40,6 +42,17 @@ enum sp_out_format {
 	SP_OUT_CALLGRIND,  /* callgrind/KCachegrind (stack profiles) */
 	SP_OUT_IGPROF,	   /* igprof-analyse's text report (IgProf dumps) */
 };
+
+/* A set of output formats as bits, and the outputs every input format
+ * writes. */
+#define SP_CLI_OUT(f) (1u << (f))
+#define SP_CLI_OUT_SHARED                                                                          \
+	(SP_CLI_OUT(SP_OUT_TEXT) | SP_CLI_OUT(SP_OUT_JSON) | SP_CLI_OUT(SP_OUT_DOT) |              \
+	 SP_CLI_OUT(SP_OUT_FLAMEGRAPH) | SP_CLI_OUT(SP_OUT_FOLDED))
+
+/* --format's names (cli/output.c): 0 and *f, or -1 for no such format. */
+int sp_cli_out_format_parse(const char *name, enum sp_out_format *f);
+const char *sp_cli_out_format_name(enum sp_out_format f);
 
 struct spec_arg {
 	const char *spec;
@@ -69,17 +82,23 @@ struct sp_opts {
 	unsigned ignore_zeros : 1, demangle : 1, inline_file_names : 1;
 	unsigned precise : 1, quiet : 1;
 	enum sp_out_format out_format;
-	unsigned format_given : 1;	   /* --format was on the command line */
-	double node_threshold;		   /* --node-threshold, percent */
-	double edge_threshold;		   /* --edge-threshold, percent */
-	const char *html;		   /* --html=FILE */
-	const char *diff;		   /* --diff=BASE */
-	enum sp_input_format input_format; /* --input-format, else detected */
-	const char *output;		   /* --output=FILE, NULL = stdout */
-	unsigned cum : 1;		   /* --cum: pprof rows sorted by cumulative */
-	unsigned addr2line : 1;		   /* --addr2line: resolve addresses from stdin */
-	const char *last_e;		   /* the last -e argument (--addr2line's FILE) */
-	struct sp_path_map *path_maps;	   /* --path-map=OLD=NEW, in order */
+	unsigned format_given : 1; /* --format was on the command line */
+	double node_threshold;	   /* --node-threshold, percent */
+	double edge_threshold;	   /* --edge-threshold, percent */
+	const char *html;	   /* --html=FILE */
+	const char *diff;	   /* --diff=BASE */
+	/* --input-format; once cli/formats.c has looked at the files, the
+	 * format of the profiles */
+	const struct sp_cli_format *input_format;
+	/* how --diff's base is loaded: set by cli/formats.c (it picks the
+	 * pipeline of the base's format); the exit status */
+	int (*load_base)(struct sp_opts *o, const struct sp_cli_model *m,
+			 struct sp_cli_model *base);
+	const char *output;	       /* --output=FILE, NULL = stdout */
+	unsigned cum : 1;	       /* --cum: pprof rows sorted by cumulative */
+	unsigned addr2line : 1;	       /* --addr2line: resolve addresses from stdin */
+	const char *last_e;	       /* the last -e argument (--addr2line's FILE) */
+	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
 	size_t npath_maps, path_maps_alloc;
 	char **argv_storage; /* expanded argv (freed at exit) */
 	/* aprof */
@@ -107,10 +126,59 @@ void sp_cli_opts_release(struct sp_opts *o);
  * nested @FILEs; an unreadable FILE stays a literal argument). */
 void sp_cli_expand_argv(int *argc, char ***argv);
 
-/* The gmon.out pipeline; returns the exit status. */
-int sp_cmd_gmon(struct sp_opts *o);
-/* The aprof pipeline (cmd-aprof.c); returns the exit status. */
-int sp_cmd_aprof(struct sp_opts *o);
+/* ---- input formats (cli/formats.c) ---- */
+
+/*
+ * One input format: how its files are recognised and the pipeline that
+ * reads them. Each command file (cmd-<format>.c) defines the entry of its
+ * format; the table in cli/formats.c lists the entries in the order the
+ * probes are tried. See docs/architecture.md, "Adding an input format".
+ */
+struct sp_cli_format {
+	const char *name;   /* --input-format=NAME, the model's meta.format */
+	const char *noun;   /* one file, in messages: "gperftools profile" */
+	const char *plural; /* several: "gperftools profiles" */
+	/* the reader's probe (formats/): 1 if a file's head (sp_fmt_head:
+	 * decompressed) is this format's */
+	int (*probe)(const uint8_t *data, size_t size);
+	unsigned compressed : 1; /* the reader takes gzip and bzip2 files */
+	unsigned image : 1;	 /* the first file may be the executable */
+	unsigned fallback : 1;	 /* reads the files no probe recognises (BSD gmon.out) */
+	unsigned outputs;	 /* the --format outputs it writes (SP_CLI_OUT bits) */
+	/* what its costs are: --diff compares profiles that measure the same
+	 * thing, and says `mismatch_note` (or NULL) when it refuses one */
+	const char *measures;
+	const char *mismatch_note;
+	/* the first option given that only this format takes, or NULL */
+	const char *(*own_option)(const struct sp_opts *o);
+	/* options that make no sense together for this format: 0, or the
+	 * exit status after a message; NULL: none */
+	int (*check_options)(const struct sp_opts *o);
+	/* the pipeline: reads o->profiles, writes the reports; the exit
+	 * status. NULL: the format is recognised but not read yet */
+	int (*run)(struct sp_opts *o);
+	/* --diff: the base `path` through the same pipeline, into m (whose
+	 * release frees it, also after a failure); the exit status */
+	int (*model)(struct sp_opts *o, const char *path, struct sp_cli_model *m);
+};
+
+/* The entries of the command files. */
+extern const struct sp_cli_format sp_cmd_gmon_format;
+extern const struct sp_cli_format sp_cmd_gperf_format;
+extern const struct sp_cli_format sp_cmd_igprof_format;
+extern const struct sp_cli_format sp_cmd_aprof_format;
+
+/* --input-format=NAME: 0 and *f, or -1 after a message naming the
+ * formats there are. */
+int sp_cli_format_parse(const char *name, const struct sp_cli_format **f);
+/*
+ * Runs what the file arguments are: looks at each file (executable,
+ * profile of a format, or unknown), takes the first file for the
+ * executable only when it is one (or when nothing says otherwise: gprof's
+ * rule), picks the profiles' format, checks the options against it and
+ * runs its pipeline. Returns the exit status.
+ */
+int sp_cli_run(struct sp_opts *o);
 
 /*
  * What a pipeline hands to the outputs every input format shares
@@ -168,16 +236,9 @@ int sp_cli_renders(const struct sp_opts *o);
 /*
  * Writes the output format chosen with --format (json, dot, flamegraph,
  * folded; the text of a diff) to out, and the --html file; with --diff,
- * loads the base profile first (with the pipeline of its format). Returns
- * the exit status.
+ * loads the base profile first (o->load_base). Returns the exit status.
  */
 int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out);
-/* Loads BASE (--diff) with the gmon.out pipeline into m; exit status. */
-int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
-/* Loads BASE (--diff), a gperftools profile, into m; exit status. */
-int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
-/* Loads BASE (--diff), an aprof report, into m; exit status. */
-int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 
 /* --output (cli/output.c): stdout when absent or "-", else the file
  * opened for writing (NULL after a message when it cannot be). */
@@ -206,12 +267,6 @@ const struct sp_progress_hook *sp_cli_progress_hook(void);
 void sp_cli_progress_clear(void);
 void sp_cli_progress_stop(void);
 
-/* The gperftools CPU profile pipeline; returns the exit status. */
-int sp_cmd_gperf(struct sp_opts *o);
-/* The IgProf dump pipeline (cmd-igprof.c); returns the exit status. */
-int sp_cmd_igprof(struct sp_opts *o);
-/* Loads BASE (--diff), IgProf dumps, into m; exit status. */
-int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m);
 /* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
 int sp_cmd_addr2line(struct sp_opts *o);
 

@@ -64,18 +64,16 @@ static void on_warning(void *ctx, const char *msg)
 	a->nwarn++;
 }
 
-/* The reports: every file name given (the first is in o->image). */
+/* The reports: every file named (cli/formats.c leaves aprof no
+ * executable). */
 static void collect_files(struct aprof_run *a)
 {
 	struct sp_opts *o = a->o;
 	size_t i;
 
-	a->files = sp_xmalloc((o->nprofiles + 2) * sizeof(*a->files));
-	if (o->image_given)
-		a->files[a->nfiles++] = o->image;
-	if (!o->profiles_defaulted || !o->image_given)
-		for (i = 0; i < o->nprofiles; i++)
-			a->files[a->nfiles++] = o->profiles[i];
+	a->files = sp_xmalloc((o->nprofiles + 1) * sizeof(*a->files));
+	for (i = 0; i < o->nprofiles; i++)
+		a->files[a->nfiles++] = o->profiles[i];
 }
 
 /* --check: each report alone, aprof-helper -k style; 1 if one failed. */
@@ -354,18 +352,7 @@ static void aprof_run_release(struct aprof_run *a)
 	free(a->files);
 }
 
-/* Options that make no sense together. */
-static int check_options(const struct sp_opts *o)
-{
-	if (o->plot && (o->diff || (o->format_given && o->out_format != SP_OUT_TEXT))) {
-		sp_cli_error("--plot draws one routine as an SVG file, not with %s",
-			     o->diff ? "--diff" : "--format");
-		return 2;
-	}
-	return 0;
-}
-
-int sp_cmd_aprof(struct sp_opts *o)
+static int aprof_pipeline(struct sp_opts *o)
 {
 	struct aprof_run a;
 	int rc;
@@ -380,11 +367,8 @@ int sp_cmd_aprof(struct sp_opts *o)
 		free(a.files);
 		return rc;
 	}
-	rc = check_options(o);
-	if (!rc) {
-		sp_cli_progress_start(o, (int)a.nfiles + 2 + (o->diff ? 2 : 0));
-		rc = analyse(&a);
-	}
+	sp_cli_progress_start(o, (int)a.nfiles + 2 + (o->diff ? 2 : 0));
+	rc = analyse(&a);
 	if (!rc && !(a.out = sp_cli_open_output(o)))
 		rc = 1;
 	if (!rc) {
@@ -412,7 +396,7 @@ static void base_release(void *owner)
  * --diff: the base report through the same pipeline (read, analysed, its
  * graph built), none of its outputs.
  */
-int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+static int aprof_base(struct sp_opts *o, const char *path, struct sp_cli_model *m)
 {
 	struct aprof_run *a = sp_xcalloc(1, sizeof(*a));
 	int rc;
@@ -429,3 +413,44 @@ int sp_cmd_aprof_model(struct sp_opts *o, const char *path, struct sp_cli_model 
 	m->release = base_release;
 	return rc;
 }
+
+/* Options that make no sense together (--check ignores the others). */
+static int check_options(const struct sp_opts *o)
+{
+	if (!o->check && o->plot &&
+	    (o->diff || (o->format_given && o->out_format != SP_OUT_TEXT))) {
+		sp_cli_error("--plot draws one routine as an SVG file, not with %s",
+			     o->diff ? "--diff" : "--format");
+		return 2;
+	}
+	return 0;
+}
+
+/* The options of aprof reports alone. */
+static const char *own_option(const struct sp_opts *o)
+{
+	if (o->routine)
+		return "--routine";
+	if (o->plot)
+		return "--plot";
+	if (o->rank_given)
+		return "--rank";
+	if (o->check)
+		return "--check";
+	return NULL;
+}
+
+/* aprof names its routines itself: no executable, every file a report. */
+const struct sp_cli_format sp_cmd_aprof_format = {
+	.name = "aprof",
+	.noun = "aprof report",
+	.plural = "aprof reports",
+	.probe = sp_fmt_aprof_probe,
+	.outputs = SP_CLI_OUT_SHARED,
+	.measures = "aprof costs",
+	.mismatch_note = "their costs measure different things",
+	.own_option = own_option,
+	.check_options = check_options,
+	.run = aprof_pipeline,
+	.model = aprof_base,
+};

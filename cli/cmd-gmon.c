@@ -707,7 +707,7 @@ static void gmon_run_release(struct gmon_run *g)
 	sp_image_free(g->im);
 }
 
-int sp_cmd_gmon(struct sp_opts *o)
+static int gmon_pipeline(struct sp_opts *o)
 {
 	struct gmon_run g;
 	int first_output = 1, rc;
@@ -717,10 +717,6 @@ int sp_cmd_gmon(struct sp_opts *o)
 	g.o = o;
 	if (!(g.out = sp_cli_open_output(o)))
 		return 1;
-	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
-		sp_cli_error("only one of --function-ordering and --file-ordering may be given");
-		return 2;
-	}
 	if (o->output_style & STYLE_SUMMARY_FILE)
 		o->line = 1;
 	sp_cli_progress_start(o, 4 + (int)o->nprofiles + (o->diff ? 4 : 0));
@@ -759,7 +755,7 @@ static void base_release(void *owner)
  * --diff: the base profile through the same pipeline, with the image,
  * symbol and graph options of the run but none of its outputs.
  */
-int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+static int gmon_base(struct sp_opts *o, const char *path, struct sp_cli_model *m)
 {
 	struct gmon_run *g = sp_xcalloc(1, sizeof(*g));
 	struct sp_opts *bo = sp_xmalloc(sizeof(*bo));
@@ -791,3 +787,29 @@ int sp_cmd_gmon_model(struct sp_opts *o, const char *path, struct sp_cli_model *
 	m->release = base_release;
 	return 0;
 }
+
+static int check_options(const struct sp_opts *o)
+{
+	if ((o->user_specified & STYLE_FUNCTION_ORDER) && (o->user_specified & STYLE_FILE_ORDER)) {
+		sp_cli_error("only one of --function-ordering and --file-ordering may be given");
+		return 2;
+	}
+	return 0;
+}
+
+/* GNU gmon.out files have a magic number; BSD ones have none, and gprof
+ * takes any file for one: the reader judges the files nothing else
+ * recognises. */
+const struct sp_cli_format sp_cmd_gmon_format = {
+	.name = "gmon",
+	.noun = "gmon profile",
+	.plural = "gmon profiles",
+	.probe = sp_fmt_gmon_probe,
+	.image = 1,
+	.fallback = 1,
+	.outputs = SP_CLI_OUT_SHARED,
+	.measures = "time",
+	.check_options = check_options,
+	.run = gmon_pipeline,
+	.model = gmon_base,
+};

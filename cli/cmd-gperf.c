@@ -348,7 +348,7 @@ static int load(struct gperf_run *g)
 	return rc;
 }
 
-int sp_cmd_gperf(struct sp_opts *o)
+static int gperf_pipeline(struct sp_opts *o)
 {
 	struct gperf_run g;
 	int rc;
@@ -386,7 +386,7 @@ static void base_release(void *owner)
  * --diff: the base profile through the same pipeline (the executable on
  * the command line stands for its main object too), none of its outputs.
  */
-int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+static int gperf_base(struct sp_opts *o, const char *path, struct sp_cli_model *m)
 {
 	struct gperf_run *g = sp_xcalloc(1, sizeof(*g));
 	int rc;
@@ -405,3 +405,16 @@ int sp_cmd_gperf_model(struct sp_opts *o, const char *path, struct sp_cli_model 
 	m->release = base_release;
 	return rc;
 }
+
+/* The executable, when named, stands for the profile's main object. */
+const struct sp_cli_format sp_cmd_gperf_format = {
+	.name = "gperftools",
+	.noun = "gperftools profile",
+	.plural = "gperftools profiles",
+	.probe = sp_fmt_gperf_probe,
+	.image = 1,
+	.outputs = SP_CLI_OUT_SHARED | SP_CLI_OUT(SP_OUT_PPROF) | SP_CLI_OUT(SP_OUT_CALLGRIND),
+	.measures = "time",
+	.run = gperf_pipeline,
+	.model = gperf_base,
+};

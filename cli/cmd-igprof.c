@@ -471,7 +471,7 @@ static int load(struct igprof_run *g)
 	return rc;
 }
 
-int sp_cmd_igprof(struct sp_opts *o)
+static int igprof_pipeline(struct sp_opts *o)
 {
 	struct igprof_run g;
 	int rc;
@@ -504,7 +504,7 @@ static void base_release(void *owner)
 	free(g);
 }
 
-int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model *m)
+static int igprof_base(struct sp_opts *o, const char *path, struct sp_cli_model *m)
 {
 	struct igprof_run *g = sp_xcalloc(1, sizeof(*g));
 	struct sp_opts *bo = sp_xmalloc(sizeof(*bo));
@@ -525,3 +525,32 @@ int sp_cmd_igprof_model(struct sp_opts *o, const char *path, struct sp_cli_model
 	m->release = base_release;
 	return rc;
 }
+
+/* The options of IgProf dumps alone. */
+static const char *own_option(const struct sp_opts *o)
+{
+	if (o->counter)
+		return "--counter";
+	if (o->value_given)
+		return "--value";
+	if (o->no_filter)
+		return "--no-filter";
+	if (o->leaks)
+		return o->leak_addresses ? "--leak-addresses" : "--leaks";
+	return NULL;
+}
+
+/* Dumps name their binaries (every file is a dump), plain or compressed;
+ * a counter is compared with the same counter only. */
+const struct sp_cli_format sp_cmd_igprof_format = {
+	.name = "igprof",
+	.noun = "IgProf dump",
+	.plural = "IgProf dumps",
+	.probe = sp_fmt_igprof_probe,
+	.compressed = 1,
+	.outputs = SP_CLI_OUT_SHARED | SP_CLI_OUT(SP_OUT_CALLGRIND) | SP_CLI_OUT(SP_OUT_IGPROF),
+	.measures = "IgProf counters",
+	.own_option = own_option,
+	.run = igprof_pipeline,
+	.model = igprof_base,
+};

@@ -231,28 +231,10 @@ static int parse_file_format(struct sp_opts *o, const char *arg)
 
 static int parse_format(struct sp_opts *o, const char *arg)
 {
-	static const struct {
-		const char *name;
-		enum sp_out_format f;
-	} names[] = {
-		{"text", SP_OUT_TEXT},
-		{"gprof", SP_OUT_TEXT},
-		{"json", SP_OUT_JSON},
-		{"dot", SP_OUT_DOT},
-		{"flamegraph", SP_OUT_FLAMEGRAPH},
-		{"folded", SP_OUT_FOLDED},
-		{"pprof", SP_OUT_PPROF},
-		{"callgrind", SP_OUT_CALLGRIND},
-		{"igprof", SP_OUT_IGPROF},
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(arg, names[i].name)) {
-			o->out_format = names[i].f;
-			o->format_given = 1;
-			return 0;
-		}
+	if (sp_cli_out_format_parse(arg, &o->out_format) == 0) {
+		o->format_given = 1;
+		return 0;
+	}
 	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph, folded, "
 		     "pprof, callgrind or igprof)",
 		     arg);
@@ -295,21 +277,6 @@ static int add_path_map(struct sp_opts *o, const char *arg)
 	m->from = sp_xstrndup(arg, (size_t)(eq - arg));
 	m->to = eq + 1;
 	return 0;
-}
-
-static int parse_input_format(struct sp_opts *o, const char *arg)
-{
-	static const enum sp_input_format all[] = {SP_INPUT_GMON, SP_INPUT_GPERF, SP_INPUT_IGPROF,
-						   SP_INPUT_APROF};
-	size_t i;
-
-	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(arg, sp_fmt_name(all[i]))) {
-			o->input_format = all[i];
-			return 0;
-		}
-	sp_cli_error("unknown input format '%s' (try gmon, gperftools, igprof or aprof)", arg);
-	return -1;
 }
 
 static int parse_rank(struct sp_opts *o, const char *arg)
@@ -501,7 +468,7 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		o->quiet = 1;
 		break;
 	case OPT_INPUT_FORMAT:
-		return parse_input_format(o, arg);
+		return sp_cli_format_parse(arg, &o->input_format);
 	case OPT_ROUTINE:
 		o->routine = arg;
 		break;
@@ -591,12 +558,7 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
 		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not "
 			     "--format=%s",
-			     o->out_format == SP_OUT_DOT	 ? "dot"
-			     : o->out_format == SP_OUT_FOLDED	 ? "folded"
-			     : o->out_format == SP_OUT_PPROF	 ? "pprof"
-			     : o->out_format == SP_OUT_CALLGRIND ? "callgrind"
-			     : o->out_format == SP_OUT_IGPROF	 ? "igprof"
-								 : "flamegraph");
+			     sp_cli_out_format_name(o->out_format));
 		usage_error();
 	}
 	if (optind < argc) {

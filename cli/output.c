@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * What every pipeline does the same way around its reports: the --output
- * file (opened before any work, flushed and closed with one message when
- * a write failed), and gprof's text for a graph built from stacks.
+ * What every pipeline does the same way around its reports: the names of
+ * the --format outputs, the --output file (opened before any work,
+ * flushed and closed with one message when a write failed), and gprof's
+ * text for a graph built from stacks.
  */
 #include "cli.h"
 
@@ -10,6 +11,43 @@
 #include <string.h>
 
 #include "symprof/report.h"
+
+static const struct {
+	const char *name;
+	enum sp_out_format f;
+} out_formats[] = {
+	{"text", SP_OUT_TEXT},
+	{"gprof", SP_OUT_TEXT},
+	{"json", SP_OUT_JSON},
+	{"dot", SP_OUT_DOT},
+	{"flamegraph", SP_OUT_FLAMEGRAPH},
+	{"folded", SP_OUT_FOLDED},
+	{"pprof", SP_OUT_PPROF},
+	{"callgrind", SP_OUT_CALLGRIND},
+	{"igprof", SP_OUT_IGPROF},
+};
+
+int sp_cli_out_format_parse(const char *name, enum sp_out_format *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(out_formats) / sizeof(out_formats[0]); i++)
+		if (!strcmp(name, out_formats[i].name)) {
+			*f = out_formats[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+const char *sp_cli_out_format_name(enum sp_out_format f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(out_formats) / sizeof(out_formats[0]); i++)
+		if (out_formats[i].f == f)
+			return out_formats[i].name;
+	return "?";
+}
 
 FILE *sp_cli_open_output(const struct sp_opts *o)
 {

@@ -12,10 +12,10 @@
  *   --format=text        with --diff: the flat profile of differences
  *   --html=FILE          report/html.c, written beside the above
  *
- * With --diff=BASE the base is loaded with the pipeline of its own format
- * (it only has to be a profile of the same program that measures the same
- * thing: an aprof report is compared with aprof reports only) and the two
- * graphs are matched by function name.
+ * With --diff=BASE the base is loaded by o->load_base, with the pipeline of
+ * its own format (cli/formats.c: it only has to be a profile of the same
+ * program that measures the same thing), and the two graphs are matched
+ * by function name.
  */
 #include "cli.h"
 
@@ -26,7 +26,6 @@
 #include "symprof/alloc.h"
 #include "symprof/error.h"
 #include "symprof/flame.h"
-#include "symprof/mfile.h"
 #include "symprof/report.h"
 
 int sp_cli_renders(const struct sp_opts *o)
@@ -49,87 +48,6 @@ static void model_release(struct sp_cli_model *m)
 		m->release(m->owner);
 	m->release = NULL;
 	m->owner = NULL;
-}
-
-static int is_aprof(const struct sp_cli_model *m)
-{
-	return m->meta.format && !strcmp(m->meta.format, "aprof");
-}
-
-/*
- * Whether the base measures what the profile measures: an aprof report
- * counts a cost metric (basic blocks ...) per routine activation, the
- * other formats sample time or events; a difference between the two means
- * nothing. `fmt` is the base's format, known before it is loaded (a gmon
- * base would take the aprof report for its executable); the metrics are
- * compared once it is.
- */
-static int comparable(const struct sp_cli_model *m, enum sp_input_format fmt,
-		      const struct sp_cli_model *base, const char *path)
-{
-	int aprof = is_aprof(m);
-
-	if (!base && aprof != (fmt == SP_INPUT_APROF)) {
-		sp_cli_error("cannot compare with '%s': it is %s%s%s and the profile %s%s%s (their "
-			     "costs measure different things)",
-			     path, aprof ? "a " : "", aprof ? sp_fmt_name(fmt) : "an aprof report",
-			     aprof ? " profile" : "", aprof ? "an aprof report" : "a ",
-			     aprof ? "" : m->meta.format, aprof ? "" : " profile");
-		return 0;
-	}
-	if (base &&
-	    (strcmp(m->meta.metric, base->meta.metric) || strcmp(m->meta.unit, base->meta.unit))) {
-		sp_cli_error("cannot compare with '%s': it measures %s in %s and the profile %s "
-			     "in %s",
-			     path, base->meta.metric, base->meta.unit, m->meta.metric,
-			     m->meta.unit);
-		return 0;
-	}
-	return 1;
-}
-
-/* The base profile of --diff, with the pipeline of its format. */
-static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_cli_model *base)
-{
-	struct sp_mfile f;
-	/* unreadable: the reader of the profile's kind says why */
-	enum sp_input_format fmt = is_aprof(m) ? SP_INPUT_APROF : SP_INPUT_GMON;
-	int rc;
-
-	if (sp_mfile_open(&f, o->diff, NULL) == 0) {
-		fmt = sp_fmt_detect(f.data, f.size);
-		sp_mfile_close(&f);
-	}
-	if ((fmt == SP_INPUT_GMON || fmt == SP_INPUT_APROF || fmt == SP_INPUT_GPERF) &&
-	    !comparable(m, fmt, NULL, o->diff))
-		return 1;
-	if ((m->meta.format && !strcmp(m->meta.format, "igprof")) != (fmt == SP_INPUT_IGPROF)) {
-		/* an IgProf counter is compared with the same counter only */
-		sp_cli_error("cannot compare with '%s': it is a %s profile and the profile %s",
-			     o->diff, sp_fmt_name(fmt),
-			     fmt == SP_INPUT_IGPROF ? "is not an IgProf dump" : "an IgProf dump");
-		return 1;
-	}
-	switch (fmt) {
-	case SP_INPUT_GMON:
-		rc = sp_cmd_gmon_model(o, o->diff, base);
-		break;
-	case SP_INPUT_APROF:
-		rc = sp_cmd_aprof_model(o, o->diff, base);
-		break;
-	case SP_INPUT_GPERF:
-		rc = sp_cmd_gperf_model(o, o->diff, base);
-		break;
-	case SP_INPUT_IGPROF:
-		rc = sp_cmd_igprof_model(o, o->diff, base);
-		break;
-	default:
-		sp_cli_error("cannot read '%s': not a gmon.out, gperftools profile, IgProf dump "
-			     "or aprof report",
-			     o->diff);
-		return 1;
-	}
-	return rc ? rc : comparable(m, fmt, base, o->diff) ? 0 : 1;
 }
 
 /* The flame graph of the model: its exact stacks, or the estimate. */
@@ -218,7 +136,7 @@ int sp_cli_render(struct sp_opts *o, struct sp_cli_model *m, FILE *out)
 
 	memset(&base, 0, sizeof(base));
 	if (o->diff) {
-		rc = load_base(o, m, &base);
+		rc = o->load_base(o, m, &base);
 		if (rc) {
 			model_release(&base);
 			return rc;

@@ -54,33 +54,3 @@ const char *sp_fmt_compression_name(enum sp_fmt_compression c)
 		return NULL;
 	}
 }
-
-enum sp_input_format sp_fmt_detect(const uint8_t *d, size_t size)
-{
-	if (sp_fmt_gmon_probe(d, size))
-		return SP_INPUT_GMON;
-	if (sp_fmt_gperf_probe(d, size))
-		return SP_INPUT_GPERF;
-	if (sp_fmt_igprof_probe(d, size) || (size >= 2 && d[0] == 0x1f && d[1] == 0x8b) ||
-	    (size >= 3 && !memcmp(d, "BZh", 3)))
-		return SP_INPUT_IGPROF;
-	if (sp_fmt_aprof_probe(d, size))
-		return SP_INPUT_APROF;
-	return SP_INPUT_GMON;
-}
-
-const char *sp_fmt_name(enum sp_input_format f)
-{
-	switch (f) {
-	case SP_INPUT_GMON:
-		return "gmon";
-	case SP_INPUT_GPERF:
-		return "gperftools";
-	case SP_INPUT_IGPROF:
-		return "igprof";
-	case SP_INPUT_APROF:
-		return "aprof";
-	default:
-		return "unknown";
-	}
-}

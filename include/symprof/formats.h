@@ -225,17 +225,4 @@ int sp_fmt_head_of_mem(struct sp_fmt_head *h, const char *name, const uint8_t *d
 /* "gzip", "bzip2", or NULL for a plain file. */
 const char *sp_fmt_compression_name(enum sp_fmt_compression c);
 
-enum sp_input_format {
-	SP_INPUT_UNKNOWN = 0,
-	SP_INPUT_GMON,	 /* GNU or BSD gmon.out */
-	SP_INPUT_GPERF,	 /* gperftools CPU profile */
-	SP_INPUT_IGPROF, /* IgProf dump (plain, gzip or bzip2) */
-	SP_INPUT_APROF,	 /* aprof report */
-};
-
-/* Names the format of a profile from its first bytes (gmon.out is the
- * fallback: BSD files have no magic). */
-enum sp_input_format sp_fmt_detect(const uint8_t *data, size_t size);
-const char *sp_fmt_name(enum sp_input_format f);
-
 #endif
