@@ -34,6 +34,18 @@ if [ -f requires ]; then
 		fi
 	done <requires
 fi
+# A `needs` file in the case's directory lists files outside the
+# repository that its cases read in place (profiles of other projects in
+# ../shared/external, never copied here), one path a line, relative to the
+# directory: without one of them the case is skipped (exit 77).
+if [ -f needs ]; then
+	while read -r path; do
+		if [ ! -e "$path" ]; then
+			echo "SKIP: $path is not there" >&2
+			exit 77
+		fi
+	done <needs
+fi
 # CASE.env: NAME=value lines exported for the run
 if [ -f "$base.env" ]; then
 	set -a
