@@ -101,6 +101,8 @@ struct sp_opts {
 	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
 	size_t npath_maps, path_maps_alloc;
 	char **argv_storage; /* expanded argv (freed at exit) */
+	/* where files are found (cli/debug-search.c) */
+	struct sp_debug_search search;
 	/* aprof */
 	const char *routine;	 /* --routine=NAME */
 	const char *plot;	 /* --plot=NAME */
@@ -269,6 +271,13 @@ void sp_cli_progress_stop(void);
 
 /* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
 int sp_cmd_addr2line(struct sp_opts *o);
+
+/*
+ * o->search from the environment, read once (cli/debug-search.c): the
+ * debug root (SYMPROF_DEBUG_ROOT) and the program path ($PATH).
+ */
+void sp_cli_debug_search_init(struct sp_opts *o);
+void sp_cli_debug_search_release(struct sp_opts *o);
 
 /* With SYMPROF_TIMING set, prints the time since the previous mark
  * (cli/messages.c). */

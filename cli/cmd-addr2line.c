@@ -139,12 +139,13 @@ int sp_cmd_addr2line(struct sp_opts *o)
 {
 	struct sp_error err = SP_ERROR_INIT;
 	const char *path = o->last_e ? o->last_e : o->image_given ? o->image : "a.out";
+	struct sp_symbolizer_opts so = {.search = &o->search};
 	struct a2l a;
 	size_t i;
 
 	memset(&a, 0, sizeof(a));
 	a.demangle = o->demangle;
-	a.sym = sp_symbolizer_new(NULL);
+	a.sym = sp_symbolizer_new(&so);
 	a.file = sp_symbolizer_open(a.sym, path, &err);
 	if (!a.file) {
 		sp_cli_error("%s", err.msg);

@@ -176,7 +176,7 @@ static int load_symbols(struct gmon_run *g)
 	int rc;
 
 	sp_cli_progress("reading the symbols of %s", o->image);
-	g->im = sp_image_open(o->image, &err);
+	g->im = sp_image_open(o->image, &o->search, &err);
 	if (!g->im)
 		return fail(&err);
 	sp_cli_mark("open image");

@@ -144,6 +144,7 @@ static void make_symbolizer(struct igprof_run *g)
 	memset(&so, 0, sizeof(so));
 	so.path_maps = g->o->path_maps;
 	so.npath_maps = g->o->npath_maps;
+	so.search = &g->o->search;
 	so.warn = warn_cb;
 	so.warn_ctx = g;
 	g->sym = sp_symbolizer_new(&so);

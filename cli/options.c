@@ -173,6 +173,7 @@ void sp_cli_opts_release(struct sp_opts *o)
 	for (i = 0; i < o->npath_maps; i++)
 		free((char *)o->path_maps[i].from);
 	free(o->path_maps);
+	sp_cli_debug_search_release(o);
 	free(o->specs);
 	free(o->src_dirs);
 	free(o->profiles);
@@ -572,5 +573,6 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 		o->profiles[o->nprofiles++] = "gmon.out";
 		o->profiles_defaulted = 1;
 	}
+	sp_cli_debug_search_init(o);
 	return 0;
 }

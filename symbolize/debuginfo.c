@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Finding separate debug files the way gdb and elfutils do:
- *   /usr/lib/debug/.build-id/xx/yyyy.debug             (build-id)
- *   DIR/NAME, DIR/.debug/NAME, /usr/lib/debug/DIR/NAME  (.gnu_debuglink,
- *                                                        CRC-32 checked)
- * The root (/usr/lib/debug) can be changed with SYMPROF_DEBUG_ROOT, for
- * tests.
+ * Finding separate debug files the way gdb and elfutils do, in this order:
+ *   ROOT/.build-id/xx/yyyy.debug                       (build-id)
+ *   DIR/NAME, DIR/.debug/NAME, ROOT/DIR/NAME           (.gnu_debuglink,
+ *                                                       CRC-32 checked)
+ * where DIR is the directory of the file (symlinks resolved) and ROOT the
+ * debug root, /usr/lib/debug unless the caller's struct sp_debug_search
+ * names another (cli/ takes it from SYMPROF_DEBUG_ROOT, for tests).
+ * sp_build_id_path() is the one place a .build-id path is spelled.
  */
 #include "internal.h"
 
@@ -20,11 +22,25 @@
 
 #include "symprof/buf.h"
 
-static const char *debug_root(void)
+const char *sp_debug_root(const struct sp_debug_search *search)
 {
-	const char *r = getenv("SYMPROF_DEBUG_ROOT");
+	return search && search->debug_root && *search->debug_root ? search->debug_root
+								   : "/usr/lib/debug";
+}
 
-	return r && *r ? r : "/usr/lib/debug";
+char *sp_build_id_path(const char *root, const uint8_t *build_id, size_t build_id_len,
+		       const char *suffix)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	if (!build_id || build_id_len < 2)
+		return NULL;
+	sp_buf_addf(&b, "%s/.build-id/%02x/", root, build_id[0]);
+	for (i = 1; i < build_id_len; i++)
+		sp_buf_addf(&b, "%02x", build_id[i]);
+	sp_buf_addstr(&b, suffix);
+	return sp_buf_detach(&b, NULL);
 }
 
 static int is_file(const char *p)
@@ -49,32 +65,32 @@ static int crc_matches(const char *path, uint32_t want)
 	return n == 0 && (uint32_t)crc == want;
 }
 
-static char *try_path(struct sp_buf *b, uint32_t crc, int check_crc)
+static char *try_path(struct sp_buf *b, uint32_t crc)
 {
-	if (is_file(b->buf) && (!check_crc || crc_matches(b->buf, crc)))
+	if (is_file(b->buf) && crc_matches(b->buf, crc))
 		return sp_buf_detach(b, NULL);
 	return NULL;
 }
 
-char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,
-			const char *link, uint32_t crc)
+static char *by_build_id(const uint8_t *build_id, size_t build_id_len, const char *root)
+{
+	char *p = sp_build_id_path(root, build_id, build_id_len, ".debug");
+
+	if (p && !is_file(p)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+/* DIR/NAME, DIR/.debug/NAME, ROOT/DIR/NAME for the debuglink NAME. */
+static char *by_debuglink(const char *path, const char *link, uint32_t crc, const char *root)
 {
 	struct sp_buf b = SP_BUF_INIT;
 	char *found = NULL, *dir, *real;
-	size_t i;
 
-	if (build_id && build_id_len >= 2) {
-		sp_buf_addf(&b, "%s/.build-id/%02x/", debug_root(), build_id[0]);
-		for (i = 1; i < build_id_len; i++)
-			sp_buf_addf(&b, "%02x", build_id[i]);
-		sp_buf_addstr(&b, ".debug");
-		if ((found = try_path(&b, 0, 0)))
-			return found;
-	}
-	if (!link || !*link || strchr(link, '/')) {
-		sp_buf_release(&b);
+	if (!link || !*link || strchr(link, '/'))
 		return NULL;
-	}
 	real = realpath(path, NULL);
 	dir = sp_xstrdup(real ? real : path);
 	free(real);
@@ -82,19 +98,29 @@ char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_
 		*strrchr(dir, '/') = '\0';
 	else
 		strcpy(dir, ".");
-	sp_buf_reset(&b);
 	sp_buf_addf(&b, "%s/%s", dir, link);
-	if (strcmp(b.buf, path) && (found = try_path(&b, crc, 1)))
+	if (strcmp(b.buf, path) && (found = try_path(&b, crc)))
 		goto out;
 	sp_buf_reset(&b);
 	sp_buf_addf(&b, "%s/.debug/%s", dir, link);
-	if ((found = try_path(&b, crc, 1)))
+	if ((found = try_path(&b, crc)))
 		goto out;
 	sp_buf_reset(&b);
-	sp_buf_addf(&b, "%s%s/%s", debug_root(), dir, link);
-	found = try_path(&b, crc, 1);
+	sp_buf_addf(&b, "%s%s/%s", root, dir, link);
+	found = try_path(&b, crc);
 out:
 	free(dir);
 	sp_buf_release(&b);
 	return found;
+}
+
+char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,
+			const char *link, uint32_t crc, const struct sp_debug_search *search)
+{
+	const char *root = sp_debug_root(search);
+	char *found;
+
+	if ((found = by_build_id(build_id, build_id_len, root)))
+		return found;
+	return by_debuglink(path, link, crc, root);
 }

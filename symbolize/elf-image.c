@@ -246,7 +246,7 @@ static struct elf_file *debug_file(struct sp_image *im)
 	e->dbg_tried = 1;
 	build_id(&e->main, &id, &idlen);
 	debuglink(&e->main, &link, &crc);
-	path = sp_debuginfo_find(im->path, id, idlen, link, crc);
+	path = sp_debuginfo_find(im->path, id, idlen, link, crc, im->search);
 	if (path && elf_file_open(&e->dbg, path) != 0) {
 		e->dbg.elf = NULL;
 		free(path);

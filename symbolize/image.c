@@ -14,13 +14,15 @@
 
 #include "symprof/error.h"
 
-struct sp_image *sp_image_open(const char *path, struct sp_error *err)
+struct sp_image *sp_image_open(const char *path, const struct sp_debug_search *search,
+			       struct sp_error *err)
 {
 	struct sp_image *im = sp_xcalloc(1, sizeof(*im));
 	struct stat st;
 	int r;
 
 	im->path = sp_xstrdup(path);
+	im->search = search;
 	sp_strtab_init(&im->strs);
 	if (stat(path, &st) < 0) {
 		sp_error_errno(err, SP_E_OPEN, "cannot open '%s'", path);

@@ -67,9 +67,10 @@ struct sp_image {
 	const struct image_ops *ops;
 	char *path;
 	struct sp_target target;
-	struct sp_strtab strs; /* names handed out by src_line */
-	void *priv;	       /* backend state */
-	struct sp_code *code;  /* sp_image_code(), loaded on first use */
+	struct sp_strtab strs;		      /* names handed out by src_line */
+	void *priv;			      /* backend state */
+	struct sp_code *code;		      /* sp_image_code(), loaded on first use */
+	const struct sp_debug_search *search; /* borrowed, NULL: defaults */
 };
 
 extern const struct image_ops sp_elf_image_ops;
@@ -181,9 +182,25 @@ struct sp_map;
 int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
 		uint64_t *bias);
 
-/* Separate debug files: the path of the debug file for an ELF file with
- * this build-id and/or debuglink (name + crc), or NULL (malloc'ed). */
+/* ---- where files are found (debuginfo.c) ---- */
+
+/* The debug root of a search (NULL: the defaults): /usr/lib/debug unless
+ * the search names another. */
+const char *sp_debug_root(const struct sp_debug_search *search);
+
+/* ROOT/.build-id/xx/yyyy + suffix for a build-id of at least 2 bytes,
+ * else NULL (malloc'ed; whether the file exists is not checked). */
+char *sp_build_id_path(const char *root, const uint8_t *build_id, size_t build_id_len,
+		       const char *suffix);
+
+/*
+ * Separate debug files: the path of the debug file for the ELF file at
+ * `path` with this build-id and/or debuglink (name + crc), found as
+ * debuginfo.c says under the search's debug root; NULL if none
+ * (malloc'ed).
+ */
 char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,
-			const char *debuglink, uint32_t debuglink_crc);
+			const char *debuglink, uint32_t debuglink_crc,
+			const struct sp_debug_search *search);
 
 #endif

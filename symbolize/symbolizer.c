@@ -216,7 +216,7 @@ static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path, s
 	for (i = 0; i < s->nfiles; i++)
 		if (!strcmp(s->files[i]->path, path))
 			return s->files[i];
-	if (!(im = sp_image_open(path, err)))
+	if (!(im = sp_image_open(path, s->o.search, err)))
 		return NULL;
 	if (!sp_image_is_elf(im)) {
 		sp_error_set(err, SP_E_FORMAT, "cannot read '%s': not an ELF file", path);
@@ -272,30 +272,24 @@ static char *path_mapped(const struct sp_symbolizer *s, const char *recorded)
 	return NULL;
 }
 
-static char *by_build_id(const struct sp_object *o, const char *suffix)
+static char *by_build_id(const struct sp_symbolizer *s, const struct sp_object *o,
+			 const char *suffix)
 {
-	const char *root = getenv("SYMPROF_DEBUG_ROOT");
-	struct sp_buf b = SP_BUF_INIT;
-	size_t i;
+	char *p =
+		sp_build_id_path(sp_debug_root(s->o.search), o->build_id, o->build_id_len, suffix);
 
-	if (!o->build_id || o->build_id_len < 2)
-		return NULL;
-	sp_buf_addf(&b, "%s/.build-id/%02x/", root && *root ? root : "/usr/lib/debug",
-		    o->build_id[0]);
-	for (i = 1; i < o->build_id_len; i++)
-		sp_buf_addf(&b, "%02x", o->build_id[i]);
-	sp_buf_addstr(&b, suffix);
-	if (is_file(b.buf))
-		return sp_buf_detach(&b, NULL);
-	sp_buf_release(&b);
-	return NULL;
+	if (p && !is_file(p)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
 }
 
 /* A bare program name (IgProf records argv[0] when it has no '/', like
- * "ls"): found in $PATH, as igprof-analyse finds it. */
-static char *in_path(const char *name)
+ * "ls"): found in the program path ($PATH), as igprof-analyse finds it. */
+static char *in_path(const struct sp_symbolizer *s, const char *name)
 {
-	const char *path = getenv("PATH"), *p, *colon;
+	const char *path = s->o.search ? s->o.search->program_path : NULL, *p, *colon;
 
 	if (!path || !*name || strchr(name, '/'))
 		return NULL;
@@ -330,9 +324,9 @@ static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 	}
 	if (o->path[0] == '/' && is_file(o->path))
 		return sp_xstrdup(o->path);
-	if ((p = in_path(o->path)))
+	if ((p = in_path(s, o->path)))
 		return p;
-	if ((p = by_build_id(o, "")) || (p = by_build_id(o, ".debug")))
+	if ((p = by_build_id(s, o, "")) || (p = by_build_id(s, o, ".debug")))
 		return p;
 	return NULL;
 }

@@ -130,15 +130,32 @@ size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t);
  * (gprof's source_file_lookup_name()); NULL if none. */
 const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);
 
+/* ---- where files are found (debuginfo.c) ---- */
+
+/*
+ * Where separate debug files, and the files of a profile's objects that
+ * are not at their recorded paths, are looked for. The caller fills it
+ * (cli/ reads the environment once); images and symbolizers borrow it, so
+ * it must outlive them. A NULL search means the defaults: /usr/lib/debug,
+ * no program search path.
+ */
+struct sp_debug_search {
+	const char *debug_root;	  /* NULL: /usr/lib/debug */
+	const char *program_path; /* ':'-separated directories for a bare
+				     program name (IgProf's argv[0]); NULL: none */
+};
+
 /* ---- images ---- */
 
 /*
  * Opens an executable, shared library or object file. ELF goes through
- * libelf (with separate debug files found by build-id and .gnu_debuglink
- * under /usr/lib/debug); anything else libbfd can read (PE/COFF ...) goes
- * through libbfd. NULL + err on failure.
+ * libelf (with a separate debug file found by build-id or .gnu_debuglink
+ * under the debug root: see `search`, which may be NULL); anything else
+ * libbfd can read (PE/COFF ...) goes through libbfd.
+ * NULL + err on failure.
  */
-struct sp_image *sp_image_open(const char *path, struct sp_error *err);
+struct sp_image *sp_image_open(const char *path, const struct sp_debug_search *search,
+			       struct sp_error *err);
 /*
  * Whether `path` is a file sp_image_open() takes for an image: ELF (by its
  * magic bytes; it may still turn out broken) or an object file libbfd
@@ -324,11 +341,12 @@ int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, in
  * Files are searched in this order: the executable given on the command
  * line for the profile's main object (whatever path the profile recorded);
  * the recorded path rewritten by the first matching --path-map; the
- * recorded path; by build-id under the debug root (/usr/lib/debug, or
- * SYMPROF_DEBUG_ROOT): .build-id/xx/yyyy, then .build-id/xx/yyyy.debug.
- * Debug information comes from the file or from its separate debug file
- * (build-id, .gnu_debuglink). A file whose build-id differs from the
- * recorded one, or whose segments do not fit the mapping, is not used.
+ * recorded path; a bare program name in the search's program path; by
+ * the recorded build-id under the debug root: .build-id/xx/yyyy, then
+ * .build-id/xx/yyyy.debug. Debug information comes from the file or from
+ * its separate debug file (sp_image_open()). A file whose build-id
+ * differs from the recorded one, or whose segments do not fit the
+ * mapping, is not used.
  *
  * Results are borrowed: valid until sp_symbolizer_free().
  */
@@ -348,6 +366,7 @@ struct sp_symbolizer_opts {
 	const char *exe; /* stands for the profile's main object, or NULL */
 	const struct sp_path_map *path_maps;
 	size_t npath_maps;
+	const struct sp_debug_search *search; /* NULL: the defaults */
 	/* called once per problem (file missing, build-id mismatch ...) with a
 	 * message such as "cannot find 'x': ..."; NULL: silent */
 	void (*warn)(void *ctx, const char *msg);

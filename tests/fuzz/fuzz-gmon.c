@@ -34,7 +34,7 @@ static struct sp_symtab *fuzz_symtab(void)
 		if (!exe)
 			exe = SP_FUZZ_DEFAULT_EXE;
 		memset(&so, 0, sizeof(so));
-		im = sp_image_open(exe, NULL);
+		im = sp_image_open(exe, NULL, NULL);
 		if (im) {
 			t = sp_image_gprof_symtab(im, &so, NULL);
 			sp_image_free(im);

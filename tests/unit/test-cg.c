@@ -316,7 +316,7 @@ static void test_deep_chain(void)
 static void test_symtab_lookup(void)
 {
 	struct sp_gprof_symopts so;
-	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/prog/prog", NULL);
+	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/prog/prog", NULL, NULL);
 	struct sp_symtab *t;
 	uint64_t a;
 	int same = 1;

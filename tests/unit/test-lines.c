@@ -515,8 +515,8 @@ static void test_image_query_fallback(void)
 {
 	static const uint64_t asked[] = {0x1149, 0x124d, 0x1296};
 	struct sp_error err = SP_ERROR_INIT;
-	struct sp_image *q = sp_image_open(FIX("c-O1-prefixmap"), &err);
-	struct sp_image *full = sp_image_open(FIX("c-O1-prefixmap"), &err);
+	struct sp_image *q = sp_image_open(FIX("c-O1-prefixmap"), NULL, &err);
+	struct sp_image *full = sp_image_open(FIX("c-O1-prefixmap"), NULL, &err);
 	uint64_t a;
 	int same = 1, answered = 0;
 

@@ -594,7 +594,8 @@ static void test_mips_hook(void)
 /* 32-bit MIPS code addresses are sign-extended, as the symbol table's */
 static void test_mips_code_sign_extended(void)
 {
-	struct sp_image *im = sp_image_open(SP_FIXTURES_DIR "/gmon/bigendian/prog-mips-high", NULL);
+	struct sp_image *im =
+		sp_image_open(SP_FIXTURES_DIR "/gmon/bigendian/prog-mips-high", NULL, NULL);
 	const struct sp_code *c;
 	size_t i;
 	int text = 0, high = 1;
