@@ -101,8 +101,9 @@ struct sp_opts {
 	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
 	size_t npath_maps, path_maps_alloc;
 	char **argv_storage; /* expanded argv (freed at exit) */
-	/* where files are found (cli/debug-search.c) */
+	/* where files are found (cli/debug-search.c), --no-debuginfod */
 	struct sp_debug_search search;
+	unsigned no_debuginfod : 1;
 	/* aprof */
 	const char *routine;	 /* --routine=NAME */
 	const char *plot;	 /* --plot=NAME */
@@ -265,6 +266,9 @@ void sp_cli_progress_reading(const char *path, size_t i, size_t n);
 /* A hook for library code (symprof/progress.h) that adds "NN%" to the
  * current step; NULL when no progress is shown. */
 const struct sp_progress_hook *sp_cli_progress_hook(void);
+/* A wait inside the current step, shown after its text and timed on its
+ * own ("asking debuginfod for ..."); NULL when it is over. */
+void sp_cli_progress_detail(const char *detail);
 /* Erases the line (before other output to the terminal). */
 void sp_cli_progress_clear(void);
 void sp_cli_progress_stop(void);
@@ -274,7 +278,8 @@ int sp_cmd_addr2line(struct sp_opts *o);
 
 /*
  * o->search from the environment, read once (cli/debug-search.c): the
- * debug root (SYMPROF_DEBUG_ROOT) and the program path ($PATH).
+ * debug root (SYMPROF_DEBUG_ROOT), the program path ($PATH) and, unless
+ * --no-debuginfod, a debuginfod client when DEBUGINFOD_URLS is set.
  */
 void sp_cli_debug_search_init(struct sp_opts *o);
 void sp_cli_debug_search_release(struct sp_opts *o);

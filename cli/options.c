@@ -41,6 +41,7 @@ enum {
 	OPT_DIFF,
 	OPT_CUM,
 	OPT_PATH_MAP,
+	OPT_NO_DEBUGINFOD,
 	OPT_ADDR2LINE,
 	OPT_COUNTER,
 	OPT_VALUE,
@@ -106,6 +107,7 @@ static const struct option long_options[] = {
 	{"diff", required_argument, 0, OPT_DIFF},
 	{"cum", no_argument, 0, OPT_CUM},
 	{"path-map", required_argument, 0, OPT_PATH_MAP},
+	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
 	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
 	{"counter", required_argument, 0, OPT_COUNTER},
 	{"value", required_argument, 0, OPT_VALUE},
@@ -132,7 +134,7 @@ static const char usage_text[] =
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind] [--cum]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
-	"\t[--diff=BASE] [--path-map=OLD=NEW] [--precise] [--quiet]\n"
+	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
 	"\t[image-file] [profile-file...]\n"
 	"   or: symprof [options] report.aprof... (aprof reports)\n"
 	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
@@ -502,6 +504,9 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		break;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);
+	case OPT_NO_DEBUGINFOD:
+		o->no_debuginfod = 1;
+		break;
 	case OPT_ADDR2LINE:
 		o->addr2line = 1;
 		break;

@@ -15,7 +15,11 @@
  * 100 ms, so a step that is one long library call still shows its time.
  * SYMPROF_PROGRESS_MS sets the delay (tests use 0: every step is shown at
  * once). Library code that takes a struct sp_progress_hook (progress.h)
- * adds a percentage to the current step: pass sp_cli_progress_hook().
+ * adds a percentage to the current step: pass sp_cli_progress_hook(). A
+ * wait inside a step (a download from debuginfod) adds a detail to it,
+ * timed on its own:
+ *
+ *   symprof: [2/4] symbolizing 812 addresses: asking debuginfod for the debug info of 'x' 2.3 s
  *
  * The active progress is file-local state so that sp_cli_error() can erase
  * the line first; cli/ is the only layer with such state.
@@ -37,9 +41,10 @@ struct sp_cli_progress {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char what[160];
+	char detail[200];     /* sp_cli_progress_detail(), "" if none */
 	uint64_t done, total; /* within the step, from library hooks */
 	int step, nsteps;
-	double step_start;
+	double step_start, detail_start;
 	double delay; /* seconds before a step is shown */
 	int shown;    /* a line is on the screen */
 	int stop;
@@ -59,11 +64,15 @@ static double now(void)
  * at once with force. */
 static void draw(struct sp_cli_progress *p, int force)
 {
-	double t = now() - p->step_start;
+	double t = now() - (p->detail[0] ? p->detail_start : p->step_start);
 
-	if (!p->what[0] || (!force && t < p->delay))
+	if ((!p->what[0] && !p->detail[0]) || (!force && t < p->delay))
 		return;
-	fprintf(stderr, "\rsymprof: [%d/%d] %s", p->step, p->nsteps, p->what);
+	if (p->what[0])
+		fprintf(stderr, "\rsymprof: [%d/%d] %s%s%s", p->step, p->nsteps, p->what,
+			p->detail[0] ? ": " : "", p->detail);
+	else /* a wait before the first step */
+		fprintf(stderr, "\rsymprof: %s", p->detail);
 	if (p->total)
 		fprintf(stderr, " %d%%", (int)(100.0 * (double)p->done / (double)p->total));
 	if (t >= 0.05)
@@ -139,6 +148,7 @@ void sp_cli_progress(const char *fmt, ...)
 	va_end(ap);
 	if (p->step < p->nsteps)
 		p->step++;
+	p->detail[0] = '\0';
 	p->done = p->total = 0;
 	p->step_start = now();
 	/* a line on the screen is replaced at once */
@@ -175,6 +185,25 @@ static void hook_update(void *ctx, uint64_t done, uint64_t total)
 	pthread_mutex_lock(&p->lock);
 	p->done = done;
 	p->total = total;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void sp_cli_progress_detail(const char *detail)
+{
+	struct sp_cli_progress *p = active;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	snprintf(p->detail, sizeof(p->detail), "%s", detail ? detail : "");
+	p->done = p->total = 0;
+	p->detail_start = now();
+	/* shown at once where a step would be: the line is replaced, and the
+	 * step's own line comes back after the wait */
+	if (p->shown || p->delay <= 0) {
+		erase(p);
+		draw(p, 1);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 

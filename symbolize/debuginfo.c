@@ -4,6 +4,7 @@
  *   ROOT/.build-id/xx/yyyy.debug                       (build-id)
  *   DIR/NAME, DIR/.debug/NAME, ROOT/DIR/NAME           (.gnu_debuglink,
  *                                                       CRC-32 checked)
+ *   debuginfod: the debug file with the build-id      (debuginfod.c)
  * where DIR is the directory of the file (symlinks resolved) and ROOT the
  * debug root, /usr/lib/debug unless the caller's struct sp_debug_search
  * names another (cli/ takes it from SYMPROF_DEBUG_ROOT, for tests).
@@ -120,7 +121,11 @@ char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_
 	const char *root = sp_debug_root(search);
 	char *found;
 
-	if ((found = by_build_id(build_id, build_id_len, root)))
+	if ((found = by_build_id(build_id, build_id_len, root)) ||
+	    (found = by_debuglink(path, link, crc, root)))
 		return found;
-	return by_debuglink(path, link, crc, root);
+	if (!search || !search->debuginfod || !build_id || !build_id_len)
+		return NULL;
+	return sp_debuginfod_find(search->debuginfod, SP_DEBUGINFOD_DEBUGINFO, build_id,
+				  build_id_len, path);
 }

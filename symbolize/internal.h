@@ -182,7 +182,7 @@ struct sp_map;
 int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
 		uint64_t *bias);
 
-/* ---- where files are found (debuginfo.c) ---- */
+/* ---- where files are found (debuginfo.c, debuginfod.c) ---- */
 
 /* The debug root of a search (NULL: the defaults): /usr/lib/debug unless
  * the search names another. */
@@ -195,12 +195,32 @@ char *sp_build_id_path(const char *root, const uint8_t *build_id, size_t build_i
 
 /*
  * Separate debug files: the path of the debug file for the ELF file at
- * `path` with this build-id and/or debuglink (name + crc), found as
- * debuginfo.c says under the search's debug root; NULL if none
- * (malloc'ed).
+ * `path` with this build-id and/or debuglink (name + crc), found locally
+ * (see debuginfo.c) or, failing that, by build-id from the search's
+ * debuginfod; NULL if none (malloc'ed).
  */
 char *sp_debuginfo_find(const char *path, const uint8_t *build_id, size_t build_id_len,
 			const char *debuglink, uint32_t debuglink_crc,
 			const struct sp_debug_search *search);
+
+enum sp_debuginfod_kind {
+	SP_DEBUGINFOD_EXECUTABLE,
+	SP_DEBUGINFOD_DEBUGINFO,
+};
+
+/*
+ * The file of this kind with this build-id from debuginfod: its path in
+ * the client's cache (malloc'ed), or NULL. `name` names the file the
+ * profile or the caller knows it by, for messages. The answer is asked
+ * for once per build-id and kind, and remembered; NULL d: NULL.
+ * Thread-safe (one question at a time).
+ */
+char *sp_debuginfod_find(struct sp_debuginfod *d, enum sp_debuginfod_kind kind,
+			 const uint8_t *build_id, size_t build_id_len, const char *name);
+
+/* The executable with this build-id, else its debug file (which a
+ * symbolizer can read in its place); one warning if there is neither. */
+char *sp_debuginfod_find_file(struct sp_debuginfod *d, const uint8_t *build_id, size_t build_id_len,
+			      const char *name);
 
 #endif

@@ -310,6 +310,8 @@ static char *in_path(const struct sp_symbolizer *s, const char *name)
 	}
 }
 
+static int is_pseudo(const char *path);
+
 /* Where to read object o from, in search order; NULL if nowhere. */
 static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 {
@@ -328,7 +330,11 @@ static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 		return p;
 	if ((p = by_build_id(s, o, "")) || (p = by_build_id(s, o, ".debug")))
 		return p;
-	return NULL;
+	/* a mapping without a path may still have a build-id (pprof) */
+	if (!s->o.search || !o->build_id || (o->path[0] && is_pseudo(o->path)))
+		return NULL;
+	return sp_debuginfod_find_file(s->o.search->debuginfod, o->build_id, o->build_id_len,
+				       o->path);
 }
 
 static void hex_id(struct sp_buf *b, const uint8_t *id, size_t n)

@@ -130,28 +130,59 @@ size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t);
  * (gprof's source_file_lookup_name()); NULL if none. */
 const struct sp_srcfile *sp_symtab_file_by_basename(const struct sp_symtab *t, const char *base);
 
-/* ---- where files are found (debuginfo.c) ---- */
+/* ---- where files are found (debuginfo.c, debuginfod.c) ---- */
+
+struct sp_debuginfod;
 
 /*
  * Where separate debug files, and the files of a profile's objects that
  * are not at their recorded paths, are looked for. The caller fills it
  * (cli/ reads the environment once); images and symbolizers borrow it, so
  * it must outlive them. A NULL search means the defaults: /usr/lib/debug,
- * no program search path.
+ * no program search path, no debuginfod.
  */
 struct sp_debug_search {
-	const char *debug_root;	  /* NULL: /usr/lib/debug */
-	const char *program_path; /* ':'-separated directories for a bare
-				     program name (IgProf's argv[0]); NULL: none */
+	const char *debug_root;		  /* NULL: /usr/lib/debug */
+	const char *program_path;	  /* ':'-separated directories for a bare
+					     program name (IgProf's argv[0]); NULL: none */
+	struct sp_debuginfod *debuginfod; /* NULL: no debuginfod */
 };
+
+/*
+ * A debuginfod client: files by build-id from the servers of
+ * DEBUGINFOD_URLS, through elfutils' libdebuginfod, which is loaded with
+ * dlopen() at the first question (a machine without libdebuginfod.so.1
+ * finds nothing there, with one warning). It downloads
+ * into the client's cache ($DEBUGINFOD_CACHE_PATH) and remembers every
+ * answer of the run, so each build-id is asked about once. The first
+ * failure that is not "not found" (no connection, DEBUGINFOD_TIMEOUT
+ * without an answer ...) ends the asking for the whole run. Problems are
+ * told through `warn`, one message each; a download's progress through
+ * `status` (a download starts: what; it ends: NULL) and `progress`
+ * (bytes so far, total or 0). Callbacks may come from any thread that
+ * opens images, one at a time.
+ */
+struct sp_debuginfod_opts {
+	const char *urls; /* DEBUGINFOD_URLS, as the messages name the servers */
+	long timeout;	  /* DEBUGINFOD_TIMEOUT in seconds, <= 0 for none */
+	long retries;	  /* DEBUGINFOD_RETRY_LIMIT, as the client is to use it */
+	void (*warn)(void *ctx, const char *msg);
+	void (*status)(void *ctx, const char *what);
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *ctx;
+};
+
+struct sp_debuginfod *sp_debuginfod_new(const struct sp_debuginfod_opts *o);
+/* Frees the client and its answers (the downloaded files stay cached). */
+void sp_debuginfod_free(struct sp_debuginfod *d);
 
 /* ---- images ---- */
 
 /*
  * Opens an executable, shared library or object file. ELF goes through
  * libelf (with a separate debug file found by build-id or .gnu_debuglink
- * under the debug root: see `search`, which may be NULL); anything else
- * libbfd can read (PE/COFF ...) goes through libbfd.
+ * under the debug root, else from debuginfod: see `search`, which may be
+ * NULL); anything else libbfd can read (PE/COFF ...) goes through libbfd.
  * NULL + err on failure.
  */
 struct sp_image *sp_image_open(const char *path, const struct sp_debug_search *search,
@@ -343,10 +374,11 @@ int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, in
  * the recorded path rewritten by the first matching --path-map; the
  * recorded path; a bare program name in the search's program path; by
  * the recorded build-id under the debug root: .build-id/xx/yyyy, then
- * .build-id/xx/yyyy.debug. Debug information comes from the file or from
- * its separate debug file (sp_image_open()). A file whose build-id
- * differs from the recorded one, or whose segments do not fit the
- * mapping, is not used.
+ * .build-id/xx/yyyy.debug; by build-id from debuginfod: the executable,
+ * then the debug file. Debug information comes from the file or from its
+ * separate debug file (sp_image_open()). A file whose build-id differs
+ * from the recorded one, or whose segments do not fit the mapping, is not
+ * used.
  *
  * Results are borrowed: valid until sp_symbolizer_free().
  */
