@@ -24,6 +24,26 @@ of the driver and choose gates that call every function regularly.
 
 Usage: gen-program.py [-n FUNCTIONS] [-u UNITS] [--seed S] [--cxx] -o DIR
 
+Shape options for bench/matrix.sh (each off by default; without them the
+output is the same as before they existed, for every seed):
+  --back-edges P      a recursive call from P of the functions below layer 1
+                      to a random function of an earlier layer: with P about
+                      0.03, gprof finds one cycle holding most of the program
+  --table-calls P, --local-calls P
+                      how often a function gets an indirect call through the
+                      global or its unit's table (default 0.05 and 0.04)
+  --cycle-len A:B     mutual-recursion cycles of A..B members (default 2..6)
+  --maxdepth D        the depth below which recursive calls are taken (24)
+  --deep D            7 leaves recurse (4 on themselves, 3 in a ring) down to
+                      depth D whenever they are called: a stack D frames deep
+  --tiny              no filler blocks: functions of a few instructions
+  --text-pad BYTES    an uncalled function of BYTES bytes in main.c: glibc
+                      keeps arcs for 3% of the text size and writes no
+                      gmon.out beyond that (its gmon tunables are not used
+                      by a dynamically linked program here)
+  --libc              the costly loops call snprintf, strlen, memchr and
+                      qsort: most of the time is spent in libc
+
 DIR receives prog.h, one file per unit, main.c (main.cc), a Makefile that builds
 `prog` with -pg -g -O2, and manifest.txt with the generator's statistics. The
 program's only argument is the number of iterations of the driver loop. The
@@ -61,7 +81,7 @@ event timer handle lock vector matrix""".split()
 # units are common in real programs and exercise symbol handling).
 COMMON_STATIC = ["helper", "init_once", "compare_keys", "do_step", "cleanup", "validate"]
 
-MAXDEPTH = 24
+MAXDEPTH = 24  # --maxdepth changes it (main() sets it before anything uses it)
 
 
 class Fn:
@@ -82,6 +102,7 @@ class Fn:
 		self.cost = 1
 		self.expected = 0.0
 		self.hot = False
+		self.deep = False  # --deep: recurses down to args.deep
 
 
 class Edge:
@@ -168,19 +189,56 @@ def add_recursion(rng, args, fns, by_layer):
 	# mutual recursion cycles of 2..6 members picked from consecutive
 	# layers: forward calls, then a back edge from the last to the first
 	cycles = []
+	in_ring = set()
 	for c in range(args.cycles):
-		size = min(2 + c % 5, layers - 3)
+		if args.cycle_len:
+			size = min(rng.randint(*args.cycle_len), layers - 3)
+		else:
+			size = min(2 + c % 5, layers - 3)
 		start = rng.randrange(1, layers - size - 1)
 		members = [rng.choice(by_layer[start + i]) for i in range(size)]
 		if len({m.idx for m in members}) < size:
 			continue
+		if args.cycle_len:
+			# --cycle-len: cycles apart from each other, so that the
+			# calls around them do not multiply
+			if any(m.idx in in_ring for m in members):
+				continue
+			in_ring.update(m.idx for m in members)
 		for a, b in zip(members, members[1:]):
 			if all(e.target is not b for e in a.edges):
 				a.edges.append(Edge("call", b, 256))
 				b.callers += 1
-		members[-1].edges.append(Edge("back", members[0], 128))
+		members[-1].edges.append(Edge("back", members[0], 32 if args.cycle_len else 128))
 		cycles.append(members)
 	return cycles
+
+
+def add_back_edges(rng, args, fns, by_layer):
+	"""--back-edges: recursive calls to earlier layers, which tie most of the
+	program into one cycle."""
+	count = 0
+	for f in fns:
+		if f.layer >= 2 and rng.random() < args.back_edges:
+			g = rng.choice(by_layer[rng.randrange(1, f.layer)])
+			f.edges.append(Edge("back", g, 128))
+			count += 1
+	return count
+
+
+def add_deep(rng, args, fns, by_layer):
+	"""--deep: leaves that recurse down to depth args.deep each time they are
+	called: 4 on themselves and a ring of 3."""
+	leaves = [f for f in by_layer[-1] if not f.in_table]
+	picked = rng.sample(leaves, min(7, len(leaves)))
+	for f in picked[:4]:
+		f.edges.append(Edge("deep", f, 256))
+	ring = picked[4:]
+	for a, b in zip(ring, ring[1:] + ring[:1]):
+		a.edges.append(Edge("deep", b, 256))
+	for f in picked:
+		f.deep = True
+	return picked
 
 
 def add_indirect(rng, args, fns, by_layer):
@@ -190,7 +248,7 @@ def add_indirect(rng, args, fns, by_layer):
 	for f in table:
 		f.in_table = True
 	for f in fns:
-		if f.layer <= layers - 3 and rng.random() < 0.05:
+		if f.layer <= layers - 3 and rng.random() < args.table_calls:
 			f.edges.append(Edge("table", None, 64))
 	# per-unit static callback tables of up to 4 functions from deep layers
 	local = {}
@@ -199,7 +257,7 @@ def add_indirect(rng, args, fns, by_layer):
 			local[f.unit].append(f)
 			f.in_local = True
 	for f in fns:
-		if f.layer <= layers - 4 and f.unit in local and rng.random() < 0.04:
+		if f.layer <= layers - 4 and f.unit in local and rng.random() < args.local_calls:
 			f.edges.append(Edge("local", None, 96))
 	return table, local
 
@@ -233,6 +291,8 @@ def expected_calls(fns, table, local):
 				p = e.gate / 256.0
 				if e.kind == "back" and depth >= MAXDEPTH:
 					continue
+				if e.kind == "deep":
+					continue  # not tuned: the leaf recurses args.deep deep
 				if e.kind in ("call", "back"):
 					nxt[e.target.idx] = nxt.get(e.target.idx, 0.0) + e_f * p
 				else:
@@ -252,9 +312,9 @@ def tune_gates(args, fns, table, local):
 	incoming = {}
 	for c in fns:
 		for e in c.edges:
-			if e.kind == "call":
+			if e.kind == "call" or (args.cycle_len and e.kind == "back"):
 				incoming.setdefault(e.target.idx, []).append(e)
-	for _ in range(8):
+	for _ in range(40 if args.cycle_len else 8):
 		expected_calls(fns, table, local)
 		changed = False
 		for f in fns:
@@ -263,6 +323,8 @@ def tune_gates(args, fns, table, local):
 			ratio = target / f.expected
 			if 0.7 <= ratio <= 1.4:
 				continue
+			if args.cycle_len:
+				ratio = math.sqrt(ratio)  # damped: cycles feed back
 			for e in incoming.get(f.idx, []):
 				gate = max(1, min(256, round(e.gate * ratio)))
 				if gate != e.gate:
@@ -378,6 +440,8 @@ class Emitter:
 		w("#define PROG_H")
 		w("")
 		w("#define PROG_MAXDEPTH %du" % MAXDEPTH)
+		if self.args.deep:
+			w("#define PROG_DEEP %du" % self.args.deep)
 		w("#define PROG_NOINLINE __attribute__((noinline))")
 		w("")
 		w("static inline unsigned prog_mix(unsigned x)")
@@ -433,10 +497,22 @@ class Emitter:
 		w = out.append
 		w("/* Generated by bench/gen-program.py (seed %d): unit %d, module %s. */"
 		  % (self.args.seed, u, self.modules[u]))
+		if self.args.libc:
+			w("#include <stdio.h>" if not self.cxx else "#include <cstdio>")
+			w("#include <stdlib.h>" if not self.cxx else "#include <cstdlib>")
+			w("#include <string.h>" if not self.cxx else "#include <cstring>")
 		w('#include "prog.h"')
 		w("")
 		if self.cxx:
 			w("namespace %s {" % self.ns(u))
+			w("")
+		if self.args.libc:
+			w("static int %s_cmp(const void *a, const void *b)" % p)
+			w("{")
+			w("\tunsigned x = *(const unsigned *)a, y = *(const unsigned *)b;")
+			w("")
+			w("\treturn (x > y) - (x < y);")
+			w("}")
 			w("")
 		w("enum %s_mode { %s };" % (p, ", ".join("%s_MODE_%s" % (p.upper(), m)
 						       for m in ("IDLE", "SCAN", "MERGE", "FLUSH"))))
@@ -511,7 +587,29 @@ class Emitter:
 			var *= 2
 		var -= 1
 		bound = "%du + (h & %du)" % (f.cost, var) if var else "%du" % f.cost
-		if rng.random() < 0.6:
+		if self.args.libc and f.cost > 6:
+			# libc's work: formatting, scanning, and sorting with a
+			# comparator of ours (called back from libc)
+			w("\t{")
+			w("\t\tchar buf[48];")
+			w("\t\tunsigned arr[16];")
+			w("")
+			w("\t\tfor (i = 0; i < %s; i++) {" % bound)
+			w('\t\t\tint n = snprintf(buf, sizeof buf, "%%u:%%x:%%u", h, i, h >> 7);')
+			w("")
+			w("\t\t\th = h * 31u + (unsigned)n + (unsigned)strlen(buf);")
+			w("\t\t\th += (unsigned)(memchr(buf, ':', (size_t)n) != NULL);")
+			w("\t\t\tif ((i & 7u) == 0) {")
+			w("\t\t\t\tunsigned j;")
+			w("")
+			w("\t\t\t\tfor (j = 0; j < 16; j++)")
+			w("\t\t\t\t\tarr[j] = prog_mix(h + j);")
+			w("\t\t\t\tqsort(arr, 16, sizeof arr[0], %s_cmp);" % p)
+			w("\t\t\t\th ^= arr[3];")
+			w("\t\t\t}")
+			w("\t\t}")
+			w("\t}")
+		elif rng.random() < 0.6:
 			w("\tfor (i = 0; i < %s; i++)" % bound)
 			w("\t\th = (h ^ (h >> 13)) * 0x5bd1e995u + i;")
 		else:
@@ -521,7 +619,7 @@ class Emitter:
 			w("\t\t\th ^= h >> 7;")
 			w("\t}")
 		# filler blocks: realistic code bulk and line-table entries
-		for _ in range(rng.choices([0, 1, 2, 3], [30, 40, 20, 10])[0]):
+		for _ in range(0 if self.args.tiny else rng.choices([0, 1, 2, 3], [30, 40, 20, 10])[0]):
 			out.extend(self.block(p))
 		# calls
 		for e in f.edges:
@@ -579,9 +677,11 @@ class Emitter:
 		gate = "((h ^ 0x%08xu) * 0x9e3779b1u >> 24) < %du" % (s1, e.gate)
 		if e.kind == "back":
 			cond = "depth < PROG_MAXDEPTH && " + gate
+		elif e.kind == "deep":
+			cond = "depth < PROG_DEEP"
 		else:
 			cond = gate if e.gate < 256 else None
-		if e.kind in ("call", "back"):
+		if e.kind in ("call", "back", "deep"):
 			callee = self.ref(e.target, f.unit)
 			arg = "h ^ 0x%08xu" % s2
 			stmt = "h += %s(%s, depth + 1);" % (callee, arg)
@@ -609,6 +709,13 @@ class Emitter:
 		w("#include <stdlib.h>" if not self.cxx else "#include <cstdlib>")
 		w('#include "prog.h"')
 		w("")
+		if self.args.text_pad:
+			w("/* never called: room in .text for glibc's arc table (3% of it) */")
+			w("PROG_NOINLINE void prog_text_pad(void)")
+			w("{")
+			w('\t__asm__ volatile(".skip %d, 0x90");' % self.args.text_pad)
+			w("}")
+			w("")
 		w("static PROG_NOINLINE unsigned run_iteration(unsigned long it)")
 		w("{")
 		w("\tunsigned x = prog_mix((unsigned)it + 1u);")
@@ -685,17 +792,42 @@ def main():
 			help="loop trips per iteration shared by hot and warm functions")
 	ap.add_argument("--locality", type=float, default=0.5,
 			help="probability that a callee is picked from the caller's unit")
+	ap.add_argument("--back-edges", type=float, default=0.0,
+			help="share of functions with a recursive call to an earlier layer")
+	ap.add_argument("--table-calls", type=float, default=0.05,
+			help="probability of an indirect call through the global table")
+	ap.add_argument("--local-calls", type=float, default=0.04,
+			help="probability of an indirect call through the unit's table")
+	ap.add_argument("--cycle-len", default=None, metavar="A:B",
+			help="members of each mutual-recursion cycle (default 2..6)")
+	ap.add_argument("--maxdepth", type=int, default=24,
+			help="depth limit of the recursive calls")
+	ap.add_argument("--deep", type=int, default=0, metavar="D",
+			help="leaves that recurse down to depth D")
+	ap.add_argument("--tiny", action="store_true", help="no filler blocks")
+	ap.add_argument("--text-pad", type=int, default=0, metavar="BYTES",
+			help="an uncalled function of BYTES bytes (room for more arcs)")
+	ap.add_argument("--libc", action="store_true", help="spend the time in libc")
 	args = ap.parse_args()
+	if args.cycle_len:
+		a, _, b = args.cycle_len.partition(":")
+		args.cycle_len = (int(a), int(b or a))
+	global MAXDEPTH
+	MAXDEPTH = args.maxdepth
 	if args.functions < 200 or args.units < 1 or args.layers < 6:
 		ap.error("need at least 200 functions, 1 unit and 6 layers")
 
 	rng = random.Random(args.seed)
 	fns, by_layer = build_graph(rng, args)
 	cycles = add_recursion(rng, args, fns, by_layer)
+	back = add_back_edges(rng, args, fns, by_layer) if args.back_edges > 0 else 0
 	table, local = add_indirect(rng, args, fns, by_layer)
+	deep = add_deep(rng, args, fns, by_layer) if args.deep > 0 else []
 	decide_linkage(rng, args, fns, table)
 	tune_gates(args, fns, table, local)
 	assign_costs(rng, args, fns)
+	for f in deep:
+		f.cost = 1  # called args.deep times per call from the graph
 	modules = assign_names(rng, args, fns, args.units)
 	if args.cxx:
 		for f in fns:
@@ -733,6 +865,12 @@ def main():
 		("left to the inliner", sum(f.inline for f in fns)),
 		("direct call sites", sum(e.kind == "call" for e in edges)),
 		("recursive call sites", sum(e.kind == "back" for e in edges)),
+	]
+	if back:
+		stats.append(("back edges to earlier layers", back))
+	if deep:
+		stats.append(("deep recursion", "%d leaves down to depth %d" % (len(deep), args.deep)))
+	stats += [
 		("indirect call sites", sum(e.kind in ("table", "local") for e in edges)),
 		("mutual-recursion cycles", " ".join(str(len(c)) for c in cycles)),
 		("dispatch table", len(table)),
