@@ -154,16 +154,7 @@ fi
 
 if printf '%s\n' "${what[@]}" | grep -qx addr2line; then
 	if [ ! -f "$work/addrs.$naddrs.txt" ]; then
-		python3 - "$work/prog" "$naddrs" >"$work/addrs.$naddrs.txt" <<'EOF'
-import random, subprocess, sys
-out = subprocess.run(["readelf", "-SW", sys.argv[1]], capture_output=True, text=True).stdout
-for line in out.splitlines():
-    f = line.replace("[ ", "[").split()
-    if len(f) > 5 and f[1] == ".text":
-        lo, size = int(f[3], 16), int(f[5], 16)
-rng = random.Random(1)
-sys.stdout.write("".join("0x%x\n" % (lo + rng.randrange(size)) for _ in range(int(sys.argv[2]))))
-EOF
+		bench_text_addresses "$naddrs" "$work/prog" >"$work/addrs.$naddrs.txt"
 	fi
 	runs=${RUNS:-3}
 	rm -f "$work"/a2l.*.times

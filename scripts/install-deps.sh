@@ -5,7 +5,9 @@
 #   scripts/install-deps.sh          build + test dependencies
 #   scripts/install-deps.sh --regen  also what regenerating fixtures and
 #                                    running bench/ needs (gperftools'
-#                                    libprofiler and google-pprof); the
+#                                    libprofiler and google-pprof; tclsh,
+#                                    gtest and gmock for bench/matrix.sh's
+#                                    sqlite3 and leveldb builds); the
 #                                    tests never run them
 #
 # Runs apt-get through sudo when not root.
@@ -24,7 +26,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 	PKGS="$PKGS nodejs npm"
 fi
 if [ "${1:-}" = --regen ]; then
-	PKGS="$PKGS google-perftools libgoogle-perftools-dev"
+	PKGS="$PKGS google-perftools libgoogle-perftools-dev tcl libgtest-dev libgmock-dev"
 fi
 
 missing=""
