@@ -32,7 +32,9 @@ output is the same as before they existed, for every seed):
   --table-calls P, --local-calls P
                       how often a function gets an indirect call through the
                       global or its unit's table (default 0.05 and 0.04)
-  --cycle-len A:B     mutual-recursion cycles of A..B members (default 2..6)
+  --cycle-len A:B     mutual-recursion cycles of A..B members (default 2..6),
+                      each calling only itself and leaves outside the cycles
+                      (so that gprof finds them apart), their back edges tuned
   --maxdepth D        the depth below which recursive calls are taken (24)
   --deep D            7 leaves recurse (4 on themselves, 3 in a ring) down to
                       depth D whenever they are called: a stack D frames deep
@@ -103,6 +105,7 @@ class Fn:
 		self.expected = 0.0
 		self.hot = False
 		self.deep = False  # --deep: recurses down to args.deep
+		self.ring = False  # --cycle-len: in a ring that calls only itself and leaves
 
 
 class Edge:
@@ -211,7 +214,38 @@ def add_recursion(rng, args, fns, by_layer):
 				b.callers += 1
 		members[-1].edges.append(Edge("back", members[0], 32 if args.cycle_len else 128))
 		cycles.append(members)
+	if args.cycle_len:
+		isolate_rings(rng, fns, by_layer, cycles, in_ring)
 	return cycles
+
+
+def isolate_rings(rng, fns, by_layer, cycles, in_ring):
+	"""--cycle-len: a ring's members call only each other and leaves
+	outside every ring, so that no path through the layers ties two rings
+	into one cycle: gprof's cycles are the rings."""
+	last = len(by_layer) - 1
+	for members in cycles:
+		own = {m.idx for m in members}
+		for m in members:
+			m.ring = True
+			m.edges = [e for e in m.edges
+				   if e.target is not None
+				   and (e.target.idx in own
+					or (e.kind == "call" and e.target.layer == last
+					    and e.target.idx not in in_ring))]
+	# every function below layer 0 keeps a caller
+	for f in fns:
+		f.callers = 0
+	for f in fns:
+		for e in f.edges:
+			if e.kind == "call":
+				e.target.callers += 1
+	for f in fns:
+		if f.layer == 0 or f.callers:
+			continue
+		caller = rng.choice([g for g in by_layer[f.layer - 1] if g.idx not in in_ring])
+		caller.edges.append(Edge("call", f, 256))
+		f.callers += 1
 
 
 def add_back_edges(rng, args, fns, by_layer):
@@ -248,7 +282,7 @@ def add_indirect(rng, args, fns, by_layer):
 	for f in table:
 		f.in_table = True
 	for f in fns:
-		if f.layer <= layers - 3 and rng.random() < args.table_calls:
+		if f.layer <= layers - 3 and not f.ring and rng.random() < args.table_calls:
 			f.edges.append(Edge("table", None, 64))
 	# per-unit static callback tables of up to 4 functions from deep layers
 	local = {}
@@ -257,7 +291,7 @@ def add_indirect(rng, args, fns, by_layer):
 			local[f.unit].append(f)
 			f.in_local = True
 	for f in fns:
-		if f.layer <= layers - 4 and f.unit in local and rng.random() < args.local_calls:
+		if f.layer <= layers - 4 and f.unit in local and not f.ring and rng.random() < args.local_calls:
 			f.edges.append(Edge("local", None, 96))
 	return table, local
 

@@ -133,8 +133,8 @@ gen_args() {
 	layered) # one cycle holding most of the program: 3% back edges,
 		# about 15% of the call sites indirect
 		echo "-n $n -u $u --back-edges 0.03 --table-calls 0.1 --local-calls 0.3 --text-pad $((n * 100))" ;;
-	cycles) # about 100 cycles of 4-9 members
-		echo "-n $n -u $u --layers 12 --cycles $((n / 25)) --cycle-len 4:9" ;;
+	cycles) # about 60 cycles of 8-24 members, apart from each other
+		echo "-n $n -u $u --layers 30 --cycles $((n / 12)) --cycle-len 8:24" ;;
 	deep) # 7 leaves recurse 12,000 deep each time they are called
 		echo "-n $n -u $u --deep 12000" ;;
 	tiny) # no filler; many indirect call sites (64 targets each): 100k+
@@ -249,20 +249,21 @@ build_gen_gperf() {
 	printf '%s\n' "$d"
 }
 
-# pprof_series DIR: the same program profiled for about 2,500, 10,000 and
-# 40,000 samples at 1000 Hz (DIR/series/N/prog.prof, prog a link): the
-# samples axis of the scaling table
+# pprof_series DIR: the same program profiled for about 1,000, 4,000 and
+# 16,000 samples at 250 Hz (DIR/series/N/prog.prof, prog a link): the
+# samples axis of the scaling table. (Higher frequencies give no more
+# samples: the kernel's profiling timer ticks at most at HZ, 250 here.)
 pprof_series() {
 	local d=$1 k t iters s
 	t=$("$measure" -C "$d" -o /dev/null -- "$d/prog" 20 | awk '{ print ($2 + $3) / 20 }')
-	for k in 2500 10000 40000; do
+	for k in 1000 4000 16000; do
 		s=$d/series/$k
 		mkdir -p "$s"
 		ln -sf ../../prog "$s/prog"
 		[ -f "$s/prog.prof" ] && continue
-		iters=$(awk -v t="$t" -v n="$k" 'BEGIN { printf "%d", n / 1000 / (t > 0.0001 ? t : 0.0001) + 1 }')
-		log "pprof series: $k samples ($iters iterations at 1000 Hz)"
-		(cd "$s" && CPUPROFILE=$s/prog.prof CPUPROFILE_FREQUENCY=1000 ./prog "$iters" >/dev/null 2>&1)
+		iters=$(awk -v t="$t" -v n="$k" 'BEGIN { printf "%d", n / 250 / (t > 0.0001 ? t : 0.0001) + 1 }')
+		log "pprof series: $k samples ($iters iterations at 250 Hz)"
+		(cd "$s" && CPUPROFILE=$s/prog.prof CPUPROFILE_FREQUENCY=250 ./prog "$iters" >/dev/null 2>&1)
 	done
 }
 
@@ -299,14 +300,25 @@ run_logged() {
 	(cd "$d" && "$@") >>"$lg" 2>&1
 }
 
+# real_workload NAME DIR: the command line that profiles NAME (run in DIR)
+real_workload() {
+	case "$1" in
+	sqlite3) echo "./prog --memdb --size 150" ;;
+	zstd) echo "./prog -b1e5 -i1 -T1" ;;
+	leveldb) echo "./prog --db=$2/db --num=400000 --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,fillrandom,readrandom" ;;
+	esac
+}
+
 # build_real NAME VARIANT: VARIANT pg (-pg -g -O2, profiled to gmon.out) or
 # gperf (-g -O2 -fno-omit-frame-pointer + libprofiler, profiled to
 # prog.prof); prints the dir, which holds prog (a copy of the program) and
-# the profile
+# the profile. The build is kept; the profile is redone when the workload
+# changes.
 build_real() {
-	local name=$1 v=$2 d=$W/real/$1/$2 lg src cflags ldflags
+	local name=$1 v=$2 d=$W/real/$1/$2 lg src cflags ldflags work
 	lg=$W/logs/$name.$v.log
-	if [ -f "$d/done" ]; then
+	work=$(real_workload "$name" "$d")
+	if [ -f "$d/done" ] && [ "$(cat "$d/run.stamp" 2>/dev/null)" = "$work" ]; then
 		printf '%s\n' "$d"
 		return 0
 	fi
@@ -316,61 +328,68 @@ build_real() {
 	else
 		cflags="-g -O2 -fno-omit-frame-pointer" ldflags="-Wl,--no-as-needed -lprofiler"
 	fi
-	rm -rf "$d"
-	mkdir -p "$d"
-	: >"$lg"
-	log "$name: building ($v) and profiling (log: $lg)"
-	case "$name" in
-	sqlite3)
-		src=$(fetch_source sqlite3) || return 1
-		# the amalgamation (sqlite3.c) needs tclsh; made once
-		if [ ! -f "$W/real/sqlite3/amalg/sqlite3.c" ]; then
-			mkdir -p "$W/real/sqlite3/amalg"
-			run_logged "$W/real/sqlite3/amalg" "$lg" "$src/configure" --disable-tcl --disable-readline || return 1
-			run_logged "$W/real/sqlite3/amalg" "$lg" nice make sqlite3.c || return 1
-		fi
-		# shellcheck disable=SC2086
-		run_logged "$d" "$lg" nice gcc $cflags -I"$W/real/sqlite3/amalg" -DSQLITE_OMIT_LOAD_EXTENSION \
-			-o prog "$src/test/speedtest1.c" "$W/real/sqlite3/amalg/sqlite3.c" $ldflags -lm -lpthread || return 1
-		set -- ./prog --memdb --size 30 ;;
-	zstd)
-		src=$(fetch_source libzstd) || return 1
-		cp -a "$src" "$d/src"
-		run_logged "$d/src/programs" "$lg" nice make -j"$jobs" zstd CFLAGS="$cflags" LDFLAGS="$ldflags" \
-			HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0 || return 1
-		cp "$d/src/programs/zstd" "$d/prog"
-		rm -rf "$d/src"
-		set -- ./prog -b1e5 -i1 -T1 ;;
-	leveldb)
-		src=$(fetch_source leveldb) || return 1
-		run_logged "$d" "$lg" cmake -S "$src" -B "$d/build" -DCMAKE_BUILD_TYPE=None \
-			-DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
-			-DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=ON -DBUILD_SHARED_LIBS=OFF || return 1
-		run_logged "$d" "$lg" nice cmake --build "$d/build" -j"$jobs" --target db_bench || return 1
-		cp "$d/build/db_bench" "$d/prog"
-		rm -rf "$d/build"
-		set -- ./prog --db="$d/db" --num=400000 \
-			--benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,fillrandom,readrandom ;;
-	esac
+	if [ ! -f "$d/built" ]; then
+		rm -rf "$d"
+		mkdir -p "$d"
+		: >"$lg"
+		log "$name: building ($v; log: $lg)"
+		case "$name" in
+		sqlite3)
+			src=$(fetch_source sqlite3) || return 1
+			# the amalgamation (sqlite3.c) needs tclsh; made once
+			if [ ! -f "$W/real/sqlite3/amalg/sqlite3.c" ]; then
+				mkdir -p "$W/real/sqlite3/amalg"
+				run_logged "$W/real/sqlite3/amalg" "$lg" "$src/configure" --disable-tcl \
+					--disable-readline || return 1
+				run_logged "$W/real/sqlite3/amalg" "$lg" nice make sqlite3.c || return 1
+			fi
+			# shellcheck disable=SC2086
+			run_logged "$d" "$lg" nice gcc $cflags -I"$W/real/sqlite3/amalg" -DSQLITE_OMIT_LOAD_EXTENSION \
+				-o prog "$src/test/speedtest1.c" "$W/real/sqlite3/amalg/sqlite3.c" $ldflags -lm \
+				-lpthread || return 1
+			;;
+		zstd)
+			src=$(fetch_source libzstd) || return 1
+			cp -a "$src" "$d/src"
+			run_logged "$d/src/programs" "$lg" nice make -j"$jobs" zstd CFLAGS="$cflags" \
+				LDFLAGS="$ldflags" HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0 || return 1
+			cp "$d/src/programs/zstd" "$d/prog"
+			rm -rf "$d/src"
+			;;
+		leveldb)
+			src=$(fetch_source leveldb) || return 1
+			run_logged "$d" "$lg" cmake -S "$src" -B "$d/build" -DCMAKE_BUILD_TYPE=None \
+				-DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags" \
+				-DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DLEVELDB_BUILD_TESTS=OFF \
+				-DLEVELDB_BUILD_BENCHMARKS=ON -DBUILD_SHARED_LIBS=OFF || return 1
+			run_logged "$d" "$lg" nice cmake --build "$d/build" -j"$jobs" --target db_bench || return 1
+			cp "$d/build/db_bench" "$d/prog"
+			rm -rf "$d/build"
+			;;
+		esac
+		touch "$d/built"
+	fi
+	rm -f "$d/done" "$d/gmon.out" "$d/prog.prof" "$d/info.txt"
+	read -ra work <<<"$work"
 	if [ "$v" = pg ]; then
 		local t
-		t=$("$measure" -C "$d" -o "$d/run.out" -e "$d/run.err" -- "$@")
+		t=$("$measure" -C "$d" -o "$d/run.out" -e "$d/run.err" -- "${work[@]}")
 		log "$name: profiled run: $t (wall user sys rss status)"
 		[ -f "$d/gmon.out" ] || { log "$name: the run wrote no gmon.out"; return 1; }
 	else
-		# CPU time of one run (the program is not profiled yet: no
-		# CPUPROFILE), then enough runs' worth in one profile is not
-		# possible: a real program's workload is fixed, so the frequency
-		# is chosen for about $samples samples
+		# a real program's workload is fixed: the frequency is chosen
+		# for about $samples samples from the CPU time of a run without
+		# the profiler (at most 250 Hz, the kernel's HZ)
 		local t hz
-		t=$("$measure" -C "$d" -o /dev/null -e /dev/null -- "$@" | awk '{ print $2 + $3 }')
-		hz=$(awk -v t="$t" -v n="$samples" 'BEGIN { h = int(n / (t > 0.01 ? t : 0.01)); if (h > 1000) h = 1000; if (h < 100) h = 100; print h }')
+		t=$("$measure" -C "$d" -o /dev/null -e /dev/null -- "${work[@]}" | awk '{ print $2 + $3 }')
+		hz=$(awk -v t="$t" -v n="$samples" 'BEGIN { h = int(n / (t > 0.01 ? t : 0.01)); if (h > 250) h = 250; if (h < 100) h = 100; print h }')
 		rm -rf "$d/db"
-		(cd "$d" && CPUPROFILE=$d/prog.prof CPUPROFILE_FREQUENCY=$hz "$@" >"$d/run.out" 2>"$d/run.err") ||
+		(cd "$d" && CPUPROFILE=$d/prog.prof CPUPROFILE_FREQUENCY=$hz "${work[@]}" >"$d/run.out" 2>"$d/run.err") ||
 			{ log "$name: the profiled run failed"; return 1; }
 		log "$name: gperftools profile at $hz Hz of a $t s CPU run"
 	fi
 	rm -rf "$d/db"
+	printf '%s\n' "${work[*]}" >"$d/run.stamp"
 	touch "$d/done"
 	printf '%s\n' "$d"
 }
@@ -651,7 +670,7 @@ for cell in "${cells[@]}"; do
 			"$symprof" --format=pprof prog prog.prof
 		if [ $scaling = 1 ] && [ "$cell" = layered-5k ]; then
 			pprof_series "$gd"
-			for k in 2500 10000 40000; do
+			for k in 1000 4000 16000; do
 				timing_phases "samples-$k" "pprof" "$gd/series/$k" "$(pprof_sizes "$gd/series/$k")" \
 					"$symprof" --format=pprof prog prog.prof
 			done
