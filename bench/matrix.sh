@@ -6,7 +6,7 @@
 # each of symprof's phases. A report: timing never fails the script.
 #
 #   bench/matrix.sh [--quick] [--shape LIST] [--size LIST] [--mode LIST]
-#                   [--runs N] [--build-only] [--no-scaling] [--list]
+#                   [--runs N] [--build-only] [--no-scaling] [--append] [--list]
 #
 #   --shape LIST  comma-separated cells' shapes (default: all):
 #                 generated: layered cycles deep tiny cxx libc
@@ -23,6 +23,8 @@
 #                 programs only where already built
 #   --build-only  build and profile the cells, measure nothing
 #   --no-scaling  skip the SYMPROF_TIMING scaling table
+#   --append      add to the last run's results (table and scaling data)
+#                 instead of starting new ones: a long matrix in pieces
 #   --list        print the cells and exit
 #
 # Each cell is built and profiled once and cached under bench/work/matrix
@@ -70,7 +72,7 @@ die() {
 	exit 1
 }
 
-quick=0 build_only=0 scaling=1 list=0
+quick=0 build_only=0 scaling=1 list=0 append=0
 shapes="" sizes="" modes="" runs=${RUNS:-}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -85,6 +87,7 @@ while [ $# -gt 0 ]; do
 	--runs=*) runs=${1#*=} ;;
 	--build-only) build_only=1 ;;
 	--no-scaling) scaling=0 ;;
+	--append) append=1 ;;
 	--list) list=1 ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -614,7 +617,9 @@ measure_igprof() {
 # ---- main ----
 
 if [ $build_only = 0 ]; then
+	[ $append = 0 ] || [ -f "$results" ] || append=0
 	{
+		[ $append = 0 ] || printf '# appended:\n'
 		printf '# %s, %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" \
 			"$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')" \
 			"$(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -625,9 +630,11 @@ if [ $build_only = 0 ]; then
 			"$runs" "$slow"
 		printf '# targets: -b 10, -b -l 20, pprof 100, addr2line 10, igprof 2 (= symprof in half of zcat'\''s time); +rss: symprof'\''s peak RSS above the anchor'\''s\n'
 		row_header
-	} | tee "$results"
-	: >"$tsv"
-	: >"$scal"
+	} | if [ $append = 1 ]; then tee -a "$results"; else tee "$results"; fi
+	if [ $append = 0 ]; then
+		: >"$tsv"
+		: >"$scal"
+	fi
 fi
 
 for cell in "${cells[@]}"; do
@@ -637,6 +644,7 @@ for cell in "${cells[@]}"; do
 		gd=""
 		if has_gperf "$cell" && want_mode pprof; then
 			gd=$(build_gen_gperf "$cell") || gd=""
+			[ -z "$gd" ] || [ $scaling = 0 ] || [ "$cell" != layered-5k ] || pprof_series "$gd"
 		fi
 	elif is_real "$shape"; then
 		d=$(build_real "$shape" pg) || d=""
@@ -669,7 +677,6 @@ for cell in "${cells[@]}"; do
 		[ $scaling = 0 ] || timing_phases "$cell" "pprof" "$gd" "$(pprof_sizes "$gd")" \
 			"$symprof" --format=pprof prog prog.prof
 		if [ $scaling = 1 ] && [ "$cell" = layered-5k ]; then
-			pprof_series "$gd"
 			for k in 1000 4000 16000; do
 				timing_phases "samples-$k" "pprof" "$gd/series/$k" "$(pprof_sizes "$gd/series/$k")" \
 					"$symprof" --format=pprof prog prog.prof
