@@ -718,8 +718,9 @@ def fit(xs, ys):
 
 print()
 print("log-log slopes of each phase against the inputs' sizes (series: the same")
-print("shape at several sizes; points under 0.05 ms left out; FLAG: the slope")
-print("is above 1.1 against every size measure and the phase takes at least 1 ms)")
+print("shape at several sizes; points under 0.05 ms left out; a measure that")
+print("grows less than 2x over the series is not fitted (-); FLAG: the slope is")
+print("above 1.1 against every fitted measure and the phase takes 1 ms or more)")
 series = collections.defaultdict(list)
 for (cell, kind) in data:
     series[cell.split("-")[0], kind].append(cell)
@@ -728,6 +729,13 @@ for (shape, kind), cells in sorted(series.items()):
         continue
     measures = [m for m in ("functions", "arcs", "bins", "samples", "addresses")
                 if all(m in sizes[c, kind] for c in cells)]
+    # the series' order: the size in the cell's name (layered-20k, samples-4000)
+    def nominal(c):
+        z = c.split("-", 1)[1]
+        return float(z[:-1]) * 1000 if z.endswith("k") else float(z)
+    lo, hi = min(cells, key=nominal), max(cells, key=nominal)
+    grows = {m: float(sizes[hi, kind][m]) >= 2 * max(1.0, float(sizes[lo, kind][m]))
+             for m in measures}
     phases = []
     for c in cells:
         for p in data[c, kind]:
@@ -742,7 +750,7 @@ for (shape, kind), cells in sorted(series.items()):
         slopes = []
         for m in measures:
             xs = [float(sizes[c, kind][m]) for c, _ in pts]
-            slopes.append(fit(xs, [y for _, y in pts]) if min(xs) > 0 else None)
+            slopes.append(fit(xs, [y for _, y in pts]) if min(xs) > 0 and grows[m] else None)
         top = max(y for _, y in pts)
         valid = [s for s in slopes if s is not None]
         flag = "FLAG" if valid and min(valid) > 1.1 and top >= 1.0 else ""
