@@ -202,10 +202,13 @@ build_gen() {
 	local d=$W/gen/$cell/$lang
 	if [ ! -f "$d/gmon.out" ] || [ ! -f "$d/info.txt" ] || [ "$(cat "$d/matrix.stamp" 2>/dev/null)" != "${args[*]}" ]; then
 		log "$cell: generating, building (-pg -g -O2) and profiling (log: $W/logs/$cell.log)"
-		local opt=()
-		[ "$lang" = cxx ] && opt=(--cxx)
+		local opt=(--seconds 5)
+		[ "$lang" = cxx ] && opt+=(--cxx)
+		# tiny: every iteration adds arcs; 5 s of it overflows glibc's
+		# table (224k arcs for its 7.5 MB of text) and leaves no gmon.out
+		[ "$shape" = tiny ] && opt=(--iters 80)
 		BENCH_WORK=$W/gen/$cell MIN_SECONDS=3 JOBS=$jobs nice "$here/build-and-profile.sh" \
-			${opt[@]+"${opt[@]}"} --seconds 5 -- "${args[@]}" >"$W/logs/$cell.log" 2>&1 ||
+			"${opt[@]}" -- "${args[@]}" >"$W/logs/$cell.log" 2>&1 ||
 			{ log "$cell: build or profile failed: $W/logs/$cell.log"; return 1; }
 		printf '%s\n' "${args[*]}" >"$d/matrix.stamp"
 	fi
@@ -492,6 +495,8 @@ time_pair() {
 		tgt=$(awk -v r="$ratio" -v n="$need" -v ar="$a_r" -v sr="$s_r" -v rss="$([ "$slug" = "${slug#igprof}" ] && echo 1 || echo 0)" 'BEGIN {
 			t = (r + 0 >= n) ? "met" : "MISSED"; if (rss && sr + 0 > ar + 0) t = t "+rss"; print t }')
 	fi
+	# no speed target against an anchor that failed
+	case "$ident" in "anchor exit"*) tgt=n/a ;; esac
 	[ "$n" = "$runs" ] || ident="$ident (1 run)"
 	printf '%-12s %-24s %9.3f %9.3f %8s %-8s %8.1f %8.1f  %s\n' "$cell" "$label" "$a_w" "$s_w" "$ratio" \
 		"$tgt" "$(awk -v k="$a_r" 'BEGIN { print k / 1024 }')" "$(awk -v k="$s_r" 'BEGIN { print k / 1024 }')" \
