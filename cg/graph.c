@@ -254,10 +254,12 @@ static void radix_pass(const struct packed_key *v, size_t n, int by_rank, unsign
 static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n, struct packed_key *tmp)
 {
 	uint64_t diff_k2 = 0;
-	uint32_t diff_rank = 0, max_rank = 0;
+	uint32_t diff_rank = 0, max_rank = n ? v[0].rank : 0;
 	int digit;
 	size_t i;
 
+	/* the differences are taken against v[0]; the largest rank counts
+	 * v[0]'s own (the index's first symbol, often main, may hold it) */
 	for (i = 1; i < n; i++) {
 		diff_k2 |= v[i].k2 ^ v[0].k2;
 		diff_rank |= v[i].rank ^ v[0].rank;

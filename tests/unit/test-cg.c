@@ -587,7 +587,9 @@ static double node_time(int spread)
 }
 
 /* Thousands of nodes, calls of one to five bytes, names ranked with
- * repeats (ties kept in order). */
+ * repeats (ties kept in order). In the third round the first node to sort
+ * has the largest name and the rest have no time and no calls (the index
+ * of a program whose main, first in .text, sorts after every name). */
 static void test_node_orders(void)
 {
 	size_t n = 6000, i;
@@ -598,13 +600,16 @@ static void test_node_orders(void)
 	cg->nodes = calloc(n + 1, sizeof(*cg->nodes));
 	cg->nnodes = cg->nsyms = n;
 	cg->name_rank = malloc(n * sizeof(*cg->name_rank));
-	for (spread = 0; spread < 2; spread++) {
+	for (spread = 0; spread < 3; spread++) {
 		for (i = 0; i < n; i++) {
-			cg->nodes[i].time = node_time(spread);
-			cg->nodes[i].ncalls =
-				sort_rng() % 3 ? sort_rng() >> (24 + sort_rng() % 40) : 0;
+			cg->nodes[i].time = spread < 2 ? node_time(spread) : 0.0;
+			cg->nodes[i].ncalls = spread < 2 && sort_rng() % 3
+						      ? sort_rng() >> (24 + sort_rng() % 40)
+						      : 0;
 			cg->name_rank[i] = (uint32_t)(sort_rng() % (n - n / 8));
 		}
+		if (spread == 2)
+			cg->name_rank[n - 1] = (uint32_t)(n - 1);
 		for (order = 0; order < 2; order++) {
 			for (i = 0; i < n; i++)
 				got[i] = want[i] = (uint32_t)(n - 1 - i);
