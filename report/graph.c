@@ -19,6 +19,7 @@
 #include "fmt.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 static void print_granularity(struct sp_report *r, double *print_time)
@@ -202,8 +203,26 @@ static int member_greater(const struct sp_cg_node *l, const struct sp_cg_node *r
 	return lc > rc;
 }
 
-/* gprof's sort_members() (it relinks the cycle's member list). */
-static void sort_members(struct sp_cg *cg, unsigned cyc)
+/* A member as sort_members() compares it. */
+struct member_key {
+	double time;
+	uint64_t calls;
+	uint32_t node;
+};
+
+/* member_greater() on keys: l sorts before r. */
+static int member_before(const struct member_key *l, const struct member_key *r)
+{
+	return l->time > r->time || (l->time == r->time && l->calls > r->calls);
+}
+
+SP_DEFINE_STABLE_SORT(sort_member_keys, struct member_key, member_before)
+
+/* gprof's insertion of each member, in list order, after the members it
+ * is not greater than: quadratic, kept for NaN times only, where
+ * member_greater() is no order and only gprof's own steps are sure to
+ * give its list. */
+static void insert_members(struct sp_cg *cg, unsigned cyc)
 {
 	struct sp_cg_node *N = cg->nodes;
 	uint32_t todo = N[cyc].cyc_next, doing;
@@ -219,6 +238,43 @@ static void sort_members(struct sp_cg *cg, unsigned cyc)
 		N[doing].cyc_next = N[prev].cyc_next;
 		N[prev].cyc_next = doing;
 	}
+}
+
+/*
+ * gprof's sort_members() (it relinks the cycle's member list). Its
+ * insertion puts each member after every earlier one that is not below
+ * it: a stable sort by time, then calls, both descending, which a merge
+ * sort gives in n log n for cycles of thousands of members.
+ */
+static void sort_members(struct sp_cg *cg, unsigned cyc)
+{
+	struct sp_cg_node *N = cg->nodes;
+	struct member_key *k = NULL;
+	size_t n = 0, alloc = 0, i;
+	uint32_t m, *link;
+
+	for (m = N[cyc].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next) {
+		double t = N[m].prop_self + N[m].prop_child;
+
+		if (t != t) {
+			free(k);
+			insert_members(cg, cyc);
+			return;
+		}
+		SP_ALLOC_GROW(k, 2 * (n + 1), alloc);
+		k[n].time = t;
+		k[n].calls = N[m].ncalls + N[m].self_calls;
+		k[n].node = m;
+		n++;
+	}
+	sort_member_keys(k, n, k + n);
+	link = &N[cyc].cyc_next;
+	for (i = 0; i < n; i++) {
+		*link = k[i].node;
+		link = &N[k[i].node].cyc_next;
+	}
+	*link = SP_CG_NONE;
+	free(k);
 }
 
 static void print_members(struct sp_report *r, unsigned cyc)
