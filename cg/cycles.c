@@ -4,11 +4,8 @@
  * propagate_flags, propagate_time; gprof.md 4.5):
  *
  *  - self-recursive calls are taken out of each node's call count;
- *  - a depth-first numbering (callees get smaller numbers than their
- *    callers) finds cycles: reaching a node that is still on the stack
- *    gloms every node above it onto the cycle of the outermost one. gprof
- *    recurses; this walk keeps an explicit stack, so a call chain of any
- *    depth is fine, and visits nodes in exactly gprof's order;
+ *  - a depth-first walk numbers the nodes (callees get smaller numbers than
+ *    their callers) and finds the cycles (below);
  *  - each cycle gets a node of its own ("<cycle N as a whole>");
  *  - from the top of the topological order down, a node inherits its print
  *    flag (OR of its callers') and its propagation fraction (the callers'
@@ -17,6 +14,41 @@
  *  - from the bottom up, each arc receives the callee's self and child
  *    time in proportion to its share of the callee's calls;
  *  - nodes and cycles are ranked by propagated time (cmp_total).
+ *
+ * Cycles in linear time. gprof's cg_dfn() walks the graph depth first
+ * (roots in symbol order, children in list order) and, on reaching a node
+ * that is still "busy" (visited, not numbered), gloms every node above it
+ * on the stack onto the cycle of the outermost one: find_cycle() walks the
+ * stack down to that node, walks the head's member list to its tail, and
+ * relabels the head of every member it appends. A cycle of m members can
+ * take m such steps, each walking the list: quadratic (a 3,000-member
+ * cycle took two thirds of a whole report).
+ *
+ * What gprof computes is the strongly connected components of the graph,
+ * and its glomming is the path-based algorithm (Purdom, Munro; Gabow 2000):
+ * the busy nodes on the stack fall into contiguous segments, one per
+ * cycle being built, each opened by its head (the first node of the cycle
+ * the walk reached: Tarjan's root). This file runs that algorithm with
+ * Gabow's bookkeeping, which makes each step constant time (amortised):
+ *
+ *  - every node gets a preorder number when it is pushed; a busy node
+ *    keeps it, as a negative number in the walk's copy of the numbers;
+ *  - a second stack holds the open segments: the head's stack position,
+ *    its preorder number and the tail of its member list;
+ *  - reaching a busy node w closes every segment whose head was reached
+ *    after w: their member lists are appended, bottom segment first, to
+ *    the list of the segment that holds w. That is gprof's glomming order
+ *    (it walks the stack upwards from w's segment and appends each
+ *    unglommed node with its list), so the member lists, which decide
+ *    the order of sums and of ties in the report, are gprof's;
+ *  - when a node is popped and it opens the top segment, the segment is
+ *    a finished cycle (or a lone node): the topological counter goes up
+ *    and every member gets that number and the head, as in post_visit().
+ *
+ * Each node is pushed, numbered and appended once, and each arc is walked
+ * once: O(nodes + arcs), whatever the cycles. The numbers, the heads (the
+ * cycles are numbered by their head's place in the symbol table) and the
+ * member lists are the ones gprof's walk leaves.
  */
 #include "symprof/cg.h"
 
@@ -29,15 +61,25 @@
 #include "internal.h"
 
 #define DFN_NAN 0
-#define DFN_BUSY -1
+
+/* An open segment of the stack: a cycle being built (or a lone node). */
+struct segment {
+	uint32_t pos;  /* the head's place on the stack */
+	uint32_t pre;  /* the head's preorder number */
+	uint32_t tail; /* the last node of the head's member list */
+};
 
 struct dfn {
 	struct sp_cg *cg;
 	uint32_t *stack;  /* 1-based, like gprof's dfn_stack */
 	uint32_t *cursor; /* next arc to visit for each stack slot */
-	int *order;	  /* each node's top_order, the copy the walk reads */
-	size_t depth, alloc;
-	int counter;
+	/* each node's number as the walk reads it: DFN_NAN, a topological
+	 * number (> 0), or minus the preorder number of a busy node */
+	int32_t *order;
+	struct segment *seg;
+	size_t depth, alloc, nseg;
+	int32_t counter;  /* topological numbers given */
+	uint32_t reached; /* preorder numbers given */
 	FILE *dbg;
 };
 
@@ -48,46 +90,48 @@ static const char *nname(const struct sp_cg *cg, uint32_t n)
 	return s ? s->name : "<cycle>";
 }
 
-/* gprof's find_cycle(): `child` is busy, i.e. on the stack. */
+/* gprof's debugging line for find_cycle(): the stack slot it stops at is
+ * the busy node's own, or its segment head's when it left the stack. */
+static void debug_find_cycle(const struct dfn *d, uint32_t child, size_t k)
+{
+	size_t top = d->seg[k].pos, i;
+
+	for (i = d->depth; i > top; i--)
+		if (d->stack[i] == child) {
+			top = i;
+			break;
+		}
+	fprintf(d->dbg, "[find_cycle] dfn_depth %zu cycle_top %zu %s\n", d->depth, top,
+		nname(d->cg, d->stack[top]));
+}
+
+/* `child` is busy (gprof's find_cycle()): the segments above the one
+ * holding it join that one, their lists appended in stack order. */
 static void find_cycle(struct dfn *d, uint32_t child)
 {
 	struct sp_cg_node *N = d->cg->nodes;
-	uint32_t head = SP_CG_NONE, tail;
-	size_t top, k;
+	uint32_t pre = (uint32_t)-d->order[child];
+	size_t k = d->nseg, j;
+	struct segment *into;
 
-	for (top = d->depth; top > 0; --top) {
-		head = d->stack[top];
-		if (child == head)
-			break;
-		if (N[child].cyc_head != child && N[child].cyc_head == head)
-			break;
-	}
-	if (top == 0) {
-		/* cannot happen for a node marked busy; keep going like gprof cannot */
+	/* a busy node's segment is open, so k stops above 0 */
+	while (k > 0 && d->seg[k - 1].pre > pre)
+		k--;
+	if (k == 0)
 		return;
-	}
+	into = &d->seg[k - 1];
 	if (d->dbg)
-		fprintf(d->dbg, "[find_cycle] dfn_depth %zu cycle_top %zu %s\n", d->depth, top,
-			nname(d->cg, head));
-	if (top == d->depth)
-		return; /* a self call; those are handled elsewhere */
-	for (tail = head; N[tail].cyc_next != SP_CG_NONE; tail = N[tail].cyc_next)
-		;
-	if (N[head].cyc_head != head)
-		head = N[head].cyc_head;
-	for (k = top + 1; k <= d->depth; ++k) {
-		uint32_t c = d->stack[k];
+		debug_find_cycle(d, child, k - 1);
+	for (j = k; j < d->nseg; j++) {
+		uint32_t head = d->stack[d->seg[j].pos];
 
-		if (N[c].cyc_head == c) {
-			N[tail].cyc_next = c;
-			N[c].cyc_head = head;
-			if (d->dbg)
-				fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n",
-					nname(d->cg, c), nname(d->cg, head));
-			for (tail = c; N[tail].cyc_next != SP_CG_NONE; tail = N[tail].cyc_next)
-				N[N[tail].cyc_next].cyc_head = head;
-		}
+		N[into->tail].cyc_next = head;
+		into->tail = d->seg[j].tail;
+		if (d->dbg)
+			fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n", nname(d->cg, head),
+				nname(d->cg, d->stack[into->pos]));
 	}
+	d->nseg = k;
 }
 
 static void pre_visit(struct dfn *d, uint32_t n)
@@ -97,39 +141,49 @@ static void pre_visit(struct dfn *d, uint32_t n)
 		d->alloc = d->alloc ? d->alloc * 2 : 128;
 		d->stack = sp_xreallocarray(d->stack, d->alloc, sizeof(*d->stack));
 		d->cursor = sp_xreallocarray(d->cursor, d->alloc, sizeof(*d->cursor));
+		d->seg = sp_xreallocarray(d->seg, d->alloc, sizeof(*d->seg));
 	}
 	d->stack[d->depth] = n;
 	d->cursor[d->depth] = d->cg->nodes[n].children;
-	d->cg->nodes[n].top_order = d->order[n] = DFN_BUSY;
+	d->order[n] = -(int32_t)++d->reached;
+	d->seg[d->nseg].pos = (uint32_t)d->depth;
+	d->seg[d->nseg].pre = d->reached;
+	d->seg[d->nseg].tail = n;
+	d->nseg++;
 }
 
+/* gprof's post_visit(): a node that still opens the top segment is the
+ * head of a finished cycle (or alone): number it and its members. */
 static void post_visit(struct dfn *d, uint32_t n)
 {
 	struct sp_cg_node *N = d->cg->nodes;
 	uint32_t m;
 
-	if (N[n].cyc_head == n) {
+	if (d->nseg > 0 && d->seg[d->nseg - 1].pos == d->depth) {
 		++d->counter;
 		for (m = n; m != SP_CG_NONE; m = N[m].cyc_next) {
 			N[m].top_order = d->order[m] = d->counter;
+			N[m].cyc_head = n;
 			if (d->dbg)
 				fprintf(d->dbg, "[post_visit] %s -> cg.top_order = %d\n",
 					nname(d->cg, m), d->counter);
 		}
+		d->nseg--;
 	}
 	--d->depth;
 }
 
 /* Visits `n`; returns 1 if it was pushed (its children are to be walked).
- * The test reads the copy of the numbers: a node is visited once per arc
- * into it and pushed once, and the copy is 4 bytes a node, not 120. */
+ * The test reads the walk's copy of the numbers: a node is visited once
+ * per arc into it and pushed once, and the copy is 4 bytes a node, not
+ * the node's 120. */
 static inline int visit(struct dfn *d, uint32_t n)
 {
-	int order = d->order[n];
+	int32_t order = d->order[n];
 
-	if (order != DFN_NAN && order != DFN_BUSY)
+	if (order > 0)
 		return 0;
-	if (order == DFN_BUSY) {
+	if (order < 0) {
 		find_cycle(d, n);
 		return 0;
 	}
@@ -446,6 +500,7 @@ static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	free(d.order);
 	free(d.stack);
 	free(d.cursor);
+	free(d.seg);
 }
 
 /*

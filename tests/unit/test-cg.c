@@ -42,6 +42,15 @@ static struct sp_symtab *three_funcs_placed(struct sp_symspecs *specs)
 	return t;
 }
 
+/* Options for a graph of arcs only (no histogram), at 100 Hz. */
+static void arcs_only(struct sp_cg_gmon_opts *o, const struct sp_symspecs *specs)
+{
+	memset(o, 0, sizeof(*o));
+	o->specs = specs;
+	o->hz = 100;
+	o->have_arcs = 1;
+}
+
 static uint32_t stack(struct sp_profile *p, const uint32_t *leaf_first, size_t n, int64_t v)
 {
 	uint32_t node = sp_profile_cct_insert_leaf_first(p, leaf_first, n);
@@ -174,10 +183,7 @@ static void test_tally_runs(void)
 
 	for (i = 0; i < 7; i++)
 		sp_profile_add_pcarc(p, recs[i][0], recs[i][1], recs[i][2]);
-	memset(&o, 0, sizeof(o));
-	o.specs = specs;
-	o.hz = 100;
-	o.have_arcs = 1;
+	arcs_only(&o, specs);
 	cg = sp_cg_from_gmon(p, t, &o, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
 	CU_ASSERT_EQUAL_FATAL(cg->narcs, 4);
@@ -218,10 +224,7 @@ static void test_pseudo_after_cycles(void)
 	sp_profile_add_pcarc(p, 0x108, 0x200, 3);
 	sp_profile_add_pcarc(p, 0x208, 0x300, 5);
 	sp_profile_add_pcarc(p, 0x308, 0x200, 4);
-	memset(&o, 0, sizeof(o));
-	o.specs = specs;
-	o.hz = 100;
-	o.have_arcs = 1;
+	arcs_only(&o, specs);
 	o.find_calls = call_pseudo;
 	cg = sp_cg_from_gmon(p, t, &o, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
@@ -295,10 +298,7 @@ static void test_deep_chain(void)
 	}
 	sp_profile_append_pcarcs(p, arcs, DEEP_CHAIN);
 	free(arcs);
-	memset(&o, 0, sizeof(o));
-	o.specs = specs;
-	o.hz = 100;
-	o.have_arcs = 1;
+	arcs_only(&o, specs);
 	cg = sp_cg_from_gmon(p, t, &o, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
 	CU_ASSERT_EQUAL(cg->nsyms, DEEP_CHAIN);
@@ -756,6 +756,164 @@ static void test_name_ranks(void)
 	sp_symtab_free(t);
 }
 
+/* ---- cycles: the linear walk against gprof's cg_dfn() ---- */
+
+/* gprof's cg_dfn() and find_cycle() as gprof writes them (recursive,
+ * quadratic in a cycle's size), on the children lists of an assembled
+ * graph, with arrays of their own: order 0 unvisited, -1 busy. */
+struct ref_dfn {
+	const struct sp_cg *cg;
+	uint32_t *head, *next, *stack;
+	int *order;
+	size_t depth;
+	int counter;
+};
+
+static void ref_find_cycle(struct ref_dfn *d, uint32_t child)
+{
+	uint32_t head = SP_CG_NONE, tail;
+	size_t top, k;
+
+	for (top = d->depth; top > 0; --top) {
+		head = d->stack[top];
+		if (child == head || (d->head[child] != child && d->head[child] == head))
+			break;
+	}
+	if (top == 0 || top == d->depth)
+		return;
+	for (tail = head; d->next[tail] != SP_CG_NONE; tail = d->next[tail])
+		;
+	head = d->head[head];
+	for (k = top + 1; k <= d->depth; ++k) {
+		uint32_t c = d->stack[k];
+
+		if (d->head[c] != c)
+			continue;
+		d->next[tail] = c;
+		d->head[c] = head;
+		for (tail = c; d->next[tail] != SP_CG_NONE; tail = d->next[tail])
+			d->head[d->next[tail]] = head;
+	}
+}
+
+static void ref_dfn(struct ref_dfn *d, uint32_t n)
+{
+	uint32_t a, m;
+
+	if (d->order[n] > 0)
+		return;
+	if (d->order[n] < 0) {
+		ref_find_cycle(d, n);
+		return;
+	}
+	d->stack[++d->depth] = n;
+	d->order[n] = -1;
+	for (a = d->cg->nodes[n].children; a != SP_CG_NONE; a = d->cg->arcs[a].next_child)
+		ref_dfn(d, d->cg->arcs[a].child);
+	if (d->head[n] == n) {
+		++d->counter;
+		for (m = n; m != SP_CG_NONE; m = d->next[m])
+			d->order[m] = d->counter;
+	}
+	--d->depth;
+}
+
+/* Whether the assembled graph's numbers, cycles (numbered by their head's
+ * place) and member lists are the ones gprof's walk leaves. */
+static int cycles_as_gprof(const struct sp_cg *cg)
+{
+	size_t n = cg->nsyms, i, ncyc = 0;
+	struct ref_dfn d = {cg,
+			    malloc(n * sizeof(uint32_t)),
+			    malloc(n * sizeof(uint32_t)),
+			    malloc((n + 1) * sizeof(uint32_t)),
+			    calloc(n, sizeof(int)),
+			    0,
+			    0};
+	int same = 1;
+
+	for (i = 0; i < n; i++) {
+		d.head[i] = (uint32_t)i;
+		d.next[i] = SP_CG_NONE;
+	}
+	for (i = 0; i < n; i++)
+		if (d.order[i] == 0)
+			ref_dfn(&d, (uint32_t)i);
+	for (i = 0; i < n; i++) {
+		same &= cg->nodes[i].top_order == d.order[i];
+		if (d.head[i] == i && d.next[i] != SP_CG_NONE) {
+			/* the cycle's node, then its members in gprof's order */
+			uint32_t m = cg->nodes[n + ncyc].cyc_next, r;
+
+			for (r = (uint32_t)i; r != SP_CG_NONE;
+			     r = d.next[r], m = cg->nodes[m].cyc_next)
+				same &= m == r && cg->nodes[r].cycle == (int)ncyc + 1;
+			same &= m == SP_CG_NONE;
+			ncyc++;
+		} else if (d.head[i] == i) {
+			same &= cg->nodes[i].cycle == 0;
+		}
+	}
+	same &= cg->ncycles == ncyc;
+	free(d.head);
+	free(d.next);
+	free(d.stack);
+	free(d.order);
+	return same;
+}
+
+/* Random graphs of up to 300 functions: sparse and dense, mostly forward
+ * (layered, as programs are) with back calls and self calls, so that cycles
+ * nest, share members and are found from inside. */
+static void test_cycles_as_gprof(void)
+{
+	int round, same = 1;
+
+	for (round = 0; round < 300; round++) {
+		size_t n = 2 + sort_rng() % (round % 3 ? 40 : 300), narcs, i;
+		unsigned back = (unsigned)(sort_rng() % 40);
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+		struct sp_symspecs *specs = sp_symspecs_new();
+		struct sp_symtab *t = sp_symtab_new();
+		struct sp_cg_gmon_opts o;
+		struct sp_cg *cg;
+
+		for (i = 0; i < n; i++) {
+			struct sp_symbol *s = sp_symtab_add(t);
+
+			s->name = sp_strtab_intern(&t->strs, "f");
+			s->is_func = 1;
+			s->addr = 0x100 * (i + 1);
+		}
+		t->text_end = 0x100 * (n + 1) - 1;
+		sp_symtab_finalize(t);
+		sp_symspecs_resolve(specs, t, NULL);
+		narcs = n * (1 + sort_rng() % 4);
+		for (i = 0; i < narcs; i++) {
+			uint64_t from = sort_rng() % n, to = sort_rng() % n;
+
+			/* forward calls, except `back` percent of them */
+			if (from > to && sort_rng() % 100 >= back) {
+				uint64_t x = from;
+
+				from = to;
+				to = x;
+			}
+			sp_profile_add_pcarc(p, 0x100 * (from + 1) + 8 + sort_rng() % 4,
+					     0x100 * (to + 1), 1 + sort_rng() % 5);
+		}
+		arcs_only(&o, specs);
+		cg = sp_cg_from_gmon(p, t, &o, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(cg);
+		same &= cycles_as_gprof(cg);
+		sp_cg_free(cg);
+		sp_symspecs_free(specs);
+		sp_symtab_free(t);
+		sp_profile_free(p);
+	}
+	CU_ASSERT(same);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -774,7 +932,8 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "name ranks in strcmp order", test_name_ranks) ||
 	    !CU_add_test(s, "symbols sorted by key as by comparisons", test_symbols_sort) ||
 	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs) ||
-	    !CU_add_test(s, "a call chain of 300,000 functions", test_deep_chain))
+	    !CU_add_test(s, "a call chain of 300,000 functions", test_deep_chain) ||
+	    !CU_add_test(s, "cycles, numbers and members as gprof's walk", test_cycles_as_gprof))
 		return -1;
 	return 0;
 }
