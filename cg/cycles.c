@@ -69,13 +69,22 @@ struct segment {
 	uint32_t tail; /* the last node of the head's member list */
 };
 
+/*
+ * The walk reads and writes arrays of its own, 4 bytes a node or an arc,
+ * and the nodes (120 bytes) only at the end, in one pass: with 100,000
+ * functions the nodes and arcs are tens of megabytes, and following the
+ * lists of arcs in them missed the cache at nearly every step.
+ */
 struct dfn {
 	struct sp_cg *cg;
 	uint32_t *stack;  /* 1-based, like gprof's dfn_stack */
-	uint32_t *cursor; /* next arc to visit for each stack slot */
+	uint32_t *cursor; /* next child (in kids) for each stack slot */
+	/* node p's children in list order: kids[first[p + 1] .. first[p + 2]) */
+	uint32_t *first, *kids;
 	/* each node's number as the walk reads it: DFN_NAN, a topological
 	 * number (> 0), or minus the preorder number of a busy node */
 	int32_t *order;
+	uint32_t *next, *head; /* cyc_next and cyc_head until the walk ends */
 	struct segment *seg;
 	size_t depth, alloc, nseg;
 	int32_t counter;  /* topological numbers given */
@@ -109,7 +118,6 @@ static void debug_find_cycle(const struct dfn *d, uint32_t child, size_t k)
  * holding it join that one, their lists appended in stack order. */
 static void find_cycle(struct dfn *d, uint32_t child)
 {
-	struct sp_cg_node *N = d->cg->nodes;
 	uint32_t pre = (uint32_t)-d->order[child];
 	size_t k = d->nseg, j;
 	struct segment *into;
@@ -125,7 +133,7 @@ static void find_cycle(struct dfn *d, uint32_t child)
 	for (j = k; j < d->nseg; j++) {
 		uint32_t head = d->stack[d->seg[j].pos];
 
-		N[into->tail].cyc_next = head;
+		d->next[into->tail] = head;
 		into->tail = d->seg[j].tail;
 		if (d->dbg)
 			fprintf(d->dbg, "[find_cycle] glomming %s onto %s\n", nname(d->cg, head),
@@ -144,7 +152,7 @@ static void pre_visit(struct dfn *d, uint32_t n)
 		d->seg = sp_xreallocarray(d->seg, d->alloc, sizeof(*d->seg));
 	}
 	d->stack[d->depth] = n;
-	d->cursor[d->depth] = d->cg->nodes[n].children;
+	d->cursor[d->depth] = d->first[n + 1];
 	d->order[n] = -(int32_t)++d->reached;
 	d->seg[d->nseg].pos = (uint32_t)d->depth;
 	d->seg[d->nseg].pre = d->reached;
@@ -156,14 +164,13 @@ static void pre_visit(struct dfn *d, uint32_t n)
  * head of a finished cycle (or alone): number it and its members. */
 static void post_visit(struct dfn *d, uint32_t n)
 {
-	struct sp_cg_node *N = d->cg->nodes;
 	uint32_t m;
 
 	if (d->nseg > 0 && d->seg[d->nseg - 1].pos == d->depth) {
 		++d->counter;
-		for (m = n; m != SP_CG_NONE; m = N[m].cyc_next) {
-			N[m].top_order = d->order[m] = d->counter;
-			N[m].cyc_head = n;
+		for (m = n; m != SP_CG_NONE; m = d->next[m]) {
+			d->order[m] = d->counter;
+			d->head[m] = n;
 			if (d->dbg)
 				fprintf(d->dbg, "[post_visit] %s -> cg.top_order = %d\n",
 					nname(d->cg, m), d->counter);
@@ -199,32 +206,51 @@ static void dfn_from(struct dfn *d, uint32_t root)
 	if (!visit(d, root))
 		return;
 	while (d->depth > base) {
-		uint32_t a = d->cursor[d->depth];
+		uint32_t k = d->cursor[d->depth], n = d->stack[d->depth];
 
-		if (a == SP_CG_NONE) {
-			post_visit(d, d->stack[d->depth]);
+		if (k == d->first[n + 2]) {
+			post_visit(d, n);
 			continue;
 		}
-		d->cursor[d->depth] = d->cg->arcs[a].next_child;
-		visit(d, d->cg->arcs[a].child);
+		d->cursor[d->depth] = k + 1;
+		visit(d, d->kids[k]);
 	}
 }
 
-/* gprof's cycle_link(): one node per cycle, with its outside/inside calls. */
-static void cycle_link(struct sp_cg *cg, FILE *dbg)
+/* Each cycle's members in list order: cycle i's are v[first[i] .. first[i + 1]).
+ * Walking them there, rather than along the nodes' cyc_next, is a load a
+ * member that does not wait for the one before (a cycle of 50,000 members
+ * made each walk a chain of cache misses). */
+struct members {
+	uint32_t *first, *v;
+};
+
+/* gprof's cycle_link(): one node per cycle, with its outside/inside calls.
+ * `next` is the walk's copy of the member lists (cyc_next). */
+static void cycle_link(struct sp_cg *cg, const uint32_t *next, struct members *mb, FILE *dbg)
 {
-	uint32_t *heads = NULL, m, a;
-	size_t i, n = 0, alloc = 0;
+	uint32_t *heads = NULL, *cycle_of, m;
+	size_t i, n = 0, alloc = 0, k = 0;
 
 	/* the heads in symbol order, in one pass over the nodes (with -l
 	 * there are hundreds of thousands, and few cycles) */
 	for (i = 0; i < cg->nsyms; i++)
-		if (cg->nodes[i].cyc_head == i && cg->nodes[i].cyc_next != SP_CG_NONE) {
+		if (cg->nodes[i].cyc_head == i && next[i] != SP_CG_NONE) {
 			SP_ALLOC_GROW(heads, n + 1, alloc);
 			heads[n++] = (uint32_t)i;
 		}
 	cg->ncycles = n;
 	sp_cg_insert_nodes(cg, n);
+	mb->first = sp_xmalloc((n + 1) * sizeof(*mb->first));
+	mb->v = NULL;
+	mb->first[0] = 0;
+	if (n == 0) {
+		free(heads);
+		return;
+	}
+	mb->v = sp_xmalloc(cg->nsyms * sizeof(*mb->v));
+	/* each symbol's cycle, 4 bytes a symbol for the pass over the arcs */
+	cycle_of = sp_xcalloc(cg->nsyms + 1, sizeof(*cycle_of));
 	for (n = 0; n < cg->ncycles; n++) {
 		uint32_t c = (uint32_t)(cg->nsyms + n), head = heads[n];
 		struct sp_cg_node *cyc = &cg->nodes[c];
@@ -240,23 +266,34 @@ static void cycle_link(struct sp_cg *cg, FILE *dbg)
 		if (dbg)
 			fprintf(dbg, "[cycle_link] %s is the head of cycle %d\n", nname(cg, head),
 				number);
-		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
-			cg->nodes[m].cycle = number;
-			cg->nodes[m].cyc_head = c;
+		for (m = head; m != SP_CG_NONE; m = next[m]) {
+			mb->v[k++] = m;
+			cycle_of[m] = (uint32_t)number;
 		}
-		for (m = head; m != SP_CG_NONE; m = cg->nodes[m].cyc_next)
-			for (a = cg->nodes[m].parents; a != SP_CG_NONE;
-			     a = cg->arcs[a].next_parent) {
-				uint32_t par = cg->arcs[a].parent;
-
-				if (par == m)
-					continue;
-				if (cg->nodes[par].cycle == number)
-					cyc->self_calls += cg->arcs[a].count;
-				else
-					cyc->ncalls += cg->arcs[a].count;
-			}
+		mb->first[n + 1] = (uint32_t)k;
+		for (i = mb->first[n]; i < k; i++) {
+			cg->nodes[mb->v[i]].cycle = number;
+			cg->nodes[mb->v[i]].cyc_head = c;
+		}
 	}
+	/* the calls into each cycle's members, from inside it or outside: one
+	 * pass over the arcs in memory order, where walking the members'
+	 * lists of callers misses the cache at every arc of a big cycle */
+	for (i = 0; i < cg->narcs; i++) {
+		const struct sp_cg_arc *a = &cg->arcs[i];
+		uint32_t number;
+		struct sp_cg_node *cyc;
+
+		if (a->child >= cg->nsyms || !(number = cycle_of[a->child]) ||
+		    a->parent == a->child)
+			continue;
+		cyc = &cg->nodes[cg->nsyms + number - 1];
+		if (a->parent < cg->nsyms && cycle_of[a->parent] == number)
+			cyc->self_calls += a->count;
+		else
+			cyc->ncalls += a->count;
+	}
+	free(cycle_of);
 	free(heads);
 }
 
@@ -313,10 +350,11 @@ static void callers_build(const struct sp_cg *cg, struct callers *c, void *mem)
 
 /* gprof's inherit_flags(): the callers of `child` (or of its cycle's
  * members) give it their print flag and their share of the fraction. */
-static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t child)
+static void inherit_flags(struct sp_cg *cg, const struct callers *cl, const struct members *mb,
+			  uint32_t child)
 {
 	struct sp_cg_node *N = cg->nodes;
-	uint32_t head = N[child].cyc_head, m, k;
+	uint32_t head = N[child].cyc_head, m, k, i, ci;
 
 	if (child == head) {
 		N[child].print_flag = 0;
@@ -336,8 +374,9 @@ static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t c
 	}
 	N[head].print_flag = 0;
 	N[head].prop_fract = 0.0;
-	for (m = N[head].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next)
-		for (k = cl->first[m + 1]; k < cl->first[m + 2]; k++) {
+	ci = head - (uint32_t)cg->nsyms;
+	for (i = mb->first[ci]; i < mb->first[ci + 1]; i++)
+		for (m = mb->v[i], k = cl->first[m + 1]; k < cl->first[m + 2]; k++) {
 			uint32_t par = cl->v[k].node;
 
 			if (N[par].cyc_head == head)
@@ -347,9 +386,9 @@ static void inherit_flags(struct sp_cg *cg, const struct callers *cl, uint32_t c
 				N[head].prop_fract += N[par].prop_fract * ((double)cl->v[k].count /
 									   (double)N[head].ncalls);
 		}
-	for (m = head; m != SP_CG_NONE; m = N[m].cyc_next) {
-		N[m].print_flag = N[head].print_flag;
-		N[m].prop_fract = N[head].prop_fract;
+	for (i = mb->first[ci]; i < mb->first[ci + 1]; i++) {
+		N[mb->v[i]].print_flag = N[head].print_flag;
+		N[mb->v[i]].prop_fract = N[head].prop_fract;
 	}
 }
 
@@ -380,7 +419,7 @@ static void apply_specs(const struct sp_symspecs *s, struct sp_cg_node *n)
 }
 
 static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct callers *cl,
-			    const struct sp_cg_gmon_opts *o)
+			    const struct members *mb, const struct sp_cg_gmon_opts *o)
 {
 	const struct sp_symspecs *s = o->specs;
 	FILE *dbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
@@ -398,7 +437,7 @@ static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct 
 
 		if (n->cyc_head != old_head) {
 			old_head = n->cyc_head;
-			inherit_flags(cg, cl, c);
+			inherit_flags(cg, cl, mb, c);
 		}
 		if (specs) {
 			apply_specs(s, n);
@@ -418,15 +457,17 @@ static void propagate_flags(struct sp_cg *cg, const uint32_t *top, const struct 
 	}
 }
 
-static void cycle_time(struct sp_cg *cg)
+static void cycle_time(struct sp_cg *cg, const struct members *mb)
 {
 	size_t c;
-	uint32_t m;
+	uint32_t i;
 
-	for (c = cg->nsyms; c < cg->nnodes; c++) {
-		struct sp_cg_node *cyc = &cg->nodes[c];
+	for (c = 0; c < cg->ncycles; c++) {
+		struct sp_cg_node *cyc = &cg->nodes[cg->nsyms + c];
 
-		for (m = cyc->cyc_next; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
+		for (i = mb->first[c]; i < mb->first[c + 1]; i++) {
+			uint32_t m = mb->v[i];
+
 			if (cg->nodes[m].prop_fract == 0.0)
 				continue;
 			cyc->time += cg->nodes[m].time;
@@ -484,23 +525,69 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 	}
 }
 
-static void number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
+/*
+ * The children of nodes [0, n) as runs in first/kids (see struct dfn). The
+ * lists are newest first until a report sorts them (sp_cg_arc_link()), so
+ * counting the arcs by parent and placing them from the first to the last
+ * at the end of their parent's run gives each run in list order (as
+ * sp_cg_count_callees() does by callee).
+ */
+static void children_build(const struct sp_cg *cg, size_t n, uint32_t *first, uint32_t *kids)
 {
-	struct dfn d;
+	uint32_t total = 0;
 	size_t i;
+
+	memset(first, 0, (n + 2) * sizeof(*first));
+	for (i = 0; i < cg->narcs; i++)
+		first[cg->arcs[i].parent + 1]++;
+	for (i = 0; i < n; i++) {
+		total += first[i + 1];
+		first[i + 1] = total;
+	}
+	first[n + 1] = total;
+	for (i = 0; i < cg->narcs; i++)
+		kids[--first[cg->arcs[i].parent + 1]] = cg->arcs[i].child;
+}
+
+/* Numbers the nodes and finds the cycles (top_order, cyc_head, cyc_next);
+ * returns the member lists as the walk kept them (cyc_next of each node),
+ * for the caller to free. */
+static uint32_t *number_nodes(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
+{
+	/* every node (pseudo nodes too) starts unnumbered, as in the nodes */
+	size_t n = cg->nnodes + cg->npseudo, i;
+	struct dfn d;
+	uint32_t *mem = sp_xmalloc((4 * (n + 2) + cg->narcs) * sizeof(*mem));
 
 	memset(&d, 0, sizeof(d));
 	d.cg = cg;
 	d.dbg = (o->debug.mask & SP_DBG_DFN) ? o->debug.out : NULL;
-	/* every node (pseudo nodes too) starts unnumbered, as in the nodes */
-	d.order = sp_xcalloc(cg->nnodes + cg->npseudo + 1, sizeof(*d.order));
+	d.order = (int32_t *)mem;
+	d.next = sp_xmalloc((n + 2) * sizeof(*d.next));
+	d.head = mem + n + 2;
+	d.first = d.head + n + 2;
+	d.kids = d.first + n + 2;
+	memset(d.order, 0, (n + 2) * sizeof(*d.order));
+	for (i = 0; i < n; i++) {
+		d.next[i] = SP_CG_NONE;
+		d.head[i] = (uint32_t)i;
+	}
+	children_build(cg, n, d.first, d.kids);
 	for (i = 0; i < cg->nsyms; i++)
 		if (d.order[i] == DFN_NAN)
 			dfn_from(&d, (uint32_t)i);
-	free(d.order);
+	for (i = 0; i < n; i++) {
+		struct sp_cg_node *nd = &cg->nodes[i];
+
+		nd->top_order = d.order[i];
+		nd->cyc_next = d.next[i];
+		nd->cyc_head = d.head[i];
+	}
+	free(mem);
 	free(d.stack);
 	free(d.cursor);
 	free(d.seg);
+	return d.next;
 }
 
 /*
@@ -547,7 +634,8 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	FILE *pdbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
 	struct callers cl;
-	uint32_t *top;
+	struct members mb;
+	uint32_t *top, *next;
 	void *mem;
 	size_t i;
 
@@ -572,8 +660,9 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 		o->find_calls(cg, (uint32_t)i, cg->nodes[i].sym->addr,
 			      i + 1 < cg->nsyms ? cg->nodes[i + 1].sym->addr : 0,
 			      o->find_calls_ctx);
-	number_nodes(cg, o);
-	cycle_link(cg, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
+	next = number_nodes(cg, o);
+	cycle_link(cg, next, &mb, (o->debug.mask & SP_DBG_CYCLE) ? o->debug.out : NULL);
+	free(next);
 	top = topo_order(cg, callers_size(cg), &mem);
 	callers_build(cg, &cl, mem);
 	if ((o->debug.mask & SP_DBG_DFN) && o->debug.out) {
@@ -582,8 +671,10 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 			fprintf(o->debug.out, "[cg_assemble] %d:%s\n", cg->nodes[top[i]].top_order,
 				nname(cg, top[i]));
 	}
-	propagate_flags(cg, top, &cl, o);
-	cycle_time(cg);
+	propagate_flags(cg, top, &cl, &mb, o);
+	cycle_time(cg, &mb);
+	free(mb.first);
+	free(mb.v);
 	for (i = 0; i < cg->nsyms; i++)
 		propagate_time(cg, top[i], pdbg);
 	if (top != cg->scratch)
