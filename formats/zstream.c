@@ -27,6 +27,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/error.h"
+#include "symprof/inflate.h"
 
 #define CHUNK (1u << 20)
 #define INBUF (256u << 10)
@@ -56,6 +57,12 @@ struct sp_zin {
 	z_stream zs;
 	bz_stream bz;
 	int zinit, bzinit, done;
+	/* gzip through the fast inflater (inflate.h) while it goes well; on
+	 * an error the stream is read again with zlib from the start, its
+	 * first `skip` bytes of text (already handed out) left out */
+	struct sp_inflate *fast;
+	uint64_t produced, skip;
+	int rewindable; /* memory, or a regular file opened by name */
 
 	/* the ring (threaded) or one buffer */
 	int threaded;
@@ -156,7 +163,7 @@ static int next_member(struct sp_zin *z, const char *magic, size_t mlen, const c
 	return 1;
 }
 
-static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
+static int zlib_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
 {
 	z_stream *zs = &z->zs;
 
@@ -191,6 +198,89 @@ static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *
 		}
 	}
 	return 0;
+}
+
+/* The fast inflater's chunk: 0, or 1 when zlib must take over. */
+static int fast_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
+{
+	uint8_t *o = (uint8_t *)out;
+	size_t room = z->chunk;
+
+	while (room && !z->done) {
+		const uint8_t *in;
+		size_t avail;
+		int r;
+
+		if (src_fill(z, err) < 0 || !z->src.avail)
+			return 1;
+		in = z->src.next;
+		avail = z->src.avail;
+		r = sp_inflate_step(z->fast, &in, &avail, &o, &room);
+		src_take(z, z->src.avail - avail);
+		if (r < 0)
+			return 1;
+		if (r > 0) {
+			if (src_fill(z, err) < 0)
+				return 1;
+			if (!z->src.avail) {
+				z->done = 1;
+				break;
+			}
+			if (!sp_inflate_gzip_header_simple(z->src.next, z->src.avail))
+				return 1;
+			sp_inflate_reset(z->fast);
+		}
+	}
+	*len = z->chunk - room;
+	return 0;
+}
+
+/* Reads the file again from the start with zlib (the fast inflater
+ * failed); 0, or -1 if the input cannot be read again (a pipe). */
+static int restart_with_zlib(struct sp_zin *z)
+{
+	struct src *s = &z->src;
+
+	sp_inflate_free(z->fast);
+	z->fast = NULL;
+	if (s->fd >= 0 && lseek(s->fd, 0, SEEK_SET) != 0)
+		return -1;
+	s->mempos = 0;
+	s->avail = 0;
+	s->eof = 0;
+	z->consumed = 0;
+	z->done = 0;
+	z->skip = z->produced;
+	inflateReset(&z->zs);
+	return 0;
+}
+
+static int gzip_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
+{
+	int r;
+
+	if (z->fast) {
+		if (fast_fill(z, out, len, err) == 0) {
+			z->produced += *len;
+			return 0;
+		}
+		if (restart_with_zlib(z) < 0)
+			return corrupt(z, "gzip", NULL, err);
+	}
+	for (;;) {
+		size_t drop;
+
+		*len = 0;
+		r = zlib_fill(z, out, len, err);
+		if (!z->skip)
+			return r;
+		drop = *len < z->skip ? *len : (size_t)z->skip;
+		memmove(out, out + drop, *len - drop);
+		*len -= drop;
+		z->skip -= drop;
+		if (r < 0 || *len || z->done)
+			return r;
+	}
 }
 
 static int bzip2_fill(struct sp_zin *z, char *out, size_t *len, struct sp_error *err)
@@ -306,6 +396,9 @@ static void start_decoder(struct sp_zin *z)
 		if (inflateInit2(&z->zs, 15 + 16) != Z_OK)
 			sp_oom(0);
 		z->zinit = 1;
+		/* the fast path needs input it can read again if it fails */
+		if (z->rewindable && sp_inflate_gzip_header_simple(d, z->src.avail))
+			z->fast = sp_inflate_new(SP_INFLATE_GZIP);
 	} else if (z->src.avail >= 3 && !memcmp(d, "BZh", 3)) {
 		z->kind = SP_ZIN_BZIP2;
 		if (BZ2_bzDecompressInit(&z->bz, 0, 0) != BZ_OK)
@@ -354,6 +447,7 @@ static struct sp_zin *zin_new_mem(const char *name, const uint8_t *data, size_t 
 	z->src.mem = data;
 	z->src.memsize = size;
 	z->size = size;
+	z->rewindable = 1;
 	src_fill(z, NULL);
 	return z;
 }
@@ -400,8 +494,10 @@ struct sp_zin *sp_zin_open(const char *path, int threaded, struct sp_error *err)
 		sp_zin_close(z);
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		z->size = (uint64_t)st.st_size;
+		z->rewindable = strcmp(path, "-") != 0;
+	}
 	z->src.in = sp_xmalloc(INBUF);
 	z->threaded = threaded;
 	if (src_fill(z, err) < 0) {
@@ -481,6 +577,7 @@ void sp_zin_close(struct sp_zin *z)
 	}
 	if (z->zinit)
 		inflateEnd(&z->zs);
+	sp_inflate_free(z->fast);
 	if (z->bzinit)
 		BZ2_bzDecompressEnd(&z->bz);
 	if (z->src.fd >= 0)

@@ -15,7 +15,7 @@ set -eu
 
 PKGS="cmake make gcc g++ pkg-config binutils
 libelf-dev libdw-dev binutils-dev libiberty-dev libcapstone-dev libcunit1-dev
-zlib1g-dev libbz2-dev libdeflate-dev liblzma-dev libzstd-dev
+zlib1g-dev libbz2-dev libdeflate-dev libisal-dev liblzma-dev libzstd-dev
 libc6-dbg bzip2 gzip python3 clang-format dpkg-dev
 graphviz chromium fonts-dejavu-core bsdutils util-linux
 libdebuginfod-dev libdebuginfod1 debuginfod iproute2"

@@ -41,6 +41,7 @@
 #endif
 
 #include "symprof/alloc.h"
+#include "symprof/inflate.h"
 #include "symprof/sort.h"
 
 #define MAX_SHARE 4 /* read partially when wanted units <= all units / MAX_SHARE */
@@ -74,6 +75,35 @@ static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *z
 }
 
 /*
+ * The fast inflater's part of inflate_section(): returns the bytes
+ * produced, or (size_t)-1 if it is not built in or fails (zlib then
+ * inflates the section again, and says what is wrong).
+ */
+static size_t inflate_fast(const uint8_t *z, size_t zlen, uint8_t *out, size_t size,
+			   size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx)
+{
+	struct sp_inflate *x = sp_inflate_new(SP_INFLATE_ZLIB);
+	size_t done = 0, target = want ? want(ctx, out, 0) : size;
+	int r = 0;
+
+	if (!x)
+		return (size_t)-1;
+	while (r == 0 && done < size && done < target) {
+		size_t room = (target < size ? target : size) - done;
+		uint8_t *o = out + done;
+
+		r = sp_inflate_step(x, &z, &zlen, &o, &room);
+		if (r == 0 && (size_t)(o - out) == done && !zlen)
+			r = -1; /* no progress and no input left: truncated */
+		done = (size_t)(o - out);
+		if (want && done >= target)
+			target = want(ctx, out, done);
+	}
+	sp_inflate_free(x);
+	return r < 0 ? (size_t)-1 : done;
+}
+
+/*
  * Inflates the section into out (size bytes), stopping once `want(ctx,
  * produced)` says enough has been produced (NULL: everything). Returns the
  * number of bytes produced, or (size_t)-1 on a corrupt stream.
@@ -82,7 +112,7 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 			      size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx)
 {
 	const uint8_t *z;
-	size_t zlen, target;
+	size_t zlen, target, got;
 	uint64_t size;
 	z_stream st;
 	int r = Z_OK;
@@ -94,15 +124,18 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 	if (!want) {
 		/* a whole section: libdeflate is twice as fast as zlib */
 		struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-		size_t got = 0;
 		enum libdeflate_result lr = LIBDEFLATE_BAD_DATA;
 
+		got = 0;
 		if (d)
 			lr = libdeflate_zlib_decompress(d, z, zlen, *out, size, &got);
 		libdeflate_free_decompressor(d);
 		return lr == LIBDEFLATE_SUCCESS ? got : (size_t)-1;
 	}
 #endif
+	/* a part: ISA-L when built in, as fast as libdeflate and it can stop */
+	if ((got = inflate_fast(z, zlen, *out, size, want, ctx)) != (size_t)-1)
+		return got;
 	memset(&st, 0, sizeof(st));
 	if (inflateInit(&st) != Z_OK)
 		return (size_t)-1;

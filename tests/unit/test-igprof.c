@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
+#include "symprof/buf.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
@@ -408,6 +410,129 @@ static void test_igtree_filters(void)
 	sp_profile_free(p);
 }
 
+/* ---- gzip through the fast inflater ---- */
+
+/* A dump of n identical trees (several MB of text, so several chunks). */
+static char *big_text(size_t n, size_t *len)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	sp_buf_addstr(&b, "P=(HEX ID=1 N=(/bin/prog) T=0.010000)\n"
+			  "C1 FN0=(F0=(/bin/prog)+10 N=(main))+4\n"
+			  "C2 FN1=(F0+20 N=(work))+0 V0=(MEM_LIVE):(1,2,2)\n");
+	for (i = 0; i < n; i++)
+		sp_buf_addstr(&b, "C1 FN0+4\nC2 FN1+0 V0:(1,2,2);LK=(0xabcdef,2);LK=(0x1234,2)\n");
+	return sp_buf_detach(&b, len);
+}
+
+static size_t gzip_member(const char *text, size_t len, unsigned char *out, size_t room)
+{
+	z_stream zs;
+
+	memset(&zs, 0, sizeof(zs));
+	CU_ASSERT_EQUAL(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (Bytef *)text;
+	zs.avail_in = (uInt)len;
+	zs.next_out = out;
+	zs.avail_out = (uInt)room;
+	CU_ASSERT_EQUAL(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	deflateEnd(&zs);
+	return room - zs.avail_out;
+}
+
+/* zlib's own message for the first error in a gzip file (several members). */
+static const char *zlib_message(const unsigned char *gz, size_t n)
+{
+	static char msg[128];
+	unsigned char out[65536];
+	z_stream zs;
+	int r = Z_OK;
+
+	memset(&zs, 0, sizeof(zs));
+	inflateInit2(&zs, 15 + 16);
+	zs.next_in = (Bytef *)gz;
+	zs.avail_in = (uInt)n;
+	while (zs.avail_in && (r == Z_OK || r == Z_STREAM_END || r == Z_BUF_ERROR)) {
+		if (r == Z_STREAM_END)
+			inflateReset(&zs);
+		zs.next_out = out;
+		zs.avail_out = sizeof(out);
+		r = inflate(&zs, Z_NO_FLUSH);
+	}
+	snprintf(msg, sizeof(msg), "%s", zs.msg ? zs.msg : "");
+	inflateEnd(&zs);
+	return msg;
+}
+
+static int read_path(struct sp_profile *p, const char *path, struct sp_error *err)
+{
+	struct sp_igprof_read_opts o = {1, 1, NULL};
+
+	return sp_fmt_igprof_read(p, path, &o, err);
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+/*
+ * Two gzip members of a dump of several chunks, from memory and from a
+ * file (decoded on the reader's thread): the same profile as the plain
+ * text. Then a byte flipped in the second member: the error zlib gives,
+ * although the fast inflater (when built in) had decoded the first.
+ */
+static void test_gzip_members(void)
+{
+	size_t len, half, cap, n1, n2;
+	char *text = big_text(60000, &len);
+	unsigned char *gz;
+	char path[] = "/tmp/sp-test-gz-XXXXXX";
+	int fd = mkstemp(path);
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_profile *want = sp_profile_new(SP_PROFILE_IGPROF), *p;
+	int pass;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	half = strchr(text + len / 2, '\n') + 1 - text;
+	cap = len + 4096;
+	gz = sp_xmalloc(cap);
+	n1 = gzip_member(text, half, gz, cap);
+	n2 = gzip_member(text + half, len - half, gz + n1, cap - n1);
+	CU_ASSERT_EQUAL(read_text(want, text, len, &err), 0);
+	for (pass = 0; pass < 2; pass++) {
+		p = sp_profile_new(SP_PROFILE_IGPROF);
+		if (pass == 0) {
+			CU_ASSERT_EQUAL(read_text(p, (char *)gz, n1 + n2, &err), 0);
+		} else {
+			write_file(path, gz, n1 + n2);
+			CU_ASSERT_EQUAL(read_path(p, path, &err), 0);
+		}
+		CU_ASSERT_EQUAL(sum_counter(p, "MEM_LIVE").value,
+				sum_counter(want, "MEM_LIVE").value);
+		CU_ASSERT_EQUAL(sum_counter(p, "MEM_LIVE").count, 60001);
+		CU_ASSERT_EQUAL(p->nleaks, want->nleaks);
+		sp_profile_free(p);
+	}
+	gz[n1 + n2 / 2] ^= 0x55;
+	write_file(path, gz, n1 + n2);
+	p = sp_profile_new(SP_PROFILE_IGPROF);
+	CU_ASSERT(read_path(p, path, &err) < 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gzip data"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, zlib_message(gz, n1 + n2)));
+	sp_profile_free(p);
+	remove(path);
+	sp_profile_free(want);
+	free(gz);
+	free(text);
+}
+
 int sp_test_register_igprof(void)
 {
 	CU_pSuite s = CU_add_suite("igprof", NULL, NULL);
@@ -418,6 +543,7 @@ int sp_test_register_igprof(void)
 	    !CU_add_test(s, "read: mem dump, leaks", test_mem_dump) ||
 	    !CU_add_test(s, "read: two dumps merged", test_merge_dumps) ||
 	    !CU_add_test(s, "read: plain, gzip, bzip2", test_plain_gzip_bzip2) ||
+	    !CU_add_test(s, "read: gzip members, fast inflater", test_gzip_members) ||
 	    !CU_add_test(s, "read: decimal dumps", test_decimal) ||
 	    !CU_add_test(s, "read: a line longer than the window", test_long_line) ||
 	    !CU_add_test(s, "read: errors", test_errors) ||
