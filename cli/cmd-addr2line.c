@@ -15,7 +15,8 @@
  *
  * An input line that starts like a symbol ("main", "foo+0x10") is looked
  * up in the file's symbol table, as addr2line does. Output is buffered
- * (addr2line flushes after every address; the bytes are the same).
+ * (addr2line flushes after every address; the bytes are the same), and
+ * stdin is answered in batches looked up in address order.
  */
 #include "cli.h"
 
@@ -113,26 +114,81 @@ static int symbol_input(struct a2l *a, char *s, uint64_t *pc)
 	return 1;
 }
 
-static void one(struct a2l *a, char *line)
+/* strtoull(s, NULL, 16) for the usual "0x1234" input, faster; anything
+ * else (spaces, signs, more than 16 digits) goes to strtoull itself. */
+static uint64_t hex_value(const char *s)
+{
+	static const signed char val[256] = {
+		['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+		['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+		['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+		['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	};
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t v = 0;
+	int i;
+
+	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !val[p[2]])
+		return strtoull(s, NULL, 16);
+	for (p += 2, i = 0; val[*p] && i < 16; p++, i++)
+		v = v << 4 | (uint64_t)(val[*p] - 1);
+	return val[*p] ? strtoull(s, NULL, 16) : v;
+}
+
+static uint64_t parse_input(struct a2l *a, char *line)
 {
 	uint64_t pc;
 
 	if (!symbol_input(a, line, &pc))
-		pc = strtoull(line, NULL, 16);
-	print_loc(a, sp_symfile_lookup_session(a->file, pc));
+		pc = hex_value(line);
+	return pc;
+}
+
+static void flush_some(struct a2l *a)
+{
 	if (a->out.len >= 1 << 16) {
 		fwrite(a->out.buf, 1, a->out.len, stdout);
 		sp_buf_reset(&a->out);
 	}
 }
 
-/* Lines of at most 99 characters, like addr2line's fgets(buf, 100). */
+static void one(struct a2l *a, char *line)
+{
+	print_loc(a, sp_symfile_lookup_session(a->file, parse_input(a, line)));
+	flush_some(a);
+}
+
+static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
+{
+	struct a2l *a = ctx;
+
+	(void)i;
+	print_loc(a, loc);
+	flush_some(a);
+}
+
+#define BATCH (1u << 16)
+
+/* Lines of at most 99 characters, like addr2line's fgets(buf, 100),
+ * looked up BATCH at a time (the answers are the same, see
+ * sp_symfile_lookup_session_many()). */
 static void from_stdin(struct a2l *a)
 {
+	uint64_t *pcs = sp_xmalloc(BATCH * sizeof(*pcs));
 	char buf[100];
+	size_t n = 0;
+	int more = 1;
 
-	while (fgets(buf, sizeof(buf), stdin))
-		one(a, buf);
+	while (more) {
+		more = fgets(buf, sizeof(buf), stdin) != NULL;
+		if (more)
+			pcs[n++] = parse_input(a, buf);
+		if (n == BATCH || (!more && n)) {
+			sp_symfile_lookup_session_many(a->file, pcs, n, print_many, a);
+			n = 0;
+		}
+	}
+	free(pcs);
 }
 
 int sp_cmd_addr2line(struct sp_opts *o)

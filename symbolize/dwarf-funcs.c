@@ -1369,6 +1369,24 @@ size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state
 	return find(f, st, addr, frames, max, &st->cursor);
 }
 
+void sp_dwfuncs_state_apply(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+			    struct sp_inline_frame *frames, size_t n)
+{
+	struct sp_dwfuncs_cursor c;
+	size_t i;
+
+	if (!n)
+		return;
+	memset(&c, 0, sizeof(c));
+	/* innermost_name() with st, knowing the fresh answer */
+	if (st->named[frames[0].fn])
+		frames[0].name = st->name[frames[0].fn];
+	else if (!f->fns[frames[0].fn].is_linkage)
+		innermost_name(f, st, frames[0].fn, addr, &c);
+	for (i = 1; i < n; i++)
+		frames[i].name = caller_name(f, st, frames[i].fn);
+}
+
 void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs, size_t *nsegs,
 			      const uint64_t **syms, size_t *nsyms)
 {

@@ -104,6 +104,15 @@ size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state
 			     struct sp_inline_frame *frames, size_t max);
 
 /*
+ * Turns the chain sp_dwfuncs_find() gave for addr (frames[i].name and
+ * .fn of n frames) into the one sp_dwfuncs_find_state() gives after the
+ * lookups recorded in st, and records this lookup in st: the answers of
+ * one process, found in another order.
+ */
+void sp_dwfuncs_state_apply(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
+			    struct sp_inline_frame *frames, size_t n);
+
+/*
  * The ELF function symbol bfd names for addr when DWARF does not (its
  * _bfd_elf_find_function: the nearest symbol at or below addr in the same
  * section), or NULL.

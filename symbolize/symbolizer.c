@@ -527,16 +527,27 @@ static void name_frames(struct sp_symfile *f, uint64_t vaddr, const struct sp_in
 	}
 }
 
+/* How compute() looks an address up. */
+struct how {
+	struct sp_dwfuncs_state *st;   /* one process's memory, or NULL: a fresh one */
+	struct sp_dwfuncs_cursor *cur; /* where the last lookup ended, or NULL */
+	int session;		       /* a session's lookup (variables in data too) */
+	int names;		       /* also the naming rule's names */
+	uint32_t *fns;		       /* NULL, or per frame its function (NONE_FN: none) */
+};
+
+#define NONE_FN UINT32_MAX
+
 /*
  * addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info,
- * into out[] (MAX_INLINE entries); st: one process's memory, or NULL for
- * a fresh one. Returns the number of frames. With `names`, each frame
- * also gets the naming rule's name.
+ * into out[] (MAX_INLINE entries) as `how` says. Returns the number of
+ * frames.
  */
-static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_state *st,
-		      struct sp_sym_frame *out, int names)
+static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *how,
+		      struct sp_sym_frame *out)
 {
 	struct sp_inline_frame fr[MAX_INLINE];
+	struct sp_dwfuncs_cursor fresh;
 	size_t n = 0, i;
 	uint32_t disc = 0;
 	int from_dwarf = 1;
@@ -544,9 +555,11 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 	load_for(f, vaddr);
 	if (!sp_elf_image_in_alloc(f->im, vaddr))
 		return 0;
+	memset(&fresh, 0, sizeof(fresh));
 	if (f->lines)
-		n = st ? sp_dwfuncs_find_state(f->funcs, st, vaddr, fr, MAX_INLINE)
-		       : sp_dwfuncs_find(f->funcs, vaddr, fr, MAX_INLINE);
+		n = how->st ? sp_dwfuncs_find_state(f->funcs, how->st, vaddr, fr, MAX_INLINE)
+			    : sp_dwfuncs_find_at(f->funcs, vaddr, fr, MAX_INLINE,
+						 how->cur ? how->cur : &fresh);
 	if (!n) {
 		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
 
@@ -555,11 +568,12 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 		fr[0].name = sp_dwfuncs_symbol_file(f->funcs, vaddr, &symfile);
 		fr[0].file = l && l->file ? l->file : symfile;
 		fr[0].line = l ? l->line : 0;
+		fr[0].fn = NONE_FN;
 		n = fr[0].name || l;
 		from_dwarf = 0;
 		/* addr2line's answer for a variable (in a session: --addr2line;
 		 * a profile's frames are code) */
-		if (st && f->lines &&
+		if (how->session && f->lines &&
 		    sp_elf_image_data_line(f->im, vaddr, &fr[0].file, &fr[0].line))
 			n = 1;
 	}
@@ -572,8 +586,10 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, struct sp_dwfuncs_st
 		out[i].discriminator = disc;
 		out[i].func = NULL;
 		out[i].func_linkage = 0;
+		if (how->fns)
+			how->fns[i] = from_dwarf ? fr[i].fn : NONE_FN;
 	}
-	if (names)
+	if (how->names)
 		name_frames(f, vaddr, from_dwarf ? fr : NULL, n, out);
 	return n;
 }
@@ -586,16 +602,141 @@ static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, si
 	loc->nframes = (uint32_t)n;
 }
 
-const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+static void session_start(struct sp_symfile *f)
 {
-	load_for(f, vaddr);
 	if (!f->session_ready) {
 		sp_dwfuncs_state_init(&f->session, f->funcs);
 		f->session_ready = 1;
 	}
-	fill(&f->scratch, f, vaddr, compute(f, vaddr, &f->session, f->scratch_frames, 0));
+}
+
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+{
+	struct how how = {&f->session, NULL, 1, 0, NULL};
+
+	load_for(f, vaddr);
+	session_start(f);
+	fill(&f->scratch, f, vaddr, compute(f, vaddr, &how, f->scratch_frames));
 	f->scratch.frames = f->scratch_frames;
 	return &f->scratch;
+}
+
+/*
+ * Many session lookups at once. The chains are found in address order
+ * (each distinct address once, the lookups stepping forward through the
+ * tables instead of missing the cache at random), then handed out in the
+ * callers' order, where the one thing a session remembers is replayed:
+ * the names bfd gives functions without a linkage name (rule 8 of
+ * dwarf-funcs.c, sp_dwfuncs_state_apply()).
+ */
+struct batch_addr {
+	uint64_t vaddr;
+	uint32_t i; /* position in the caller's order */
+};
+
+#define BATCH_KEY(x) ((x)->vaddr)
+SP_DEFINE_RADIX_SORT(sort_batch, struct batch_addr, BATCH_KEY)
+
+struct batch_answer {
+	size_t first; /* into frames[] and fns[] */
+	uint32_t n;
+	uint8_t replay; /* a frame's function has no linkage name */
+};
+
+struct batch {
+	struct batch_answer *ans; /* per distinct address */
+	uint32_t *of;		  /* per input: its answer */
+	struct sp_sym_frame *frames;
+	uint32_t *fns;
+	size_t nframes, frames_alloc;
+};
+
+static void batch_resolve(struct sp_symfile *f, const uint64_t *vaddrs, size_t n, struct batch *b)
+{
+	struct batch_addr *v = sp_xmalloc((n + 1) * sizeof(*v)), *tmp, *sorted;
+	struct sp_dwfuncs_cursor cur;
+	size_t i, k, nans = 0;
+
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		v[i].vaddr = vaddrs[i];
+		v[i].i = (uint32_t)i;
+		load_for(f, vaddrs[i]);
+	}
+	sorted = sort_batch(v, n, tmp);
+	memset(&cur, 0, sizeof(cur));
+	b->ans = sp_xmalloc((n + 1) * sizeof(*b->ans));
+	b->of = sp_xmalloc((n + 1) * sizeof(*b->of));
+	for (i = 0; i < n; i++) {
+		struct batch_answer *a;
+		struct how how = {NULL, &cur, 1, 0, NULL};
+
+		if (i && sorted[i].vaddr == sorted[i - 1].vaddr) {
+			b->of[sorted[i].i] = (uint32_t)(nans - 1);
+			continue;
+		}
+		if (b->nframes + MAX_INLINE > b->frames_alloc) {
+			SP_ALLOC_GROW(b->frames, b->nframes + MAX_INLINE, b->frames_alloc);
+			b->fns = sp_xreallocarray(b->fns, b->frames_alloc, sizeof(*b->fns));
+		}
+		a = &b->ans[nans];
+		a->first = b->nframes;
+		how.fns = b->fns + b->nframes;
+		a->n = (uint32_t)compute(f, sorted[i].vaddr, &how, b->frames + b->nframes);
+		a->replay = 0;
+		for (k = 0; k < a->n; k++) {
+			int linkage = 1, inlined;
+
+			if (how.fns[k] != NONE_FN)
+				sp_dwfuncs_fn_name(f->funcs, how.fns[k], &linkage, &inlined);
+			a->replay |= !linkage;
+		}
+		b->nframes += a->n;
+		b->of[sorted[i].i] = (uint32_t)nans++;
+	}
+	free(v);
+	free(tmp);
+}
+
+void sp_symfile_lookup_session_many(struct sp_symfile *f, const uint64_t *vaddrs, size_t n,
+				    void (*fn)(void *ctx, size_t i, const struct sp_symloc *loc),
+				    void *ctx)
+{
+	struct batch b;
+	size_t i;
+
+	memset(&b, 0, sizeof(b));
+	batch_resolve(f, vaddrs, n, &b);
+	session_start(f);
+	f->scratch.frames = f->scratch_frames;
+	for (i = 0; i < n; i++) {
+		const struct batch_answer *a = &b.ans[b.of[i]];
+		struct sp_inline_frame fr[MAX_INLINE];
+		uint32_t k;
+
+		fill(&f->scratch, f, vaddrs[i], a->n);
+		if (!a->replay) {
+			f->scratch.frames = b.frames + a->first;
+			fn(ctx, i, &f->scratch);
+			continue;
+		}
+		for (k = 0; k < a->n; k++) {
+			fr[k].name = b.frames[a->first + k].name;
+			fr[k].fn = b.fns[a->first + k];
+		}
+		sp_dwfuncs_state_apply(f->funcs, &f->session, vaddrs[i], fr, a->n);
+		for (k = 0; k < a->n; k++) {
+			f->scratch_frames[k] = b.frames[a->first + k];
+			f->scratch_frames[k].name = fr[k].name;
+		}
+		f->scratch.frames = f->scratch_frames;
+		fn(ctx, i, &f->scratch);
+	}
+	f->scratch.frames = f->scratch_frames;
+	free(b.ans);
+	free(b.of);
+	free(b.frames);
+	free(b.fns);
 }
 
 void sp_symfile_session_reset(struct sp_symfile *f)
@@ -613,10 +754,11 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 	if (i != UINT32_MAX)
 		return f->locs[i];
 	struct sp_sym_frame tmp[MAX_INLINE];
+	struct how how = {NULL, NULL, 0, 1, NULL};
 	size_t n;
 
 	loc = sp_arena_zalloc(&f->s->arena, sizeof(*loc));
-	n = compute(f, vaddr, NULL, tmp, 1);
+	n = compute(f, vaddr, &how, tmp);
 	fill(loc, f, vaddr, n);
 	if (n) {
 		struct sp_sym_frame *out = sp_arena_array(&f->s->arena, n, sizeof(*out));

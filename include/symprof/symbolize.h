@@ -498,6 +498,15 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr);
 const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr);
 void sp_symfile_session_reset(struct sp_symfile *f);
 
+/*
+ * sp_symfile_lookup_session() for n addresses in turn, faster: fn(ctx, i,
+ * loc) is called for each in order with the same answer (loc valid during
+ * the call). The session goes on from where it was and stays there.
+ */
+void sp_symfile_lookup_session_many(struct sp_symfile *f, const uint64_t *vaddrs, size_t n,
+				    void (*fn)(void *ctx, size_t i, const struct sp_symloc *loc),
+				    void *ctx);
+
 /* The address of the symbol `name` (raw, else demangled) of the file's
  * symbol table: 0, or -1 if there is none. */
 int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *addr);

@@ -22,6 +22,7 @@
 #include "internal.h"
 #include "lines.h"
 #include "suites.h"
+#include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
 #include "symprof/symbolize.h"
@@ -695,6 +696,74 @@ static void test_demangle_batch(void)
 	free(names);
 }
 
+/* ---- many session lookups at once ---- */
+
+static void append_loc(struct sp_buf *b, const struct sp_symloc *loc)
+{
+	uint32_t i;
+
+	sp_buf_addf(b, "%llx %u:", (unsigned long long)loc->vaddr, loc->nframes);
+	for (i = 0; i < loc->nframes; i++) {
+		const struct sp_sym_frame *f = &loc->frames[i];
+
+		sp_buf_addf(b, " %s %s:%u/%u", f->name ? f->name : "-", f->file ? f->file : "-",
+			    f->line, f->discriminator);
+	}
+	sp_buf_addch(b, '\n');
+}
+
+static void collect_many(void *ctx, size_t i, const struct sp_symloc *loc)
+{
+	(void)i;
+	append_loc(ctx, loc);
+}
+
+/*
+ * sp_symfile_lookup_session_many() answers as the lookups one at a time
+ * do, in an order with repeats and jumps, also where the session's
+ * memory of names (rule 8) changes answers: C++ main and extern "C"
+ * functions, and a lambda without linkage name, in the GCC fixture. Two
+ * batches in a row continue one session.
+ */
+static void test_session_many(void)
+{
+	static const char *const fixtures[] = {FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs"),
+					       FIX("c-O2-dw5-pie")};
+	static const uint64_t text[] = {0x401000, 0x1000, 0x1000}; /* and 4 KiB on */
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		struct sp_symbolizer *s = sp_symbolizer_new(NULL);
+		struct sp_error err = SP_ERROR_INIT;
+		struct sp_symfile *f = sp_symbolizer_open(s, fixtures[k], &err);
+		struct sp_buf one = SP_BUF_INIT, many = SP_BUF_INIT, fresh = SP_BUF_INIT;
+		uint64_t addrs[3000], x = 42 + k;
+		size_t i, n = sizeof(addrs) / sizeof(addrs[0]);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		for (i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* around the functions of the fixtures, and repeats */
+			addrs[i] = i % 7 == 3 ? addrs[i / 2] : text[k] + (x >> 33) % 0x1000;
+		}
+		for (i = 0; i < n; i++) {
+			append_loc(&one, sp_symfile_lookup_session(f, addrs[i]));
+			append_loc(&fresh, sp_symfile_lookup(f, addrs[i]));
+		}
+		sp_symfile_session_reset(f);
+		sp_symfile_lookup_session_many(f, addrs, n / 3, collect_many, &many);
+		sp_symfile_lookup_session_many(f, addrs + n / 3, n - n / 3, collect_many, &many);
+		CU_ASSERT_STRING_EQUAL(one.buf, many.buf);
+		/* the GCC C++ fixture is one where the session's memory shows */
+		if (k == 0)
+			CU_ASSERT(strcmp(one.buf, fresh.buf) != 0);
+		sp_buf_release(&one);
+		sp_buf_release(&many);
+		sp_buf_release(&fresh);
+		sp_symbolizer_free(s);
+	}
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -710,6 +779,7 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "inline chain (C)", test_inline_chain_c) ||
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "cursor lookups agree in any order", test_cursor_lookups) ||
+	    !CU_add_test(s, "many session lookups agree with single ones", test_session_many) ||
 	    !CU_add_test(s, "query tables agree with the full table", test_query_tables) ||
 	    !CU_add_test(s, "an image's query table falls back", test_image_query_fallback) ||
 	    !CU_add_test(s, "truncated .debug_line header", test_truncated_header) ||
