@@ -104,6 +104,9 @@ struct sp_opts {
 	/* where files are found (cli/debug-search.c), --no-debuginfod */
 	struct sp_debug_search search;
 	unsigned no_debuginfod : 1;
+	const char *cache_dir_arg; /* --cache-dir=DIR */
+	unsigned no_cache : 1;	   /* --no-cache */
+	char *cache_dir;	   /* the index cache's directory, NULL: off */
 	/* aprof */
 	const char *routine;	 /* --routine=NAME */
 	const char *plot;	 /* --plot=NAME */

@@ -195,7 +195,7 @@ int sp_cmd_addr2line(struct sp_opts *o)
 {
 	struct sp_error err = SP_ERROR_INIT;
 	const char *path = o->last_e ? o->last_e : o->image_given ? o->image : "a.out";
-	struct sp_symbolizer_opts so = {.search = &o->search};
+	struct sp_symbolizer_opts so = {.search = &o->search, .cache_dir = o->cache_dir};
 	struct a2l a;
 	size_t i;
 

@@ -120,6 +120,7 @@ static int make_symbolizer(struct gperf_run *g)
 	so.npath_maps = g->o->npath_maps;
 	so.search = &g->o->search;
 	so.warn = warn_cb;
+	so.cache_dir = g->o->cache_dir;
 	g->sym = sp_symbolizer_new(&so);
 	return 0;
 }

@@ -147,6 +147,7 @@ static void make_symbolizer(struct igprof_run *g)
 	so.search = &g->o->search;
 	so.warn = warn_cb;
 	so.warn_ctx = g;
+	so.cache_dir = g->o->cache_dir;
 	g->sym = sp_symbolizer_new(&so);
 }
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "symprof/alloc.h"
+#include "symprof/buf.h"
 #include "symprof/inputcost.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
@@ -42,6 +43,8 @@ enum {
 	OPT_CUM,
 	OPT_PATH_MAP,
 	OPT_NO_DEBUGINFOD,
+	OPT_CACHE_DIR,
+	OPT_NO_CACHE,
 	OPT_ADDR2LINE,
 	OPT_COUNTER,
 	OPT_VALUE,
@@ -108,6 +111,8 @@ static const struct option long_options[] = {
 	{"cum", no_argument, 0, OPT_CUM},
 	{"path-map", required_argument, 0, OPT_PATH_MAP},
 	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
+	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
+	{"no-cache", no_argument, 0, OPT_NO_CACHE},
 	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
 	{"counter", required_argument, 0, OPT_COUNTER},
 	{"value", required_argument, 0, OPT_VALUE},
@@ -135,7 +140,7 @@ static const char usage_text[] =
 	"\t[--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
-	"\t[image-file] [profile-file...]\n"
+	"\t[--cache-dir=DIR] [--no-cache] [image-file] [profile-file...]\n"
 	"   or: symprof [options] report.aprof... (aprof reports)\n"
 	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
 	"\t[--plot=NAME [--output=FILE.svg] [--plot-axes=linear|log|logx|logy]]\n"
@@ -176,6 +181,7 @@ void sp_cli_opts_release(struct sp_opts *o)
 		free((char *)o->path_maps[i].from);
 	free(o->path_maps);
 	sp_cli_debug_search_release(o);
+	free(o->cache_dir);
 	free(o->specs);
 	free(o->src_dirs);
 	free(o->profiles);
@@ -507,6 +513,12 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = 1;
 		break;
+	case OPT_CACHE_DIR:
+		o->cache_dir_arg = arg;
+		break;
+	case OPT_NO_CACHE:
+		o->no_cache = 1;
+		break;
 	case OPT_ADDR2LINE:
 		o->addr2line = 1;
 		break;
@@ -537,6 +549,35 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The index cache's directory (symbolize/dwcache.c), or NULL when it is
+ * off: --no-cache or SYMPROF_NO_CACHE turn it off; --cache-dir, then
+ * SYMPROF_CACHE_DIR, then $XDG_CACHE_HOME/symprof (an absolute one, as
+ * the XDG spec says), then ~/.cache/symprof.
+ */
+static char *cache_dir(const struct sp_opts *o)
+{
+	const char *off = getenv("SYMPROF_NO_CACHE"), *env = getenv("SYMPROF_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct sp_buf b = SP_BUF_INIT;
+
+	if (o->no_cache || (off && *off))
+		return NULL;
+	if (o->cache_dir_arg)
+		sp_buf_addstr(&b, o->cache_dir_arg);
+	else if (env)
+		sp_buf_addstr(&b, env);
+	else if (xdg && xdg[0] == '/')
+		sp_buf_addf(&b, "%s/symprof", xdg);
+	else if (home && home[0] == '/')
+		sp_buf_addf(&b, "%s/.cache/symprof", home);
+	if (!b.len) {
+		sp_buf_release(&b);
+		return NULL;
+	}
+	return sp_buf_detach(&b, NULL);
 }
 
 int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
@@ -579,5 +620,6 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 		o->profiles_defaulted = 1;
 	}
 	sp_cli_debug_search_init(o);
+	o->cache_dir = cache_dir(o);
 	return 0;
 }

@@ -78,31 +78,15 @@
 
 #define NONE UINT32_MAX
 
-struct fn {
-	const char *name;
-	const char *call_file;
-	uint64_t low;	 /* bfd's arange.low: the start of its first range */
-	uint32_t caller; /* enclosing function of an inlined one, else NONE */
-	uint32_t call_line;
-	uint32_t unit;
-	uint8_t is_linkage, inlined;
-};
-
-/* An allocated section and its function symbols, best first per address. */
-struct symsec {
-	uint64_t lo, hi;
-	size_t first, n; /* into sym_addr / sym_name */
-};
-
 struct sp_dwfuncs {
 	struct fbuild *pending; /* between sp_dwfuncs_read() and _finish() */
-	struct fn *fns;
+	struct sp_dwfn *fns;
 	size_t nfns;
 	uint64_t *seg_start; /* segments in address order... */
 	uint32_t *seg_fn;    /* ...each with its innermost function or NONE */
 	size_t nsegs;
 	const struct sp_linetab *lines;
-	struct symsec *secs;
+	struct sp_dwsymsec *secs;
 	size_t nsecs;
 	uint64_t *sym_addr;
 	const char **sym_name;
@@ -112,23 +96,13 @@ struct sp_dwfuncs {
 	 * extern "C"): the DIE each takes its name from, by function */
 	struct sp_dworigin *origins;
 	size_t norigins;
-	struct nolink *nolink; /* ascending fn */
+	struct sp_dwnolink *nolink; /* ascending fn */
 	size_t nnolink;
 	struct sp_strtab *strs;
-	struct sp_dwnames *names; /* names.c's cache, on first use */
-	struct alias *aliases;	  /* the symbols bfd does not pick, by address */
+	struct sp_dwnames *names;   /* names.c's cache, on first use */
+	struct sp_dwalias *aliases; /* the symbols bfd does not pick, by address */
 	size_t naliases;
-};
-
-struct alias {
-	uint64_t addr;
-	const char *name;
-};
-
-/* A function of no linkage name, and its origin in f->origins. */
-struct nolink {
-	uint64_t fn; /* first: the key of sp_lower_bound_u64() */
-	uint32_t origin;
+	int no_dies; /* made from parts (the index cache): origins have no DIE */
 };
 
 struct arange {
@@ -155,7 +129,7 @@ struct fbuild {
 	uint32_t unit_index;
 	uint64_t base_address;
 	/* the function DIE being read */
-	struct fn *cur;
+	struct sp_dwfn *cur;
 	uint64_t low, high;
 	int high_rel;
 	int failed;
@@ -384,7 +358,7 @@ struct absctx {
 static int abstract_attr(Dwarf_Attribute *a, void *arg)
 {
 	struct absctx *c = arg;
-	struct fn *f = c->b->cur;
+	struct sp_dwfn *f = c->b->cur;
 
 	switch (a->code) {
 	case DW_AT_name:
@@ -519,7 +493,7 @@ static int fn_attr(Dwarf_Attribute *a, void *arg)
 {
 	struct fnctx *c = arg;
 	struct fbuild *b = c->b;
-	struct fn *f = b->cur;
+	struct sp_dwfn *f = b->cur;
 	uint64_t v;
 
 	if (sp_dw_is_int_form(a->form)) {
@@ -1016,7 +990,7 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 
 static int alias_cmp(const void *pa, const void *pb)
 {
-	const struct alias *a = pa, *b = pb;
+	const struct sp_dwalias *a = pa, *b = pb;
 
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
@@ -1037,7 +1011,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
 	f->sym_file = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_file));
 	for (i = 0; i < n; i++) {
-		struct symsec *sec = &f->secs[v[i].sec];
+		struct sp_dwsymsec *sec = &f->secs[v[i].sec];
 
 		/* bfd measures a symbol from its section's start: one below it
 		 * (__bss_start before an aligned .bss) is never the nearest */
@@ -1073,7 +1047,7 @@ static void link_outlines(struct sp_dwfuncs *f)
 	size_t i;
 
 	for (i = 0; i < f->nnolink; i++) {
-		const struct fn *fn = &f->fns[f->nolink[i].fn];
+		const struct sp_dwfn *fn = &f->fns[f->nolink[i].fn];
 		struct sp_dworigin *o = &f->origins[f->nolink[i].origin];
 
 		if (!fn->inlined && fn->low && !o->outline)
@@ -1159,6 +1133,75 @@ struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs)
 	return f;
 }
 
+void sp_dwfuncs_get_parts(const struct sp_dwfuncs *f, struct sp_dwfuncs_parts *p)
+{
+	p->fns = f->fns;
+	p->nfns = f->nfns;
+	p->seg_start = f->seg_start;
+	p->seg_fn = f->seg_fn;
+	p->nsegs = f->nsegs;
+	p->secs = f->secs;
+	p->nsecs = f->nsecs;
+	p->sym_addr = f->sym_addr;
+	p->sym_name = f->sym_name;
+	p->sym_file = f->sym_file;
+	p->nsyms = f->nsyms;
+	p->origins = f->origins;
+	p->norigins = f->norigins;
+	p->nolink = f->nolink;
+	p->nnolink = f->nnolink;
+	p->aliases = f->aliases;
+	p->naliases = f->naliases;
+}
+
+static void *copy_array(const void *src, size_t n, size_t size)
+{
+	void *v = sp_xreallocarray(NULL, n + 1, size);
+
+	if (n)
+		memcpy(v, src, n * size);
+	return v;
+}
+
+struct sp_dwfuncs *sp_dwfuncs_from_parts(const struct sp_dwfuncs_parts *p,
+					 const struct sp_linetab *lines, struct sp_strtab *strs)
+{
+	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
+	size_t i;
+
+	f->fns = copy_array(p->fns, p->nfns, sizeof(*f->fns));
+	f->nfns = p->nfns;
+	f->seg_start = copy_array(p->seg_start, p->nsegs, sizeof(*f->seg_start));
+	f->seg_fn = copy_array(p->seg_fn, p->nsegs, sizeof(*f->seg_fn));
+	f->nsegs = p->nsegs;
+	f->secs = copy_array(p->secs, p->nsecs, sizeof(*f->secs));
+	f->nsecs = p->nsecs;
+	f->sym_addr = copy_array(p->sym_addr, p->nsyms, sizeof(*f->sym_addr));
+	f->sym_name = copy_array(p->sym_name, p->nsyms, sizeof(*f->sym_name));
+	f->sym_file = copy_array(p->sym_file, p->nsyms, sizeof(*f->sym_file));
+	f->nsyms = p->nsyms;
+	f->origins = sp_xcalloc(p->norigins + 1, sizeof(*f->origins));
+	for (i = 0; i < p->norigins; i++)
+		f->origins[i].outline = p->origins[i].outline;
+	f->norigins = p->norigins;
+	f->nolink = copy_array(p->nolink, p->nnolink, sizeof(*f->nolink));
+	f->nnolink = p->nnolink;
+	f->aliases = copy_array(p->aliases, p->naliases, sizeof(*f->aliases));
+	f->naliases = p->naliases;
+	f->lines = lines;
+	f->strs = strs;
+	f->no_dies = 1;
+	return f;
+}
+
+int sp_dwfuncs_needs_dies(struct sp_dwfuncs *f, uint32_t fn)
+{
+	const struct sp_dworigin *o;
+
+	return f->no_dies && fn < f->nfns && !f->fns[fn].is_linkage &&
+	       (o = sp_dwfuncs_origin(f, fn)) && !o->name;
+}
+
 void sp_dwfuncs_free(struct sp_dwfuncs *f)
 {
 	if (!f)
@@ -1224,7 +1267,7 @@ static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr,
 				  const char **file)
 {
 	size_t i, k, hint;
-	const struct symsec *sec;
+	const struct sp_dwsymsec *sec;
 
 	for (i = 0; i < f->nsecs; i++)
 		if (addr >= f->secs[i].lo && addr < f->secs[i].hi)
@@ -1281,7 +1324,7 @@ const char *sp_dwfuncs_symbol_file(const struct sp_dwfuncs *f, uint64_t addr, co
 static const char *innermost_name(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
 				  uint32_t id, uint64_t addr, struct sp_dwfuncs_cursor *c)
 {
-	const struct fn *fn = &f->fns[id];
+	const struct sp_dwfn *fn = &f->fns[id];
 	const char *sym;
 	uint64_t sym_addr = 0;
 
@@ -1308,7 +1351,7 @@ static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint
 {
 	size_t i = last_at_or_below_hint(f->seg_start, f->nsegs, addr, &c->seg), n = 1;
 	const struct sp_line *row;
-	const struct fn *fn;
+	const struct sp_dwfn *fn;
 	uint32_t id;
 
 	if (i == f->nsegs || f->seg_fn[i] == NONE || max == 0)
@@ -1401,7 +1444,7 @@ void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs,
 const char *sp_dwfuncs_fn_name(const struct sp_dwfuncs *f, uint32_t fn, int *is_linkage,
 			       int *inlined)
 {
-	const struct fn *x = &f->fns[fn];
+	const struct sp_dwfn *x = &f->fns[fn];
 
 	*is_linkage = x->is_linkage;
 	*inlined = x->inlined;

@@ -34,6 +34,35 @@ struct sp_inline_frame {
 	uint32_t fn;	  /* the function, for sp_dwfuncs_fn_name() ... */
 };
 
+/* A function (subprogram, entry point or inlined instance). */
+struct sp_dwfn {
+	const char *name;
+	const char *call_file;
+	uint64_t low;	 /* bfd's arange.low: the start of its first range */
+	uint32_t caller; /* enclosing function of an inlined one, else UINT32_MAX */
+	uint32_t call_line;
+	uint32_t unit;
+	uint8_t is_linkage, inlined;
+};
+
+/* An allocated section and its function symbols, best first per address. */
+struct sp_dwsymsec {
+	uint64_t lo, hi;
+	size_t first, n; /* into sym_addr / sym_name */
+};
+
+/* A symbol bfd does not pick (an alias of the one it does). */
+struct sp_dwalias {
+	uint64_t addr;
+	const char *name;
+};
+
+/* A function of no linkage name, and its origin in the origins. */
+struct sp_dwnolink {
+	uint64_t fn; /* first: the key of sp_lower_bound_u64() */
+	uint32_t origin;
+};
+
 /*
  * Reads every DW_TAG_subprogram, DW_TAG_entry_point and
  * DW_TAG_inlined_subroutine of the units the line table could read, and
@@ -134,6 +163,42 @@ void sp_dwfuncs_change_points(const struct sp_dwfuncs *f, const uint64_t **segs,
 /* The symbol table libbfd reads a file's symbols from: its .symtab when
  * that has more than the null symbol, else its .dynsym; NULL if none. */
 Elf_Scn *sp_elf_symtab(Elf *elf, GElf_Shdr *sh);
+
+/* ---- for the index cache (dwcache.c) ---- */
+
+/* What a table is made of (borrowed; names point into its strtab). */
+struct sp_dwfuncs_parts {
+	const struct sp_dwfn *fns;
+	size_t nfns;
+	const uint64_t *seg_start;
+	const uint32_t *seg_fn;
+	size_t nsegs;
+	const struct sp_dwsymsec *secs;
+	size_t nsecs;
+	const uint64_t *sym_addr;
+	const char *const *sym_name;
+	const char *const *sym_file;
+	size_t nsyms;
+	const struct sp_dworigin *origins; /* only .outline is kept */
+	size_t norigins;
+	const struct sp_dwnolink *nolink;
+	size_t nnolink;
+	const struct sp_dwalias *aliases;
+	size_t naliases;
+};
+
+void sp_dwfuncs_get_parts(const struct sp_dwfuncs *f, struct sp_dwfuncs_parts *p);
+/*
+ * The table those parts make (copied), answering with `lines` (made from
+ * the same file's parts) as the one they came from, but without DIEs: its
+ * functions without a linkage name cannot be named by names.c until
+ * sp_dwfuncs_needs_dies() says no (the caller reads the DWARF instead).
+ */
+struct sp_dwfuncs *sp_dwfuncs_from_parts(const struct sp_dwfuncs_parts *p,
+					 const struct sp_linetab *lines, struct sp_strtab *strs);
+/* 1 if naming function fn (sp_name_frame()) would read a DIE this table
+ * made from parts does not have. */
+int sp_dwfuncs_needs_dies(struct sp_dwfuncs *f, uint32_t fn);
 
 /* ---- for the naming rule (names.c) ---- */
 

@@ -159,10 +159,6 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 
 /* ---- .debug_aranges ---- */
 
-struct sp_partial_arange {
-	uint64_t lo, hi, cu; /* cu: offset of the unit's header in .debug_info */
-};
-
 static uint64_t get(const uint8_t *p, int n)
 {
 	uint64_t v = 0;
@@ -270,15 +266,20 @@ static int covering(const struct sp_partial_arange *ar, size_t nar, uint64_t add
 	return found;
 }
 
-/* The units covering the addresses (sorted, distinct); -1 if an address
- * has none, or if more than `limit` units are needed. */
+/* The units covering the addresses, and the `extra` ones (sorted,
+ * distinct); -1 if an address has none, or if more than `limit` units are
+ * needed. */
 static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint64_t *addrs,
-		     size_t n, size_t limit, uint64_t **cus, size_t *ncus)
+		     size_t n, const uint64_t *extra, size_t nextra, size_t limit, uint64_t **cus,
+		     size_t *ncus)
 {
 	size_t i, alloc = 0;
 
 	*cus = NULL;
 	*ncus = 0;
+	SP_ALLOC_GROW(*cus, nextra + 1, alloc);
+	for (i = 0; i < nextra; i++)
+		(*cus)[(*ncus)++] = extra[i];
 	for (i = 0; i < n; i++) {
 		if (!covering(ar, nar, addrs[i], cus, ncus, &alloc))
 			return -1;
@@ -970,7 +971,8 @@ static int die_offsets(struct sp_partial *p, const uint8_t *info, size_t size)
 	return 0;
 }
 
-static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n)
+static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n,
+		   const uint64_t *extra, size_t nextra)
 {
 	struct info_want w;
 	struct sect *secs;
@@ -984,7 +986,9 @@ static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t
 	    load_aranges(p, elf, find(secs, nsecs, ".debug_aranges")))
 		goto out;
 	limit = count_units(p->ar, p->nar) / MAX_SHARE;
-	if (!limit || units_for(p->ar, p->nar, addrs, n, limit, &p->cus, &p->ncus) < 0 || !p->ncus)
+	if (!limit ||
+	    units_for(p->ar, p->nar, addrs, n, extra, nextra, limit, &p->cus, &p->ncus) < 0 ||
+	    !p->ncus)
 		goto out;
 	for (i = 0; i < nsecs; i++)
 		compressed |= !strncmp(secs[i].name, ".debug", 6) &&
@@ -1007,16 +1011,35 @@ out:
 	return r;
 }
 
-int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n)
+int sp_partial_prepare_with(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n,
+			    const uint64_t *cus, size_t ncus)
 {
 	memset(p, 0, sizeof(*p));
-	if (!n || prepare(p, elf, addrs, n) < 0) {
+	if (!n || prepare(p, elf, addrs, n, cus, ncus) < 0) {
 		sp_partial_release(p);
 		return -1;
 	}
 	p->units.die_off = p->die_off;
 	p->units.n = p->ncus;
 	return 0;
+}
+
+int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n)
+{
+	return sp_partial_prepare_with(p, elf, addrs, n, NULL, 0);
+}
+
+void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size_t nar,
+			uint64_t *cus, uint64_t *die_off, size_t ncus)
+{
+	memset(p, 0, sizeof(*p));
+	p->ar = ar;
+	p->nar = nar;
+	p->cus = cus;
+	p->die_off = die_off;
+	p->ncus = ncus;
+	p->units.die_off = die_off;
+	p->units.n = ncus;
 }
 
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr)

@@ -13,6 +13,11 @@
 
 #include "lines.h"
 
+/* A range of .debug_aranges and the unit (its header's offset) it is in. */
+struct sp_partial_arange {
+	uint64_t lo, hi, cu;
+};
+
 struct sp_partial {
 	uint8_t *image; /* an in-memory copy for libdw, or NULL: use the file */
 	size_t size;
@@ -31,6 +36,16 @@ struct sp_partial {
  * (read the whole file) with p empty. The addresses need not be sorted.
  */
 int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n);
+
+/* The same, reading also the units whose headers are at cus[0..ncus)
+ * (those of an earlier reading, see dwcache.c). */
+int sp_partial_prepare_with(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n,
+			    const uint64_t *cus, size_t ncus);
+
+/* A partial reading's description without its copy of the file (a cached
+ * one): takes the arrays (malloc'ed, ar sorted by lo, cus sorted). */
+void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size_t nar,
+			uint64_t *cus, uint64_t *die_off, size_t ncus);
 
 /* 1 if every unit holding addr was read (its answers are the full ones). */
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr);

@@ -24,6 +24,7 @@
 
 #include "dwarf-funcs.h"
 #include "dwarf-vars.h"
+#include "dwcache.h"
 #include "elf-opd.h"
 #include "dwarf-partial.h"
 #include "lines.h"
@@ -92,6 +93,16 @@ struct elf_image {
 	int partial_on;
 	Elf *memelf;		/* the partial in-memory copy, if any */
 	struct sp_dwvars *vars; /* addr2line's variables, on first use */
+	/* the index cache (dwcache.c): its directory (NULL: off), whether
+	 * the tables came from it (no DWARF open then), the units of a
+	 * partial index that did not cover the profile (read again too) */
+	char *cache_dir;
+	char *dwarf_path;
+	uint8_t *cache_id; /* the build-id, copied for the line thread */
+	size_t cache_id_len;
+	int cached, cache_off;
+	uint64_t *extra_cus;
+	size_t nextra_cus;
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -519,7 +530,8 @@ static Dwarf *open_dwarf(struct elf_image *e)
 {
 	Elf *elf = e->dwf.elf;
 
-	if (e->nwant && sp_partial_prepare(&e->partial, elf, e->want, e->nwant) == 0) {
+	if (e->nwant && sp_partial_prepare_with(&e->partial, elf, e->want, e->nwant, e->extra_cus,
+						e->nextra_cus) == 0) {
 		e->partial_on = 1;
 		if (e->partial.image) {
 			e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
@@ -527,6 +539,126 @@ static Dwarf *open_dwarf(struct elf_image *e)
 		}
 	}
 	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+}
+
+/* ---- the index cache (dwcache.c) ---- */
+
+/* The key, from what cache_load() copied on the calling thread (the line
+ * thread must not touch the main libelf handle). */
+static void cache_key(struct sp_image *im, struct sp_dwcache_key *k)
+{
+	struct elf_image *e = EI(im);
+
+	k->build_id = e->cache_id;
+	k->build_id_len = e->cache_id_len;
+	k->dwarf_path = e->dwarf_path;
+}
+
+/* Saves the tables just built from the DWARF (on the line thread). */
+static void cache_store(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+	struct sp_dwcache_key k;
+
+	if (!e->cache_dir || e->cache_off || !e->funcs)
+		return;
+	cache_key(im, &k);
+	sp_dwcache_store(e->cache_dir, &k, e->lines, e->funcs, e->partial_on ? &e->partial : NULL);
+}
+
+/* 1 if a partial index covers every wanted address. */
+static int covers_wanted(const struct elf_image *e, const struct sp_partial *p)
+{
+	size_t i;
+
+	if (!e->nwant)
+		return 0; /* the whole file is wanted */
+	for (i = 0; i < e->nwant; i++)
+		if (!sp_partial_covers(p, e->want[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The tables from the cache instead of the DWARF at path: 0, or -1 (read
+ * the DWARF; a partial index that does not cover the wanted addresses
+ * leaves its units to be read with theirs, so the index grows).
+ */
+static int cache_load(struct sp_image *im, const char *path)
+{
+	struct elf_image *e = EI(im);
+	struct sp_dwcache_hit hit;
+	struct sp_dwcache_key k;
+	struct sp_partial units;
+	struct sp_elf_info info;
+
+	free(e->dwarf_path);
+	e->dwarf_path = sp_xstrdup(path);
+	if (!e->cache_dir || e->cache_off || e->query || e->feed)
+		return -1;
+	sp_elf_image_info(im, &info);
+	free(e->cache_id);
+	e->cache_id = NULL;
+	e->cache_id_len = info.build_id_len;
+	if (info.build_id) {
+		e->cache_id = sp_xmalloc(info.build_id_len + 1);
+		memcpy(e->cache_id, info.build_id, info.build_id_len);
+	}
+	cache_key(im, &k);
+	if (sp_dwcache_load(e->cache_dir, &k, &im->strs, &hit, &units) < 0)
+		return -1;
+	if (hit.partial && !covers_wanted(e, &units)) {
+		free(e->extra_cus);
+		e->extra_cus = sp_xreallocarray(NULL, units.ncus + 1, sizeof(*e->extra_cus));
+		memcpy(e->extra_cus, units.cus, units.ncus * sizeof(*e->extra_cus));
+		e->nextra_cus = units.ncus;
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_partial_release(&units);
+		return -1;
+	}
+	e->lines = hit.lines;
+	e->funcs = hit.funcs;
+	e->funcs_tried = 1;
+	e->cached = 1;
+	e->partial = units;
+	e->partial_on = hit.partial;
+	return 0;
+}
+
+/* The DWARF itself, for what the cached tables do not hold (addr2line's
+ * variables); e->dw stays NULL if it cannot be read. */
+static void cache_open_dwarf(struct elf_image *e)
+{
+	if (!e->cached || e->dw || e->partial_on || !e->dwarf_path)
+		return;
+	if (elf_file_open(&e->dwf, e->dwarf_path) == 0)
+		e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL);
+}
+
+void sp_elf_image_set_cache(struct sp_image *im, const char *dir)
+{
+	struct elf_image *e = EI(im);
+
+	free(e->cache_dir);
+	e->cache_dir = dir && *dir ? sp_xstrdup(dir) : NULL;
+}
+
+int sp_elf_image_from_cache(struct sp_image *im)
+{
+	return EI(im)->cached;
+}
+
+void sp_elf_image_uncache(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+
+	if (!e->cached)
+		return;
+	e->cache_off = 1;
+	e->partial_on = 1; /* so that read_all drops the tables */
+	sp_elf_image_read_all(im);
+	e->cached = 0;
 }
 
 static void *lines_main(void *arg)
@@ -549,6 +681,7 @@ static void *lines_main(void *arg)
 		if (e->want_funcs && e->lines) {
 			e->funcs_tried = 1;
 			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &job->im->strs, NULL);
+			cache_store(job->im);
 		}
 	}
 	if (e->feed)
@@ -614,7 +747,7 @@ static void lines_start(struct sp_image *im, unsigned what)
 		path = im->path;
 	else if (debug_file(im))
 		path = e->dbg_path;
-	if (!path)
+	if (!path || (e->want_funcs && cache_load(im, path) == 0))
 		return;
 	if (what & SP_PREFETCH_FUNCS)
 		funcs_start(im, path);
@@ -743,6 +876,9 @@ static struct sp_dwfuncs *dwarf_funcs(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
+	/* with a cache, the functions are built with the lines (and saved) */
+	if (!e->lines_state && e->cache_dir)
+		e->want_funcs = 1;
 	lines_wait_full(im);
 	funcs_wait(im);
 	if (!e->funcs_tried && e->lines) {
@@ -933,6 +1069,10 @@ static void elf_free(struct sp_image *im)
 	sp_partial_release(&e->partial);
 	free(e->want);
 	free(e->query);
+	free(e->cache_dir);
+	free(e->dwarf_path);
+	free(e->cache_id);
+	free(e->extra_cus);
 	elf_file_close(&e->dwf);
 	free(e->dbg_path);
 	elf_file_close(&e->dbg);
@@ -1038,6 +1178,7 @@ void sp_elf_image_read_all(struct sp_image *im)
 	e->funcs_tried = 0;
 	e->nwant = 0;
 	e->lines_state = 0;
+	e->cached = 0;
 }
 
 struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines)
@@ -1089,8 +1230,10 @@ int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **fil
 	if (sp_image_in_code(im, vaddr))
 		return 0;
 	lines_wait(im);
-	if (!e->vars)
+	if (!e->vars) {
+		cache_open_dwarf(e);
 		e->vars = sp_dwvars_new(e->main.elf, e->partial_on ? NULL : e->dw, &im->strs);
+	}
 	return sp_dwvars_find(e->vars, from_target(e, vaddr), file, line);
 }
 

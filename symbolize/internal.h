@@ -156,6 +156,17 @@ int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr);
  * DWARF describes, found as libbfd finds it: see dwarf-vars.c), else 0. */
 int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **file, uint32_t *line);
 
+/*
+ * The index cache (dwcache.c) for the tables of this image, in directory
+ * dir (NULL: none): loaded instead of reading the DWARF when it holds
+ * them, saved after reading it. Call before anything is read.
+ */
+void sp_elf_image_set_cache(struct sp_image *im, const char *dir);
+/* 1 if the tables in use came from the cache (they have no DIEs). */
+int sp_elf_image_from_cache(struct sp_image *im);
+/* Drops tables that came from the cache: the next use reads the DWARF. */
+void sp_elf_image_uncache(struct sp_image *im);
+
 /* A symbol as `nm -n` (or, with no .symtab, `nm -D -n`) lists it. */
 struct sp_nm_sym {
 	const char *name;    /* raw name */

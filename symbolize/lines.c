@@ -1224,6 +1224,41 @@ const char *sp_linetab_warning(const struct sp_linetab *t)
 	return t->has_warning ? t->warning.msg : NULL;
 }
 
+int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p)
+{
+	if (t->query)
+		return -1;
+	p->rows = t->rows;
+	p->nrows = t->nrows;
+	p->runs = t->runs;
+	p->nruns = t->nruns;
+	p->ustate = t->ustate;
+	p->nunits = t->nunits;
+	p->warning = sp_linetab_warning(t);
+	return 0;
+}
+
+struct sp_linetab *sp_linetab_from_parts(const struct sp_linetab_parts *p)
+{
+	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
+
+	t->rows = sp_xreallocarray(NULL, p->nrows + 1, sizeof(*t->rows));
+	memcpy(t->rows, p->rows, p->nrows * sizeof(*t->rows));
+	t->nrows = p->nrows;
+	t->runs = sp_xreallocarray(NULL, p->nruns + 1, sizeof(*t->runs));
+	memcpy(t->runs, p->runs, p->nruns * sizeof(*t->runs));
+	t->nruns = p->nruns;
+	t->ustate = sp_xmalloc(p->nunits + 1);
+	memcpy(t->ustate, p->ustate, p->nunits);
+	t->nunits = t->ustate_alloc = p->nunits;
+	if (p->warning) {
+		sp_error_set(&t->warning, SP_E_CORRUPT, "%s", p->warning);
+		t->has_warning = 1;
+	}
+	build_index(t);
+	return t;
+}
+
 void sp_linetab_free(struct sp_linetab *t)
 {
 	if (!t)

@@ -119,6 +119,26 @@ const struct sp_line *sp_linetab_find(const struct sp_linetab *t, uint64_t addr)
  */
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows);
 
+/* ---- for the index cache (dwcache.c) ---- */
+
+/* What a table is made of (borrowed from it; file names point into the
+ * strtab it was built with). */
+struct sp_linetab_parts {
+	const struct sp_line *rows;
+	size_t nrows;
+	const struct sp_linetab_run *runs;
+	size_t nruns;
+	const uint8_t *ustate; /* enum sp_linetab_unit_state per unit */
+	size_t nunits;
+	const char *warning; /* sp_linetab_warning() */
+};
+
+/* 0 and p filled, or -1 for a query table (not cached). */
+int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p);
+/* The table those parts make (copied): the same answers as the one they
+ * came from. */
+struct sp_linetab *sp_linetab_from_parts(const struct sp_linetab_parts *p);
+
 /* ---- for dwarf-funcs.c ---- */
 
 /*

@@ -227,6 +227,7 @@ static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path, s
 	f->s = s;
 	f->path = sp_xstrdup(path);
 	f->im = im;
+	sp_elf_image_set_cache(im, s->o.cache_dir);
 	sp_elf_image_info(im, &f->info);
 	sp_pairmap_init(&f->index, loc_key, f);
 	SP_ALLOC_GROW(s->files, s->nfiles + 1, s->files_alloc);
@@ -527,6 +528,20 @@ static void name_frames(struct sp_symfile *f, uint64_t vaddr, const struct sp_in
 	}
 }
 
+/* 1 if naming the chain would read DIEs that tables from the index
+ * cache do not have. */
+static int needs_dies(struct sp_symfile *f, const struct sp_inline_frame *fr, size_t n)
+{
+	size_t i;
+
+	if (!sp_elf_image_from_cache(f->im))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (sp_dwfuncs_needs_dies(f->funcs, fr[i].fn))
+			return 1;
+	return 0;
+}
+
 /* How compute() looks an address up. */
 struct how {
 	struct sp_dwfuncs_state *st;   /* one process's memory, or NULL: a fresh one */
@@ -588,6 +603,13 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *ho
 		out[i].func_linkage = 0;
 		if (how->fns)
 			how->fns[i] = from_dwarf ? fr[i].fn : NONE_FN;
+	}
+	if (how->names && from_dwarf && needs_dies(f, fr, n)) {
+		/* tables from the index cache cannot name this chain: read
+		 * the DWARF and look again */
+		sp_elf_image_uncache(f->im);
+		f->loaded = 0;
+		return compute(f, vaddr, how, out);
 	}
 	if (how->names)
 		name_frames(f, vaddr, from_dwarf ? fr : NULL, n, out);

@@ -403,6 +403,8 @@ struct sp_symbolizer_opts {
 	 * message such as "cannot find 'x': ..."; NULL: silent */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	/* the index cache's directory (symbolize/dwcache.c), NULL: none */
+	const char *cache_dir;
 };
 
 /* Why an address has no function. */

@@ -11,6 +11,11 @@
 # regen.sh of each fixture for those; a CASE.anchor file marks such a case
 # and is never overwritten).
 #
+# The index cache (symbolize/dwcache.c) is off (SYMPROF_NO_CACHE), never the
+# user's: with SP_GOLDEN_CACHE=1 the case runs twice with a cache directory
+# of its own, written by the first run and read by the second, and both
+# must give the expected output.
+#
 # A `requires` file in the case's directory lists "PATH BUILD-ID" lines:
 # shared libraries whose code the profiles sampled. When an installed one
 # has another build-id (or is missing) the case is skipped (exit 77): its
@@ -22,7 +27,17 @@ dir=$(dirname "$case_cmd")
 base=${case_cmd%.cmd}
 out=$(mktemp)
 err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+cache=
+trap 'rm -f "$out" "$err"; [ -z "$cache" ] || rm -rf "$cache"' EXIT
+runs=1
+if [ "${SP_GOLDEN_CACHE:-0}" = 1 ]; then
+	cache=$(mktemp -d)
+	export SYMPROF_CACHE_DIR="$cache"
+	unset SYMPROF_NO_CACHE
+	runs=2
+else
+	export SYMPROF_NO_CACHE=1
+fi
 
 cd "$dir" || exit 2
 if [ -f requires ]; then
@@ -53,10 +68,22 @@ if [ -f "$base.env" ]; then
 	set +a
 fi
 eval "set -- $(cat "$case_cmd")"
-"$symprof" "$@" >"$out" 2>"$err"
-rc=$?
 want_rc=0
 [ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
+run=1
+while [ $run -lt $runs ]; do
+	# the cold run of SP_GOLDEN_CACHE=1: fills the cache, checked too
+	"$symprof" "$@" >"$out" 2>"$err"
+	rc=$?
+	if ! cmp -s "$out" "$base.out" || [ "$rc" != "$want_rc" ]; then
+		echo "FAIL: the run that fills the index cache differs (status $rc)" >&2
+		diff -u "$base.out" "$out" | head -60 >&2
+		exit 1
+	fi
+	run=$((run + 1))
+done
+"$symprof" "$@" >"$out" 2>"$err"
+rc=$?
 
 if [ "${SP_GOLDEN_UPDATE:-0}" = 1 ]; then
 	[ -f "$base.anchor" ] && exit 0

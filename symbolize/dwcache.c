@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The index cache (dwcache.h): what symprof builds from a file's DWARF,
+ * kept on disk so that the next run over the same file costs a read.
+ *
+ * Reading a library's DWARF is a fixed cost that does not depend on the
+ * profile: libc6-dbg's debug file is 2.9 MB of zlib streams that must be
+ * inflated up to the last unit a profile touches, and a 5,600-function
+ * program's own DWARF takes longer to read than everything else a pprof
+ * report does. The tables built from it (the line table of lines.c and
+ * the functions of dwarf-funcs.c) are a few MB of arrays; they are
+ * written here once and loaded by later runs, like perf's build-id cache.
+ *
+ * Where: DIR/xx/yyyy.idx, xxyyyy the file's build-id in hex (files
+ * without a build-id are not cached); DIR is $XDG_CACHE_HOME/symprof or
+ * ~/.cache/symprof, chosen by cli/. Deleting any of it is always safe.
+ *
+ * Trust: a file is used only if everything in its header matches this
+ * run: the format version, the build of symprof that wrote it (its
+ * version and its own build-id, so a rebuilt symprof never reads what
+ * another build wrote), the build-id, and the DWARF file's path, size and
+ * modification time (a debug file installed or replaced since then means
+ * another index). A file that is truncated, corrupt (a checksum covers it
+ * all) or inconsistent is ignored and written again. Files are written to
+ * a temporary name and renamed, so that a reader sees a whole file.
+ *
+ * Layout, in the host's byte order (a file written by a host of the
+ * other order fails the byte-order mark, and counts as stale):
+ *
+ *   "SPDWIDX\n" u32 format u32 byte-order-mark
+ *   str self  bytes build-id  str dwarf-path  u64 size  u64 mtime_s  u64 mtime_ns
+ *   u32 partial  [partial: u64 nar {u64 lo u64 hi u64 cu}*  u64 ncus u64 cus* u64 die_off*]
+ *   u64 nstrings {u32 len, bytes}*       strings are referred to by u32: 0 NULL, i+1
+ *   line table: u64 nrows {u64 addr u32 file u32 line u32 column u32 discr u8 stmt u8 end}*
+ *               u64 nruns {u64 start u64 end u32 unit}*  u64 nunits u8* u32 warning
+ *   functions:  u64 nfns {u32 name u32 call_file u64 low u32 caller u32 call_line u32 unit
+ *               u8 linkage u8 inlined}*  u64 nsegs u64* u32*
+ *               u64 nsecs {u64 lo u64 hi u64 first u64 n}*  u64 nsyms u64* u32* u32*
+ *               u64 norigins u64*  u64 nnolink {u64 fn u32 origin}*  u64 naliases {u64 u32}*
+ *   u64 checksum of everything before it
+ */
+#include "dwcache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dwarf-funcs.h"
+#include "dwarf-partial.h"
+#include "lines.h"
+#include "symprof/buf.h"
+#include "symprof/hashmap.h"
+#include "symprof/mfile.h"
+#include "symprof/strtab.h"
+
+#define MAGIC "SPDWIDX\n"
+#define FORMAT 1
+#define BOM 0x01020304u
+
+#ifndef SYMPROF_VERSION_STRING
+#define SYMPROF_VERSION_STRING "unknown"
+#endif
+
+/* ---- who wrote it: symprof's version and its own build-id ---- */
+
+static int self_note(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct sp_buf *b = ctx;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		size_t off = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + 12 <= ph->p_filesz) {
+			uint32_t nsz, dsz, type;
+
+			memcpy(&nsz, p + off, 4);
+			memcpy(&dsz, p + off + 4, 4);
+			memcpy(&type, p + off + 8, 4);
+			off += 12;
+			if (type == NT_GNU_BUILD_ID && nsz == 4 && !memcmp(p + off, "GNU", 4)) {
+				const uint8_t *id = p + off + 4;
+				uint32_t k;
+
+				for (k = 0; k < dsz && off + 4 + k < ph->p_filesz; k++)
+					sp_buf_addf(b, "%02x", id[k]);
+				return 1;
+			}
+			off += ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
+		}
+	}
+	return 1; /* the first object is the program itself */
+}
+
+static const char *self_id(void)
+{
+	static char id[160];
+
+	if (!id[0]) {
+		struct sp_buf b = SP_BUF_INIT;
+
+		sp_buf_addf(&b, "symprof %s ", SYMPROF_VERSION_STRING);
+		dl_iterate_phdr(self_note, &b);
+		snprintf(id, sizeof(id), "%s", b.buf);
+		sp_buf_release(&b);
+	}
+	return id;
+}
+
+/* ---- the file's place and the checksum ---- */
+
+char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	if (!dir || !*dir || !k->build_id || k->build_id_len < 2)
+		return NULL;
+	sp_buf_addf(&b, "%s/%02x/", dir, k->build_id[0]);
+	for (i = 1; i < k->build_id_len; i++)
+		sp_buf_addf(&b, "%02x", k->build_id[i]);
+	sp_buf_addstr(&b, ".idx");
+	return sp_buf_detach(&b, NULL);
+}
+
+uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ sp_hash_u64(w + i)) * 0x100000001b3ULL;
+	}
+	for (w = 0; i < n; i++)
+		w = w << 8 | p[i];
+	return sp_hash_u64(h ^ w);
+}
+
+/* ---- writing ---- */
+
+struct out {
+	struct sp_buf b;
+	struct sp_pairmap index; /* string pointer -> strs[] */
+	const char **strs;
+	size_t nstrs, strs_alloc;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	sp_buf_add(&o->b, p, n);
+}
+
+static void put_u8(struct out *o, uint8_t v)
+{
+	put(o, &v, 1);
+}
+
+static void put_u32(struct out *o, uint32_t v)
+{
+	put(o, &v, 4);
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+	put(o, &v, 8);
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	put_u32(o, (uint32_t)n);
+	put(o, s, n);
+}
+
+static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct out *o = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)o->strs[i];
+	*k2 = 0;
+}
+
+/* A string's reference (0: NULL, i + 1: the i-th), entered if new. */
+static uint32_t ref(struct out *o, const char *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return 0;
+	SP_ALLOC_GROW(o->strs, o->nstrs + 1, o->strs_alloc);
+	o->strs[o->nstrs] = s;
+	i = sp_pairmap_put(&o->index, (uint64_t)(uintptr_t)s, 0, (uint32_t)o->nstrs);
+	if (i == o->nstrs)
+		o->nstrs++;
+	return i + 1;
+}
+
+static void put_lines(struct out *o, const struct sp_linetab_parts *l)
+{
+	size_t i;
+
+	put_u64(o, l->nrows);
+	for (i = 0; i < l->nrows; i++) {
+		const struct sp_line *r = &l->rows[i];
+
+		put_u64(o, r->addr);
+		put_u32(o, ref(o, r->file));
+		put_u32(o, r->line);
+		put_u32(o, r->column);
+		put_u32(o, r->discriminator);
+		put_u8(o, r->is_stmt);
+		put_u8(o, r->end_sequence);
+	}
+	put_u64(o, l->nruns);
+	for (i = 0; i < l->nruns; i++) {
+		put_u64(o, l->runs[i].start);
+		put_u64(o, l->runs[i].end);
+		put_u32(o, l->runs[i].unit);
+	}
+	put_u64(o, l->nunits);
+	put(o, l->ustate, l->nunits);
+	put_u32(o, ref(o, l->warning));
+}
+
+static void put_funcs(struct out *o, const struct sp_dwfuncs_parts *f)
+{
+	size_t i;
+
+	put_u64(o, f->nfns);
+	for (i = 0; i < f->nfns; i++) {
+		const struct sp_dwfn *fn = &f->fns[i];
+
+		put_u32(o, ref(o, fn->name));
+		put_u32(o, ref(o, fn->call_file));
+		put_u64(o, fn->low);
+		put_u32(o, fn->caller);
+		put_u32(o, fn->call_line);
+		put_u32(o, fn->unit);
+		put_u8(o, fn->is_linkage);
+		put_u8(o, fn->inlined);
+	}
+	put_u64(o, f->nsegs);
+	put(o, f->seg_start, f->nsegs * 8);
+	put(o, f->seg_fn, f->nsegs * 4);
+	put_u64(o, f->nsecs);
+	for (i = 0; i < f->nsecs; i++) {
+		put_u64(o, f->secs[i].lo);
+		put_u64(o, f->secs[i].hi);
+		put_u64(o, f->secs[i].first);
+		put_u64(o, f->secs[i].n);
+	}
+	put_u64(o, f->nsyms);
+	put(o, f->sym_addr, f->nsyms * 8);
+	for (i = 0; i < f->nsyms; i++)
+		put_u32(o, ref(o, f->sym_name[i]));
+	for (i = 0; i < f->nsyms; i++)
+		put_u32(o, ref(o, f->sym_file[i]));
+	put_u64(o, f->norigins);
+	for (i = 0; i < f->norigins; i++)
+		put_u64(o, f->origins[i].outline);
+	put_u64(o, f->nnolink);
+	for (i = 0; i < f->nnolink; i++) {
+		put_u64(o, f->nolink[i].fn);
+		put_u32(o, f->nolink[i].origin);
+	}
+	put_u64(o, f->naliases);
+	for (i = 0; i < f->naliases; i++) {
+		put_u64(o, f->aliases[i].addr);
+		put_u32(o, ref(o, f->aliases[i].name));
+	}
+}
+
+static void put_header(struct out *o, const struct sp_dwcache_key *k, const struct stat *st)
+{
+	put(o, MAGIC, 8);
+	put_u32(o, FORMAT);
+	put_u32(o, BOM);
+	put_str(o, self_id());
+	put_u32(o, (uint32_t)k->build_id_len);
+	put(o, k->build_id, k->build_id_len);
+	put_str(o, k->dwarf_path);
+	put_u64(o, (uint64_t)st->st_size);
+	put_u64(o, (uint64_t)st->st_mtim.tv_sec);
+	put_u64(o, (uint64_t)st->st_mtim.tv_nsec);
+}
+
+static void put_units(struct out *o, const struct sp_partial *p)
+{
+	size_t i;
+
+	put_u32(o, p != NULL);
+	if (!p)
+		return;
+	put_u64(o, p->nar);
+	for (i = 0; i < p->nar; i++) {
+		put_u64(o, p->ar[i].lo);
+		put_u64(o, p->ar[i].hi);
+		put_u64(o, p->ar[i].cu);
+	}
+	put_u64(o, p->ncus);
+	put(o, p->cus, p->ncus * 8);
+	put(o, p->die_off, p->ncus * 8);
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_dirs(char *path)
+{
+	char *p;
+
+	for (p = path + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static void write_file(char *path, const struct sp_buf *b)
+{
+	struct sp_buf tmp = SP_BUF_INIT;
+	ssize_t n = 0;
+	size_t done = 0;
+	int fd;
+
+	if (make_dirs(path) < 0)
+		return;
+	sp_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		sp_buf_release(&tmp);
+		return;
+	}
+	while (done < b->len && (n = write(fd, b->buf + done, b->len - done)) > 0)
+		done += (size_t)n;
+	if (close(fd) != 0 || done != b->len || rename(tmp.buf, path) != 0)
+		unlink(tmp.buf);
+	sp_buf_release(&tmp);
+}
+
+void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
+		      const struct sp_linetab *lines, const struct sp_dwfuncs *funcs,
+		      const struct sp_partial *units)
+{
+	struct sp_linetab_parts lp;
+	struct sp_dwfuncs_parts fp;
+	struct out body, o;
+	struct stat st;
+	char *path = sp_dwcache_path(dir, k);
+	size_t i;
+
+	if (!path || !lines || !funcs || stat(k->dwarf_path, &st) < 0 ||
+	    sp_linetab_get_parts(lines, &lp) < 0) {
+		free(path);
+		return;
+	}
+	sp_dwfuncs_get_parts(funcs, &fp);
+	memset(&body, 0, sizeof(body));
+	memset(&o, 0, sizeof(o));
+	body.b = (struct sp_buf)SP_BUF_INIT;
+	o.b = (struct sp_buf)SP_BUF_INIT;
+	sp_pairmap_init(&body.index, str_key, &body);
+	put_lines(&body, &lp);
+	put_funcs(&body, &fp);
+	put_header(&o, k, &st);
+	put_units(&o, units);
+	put_u64(&o, body.nstrs);
+	for (i = 0; i < body.nstrs; i++)
+		put_str(&o, body.strs[i]);
+	put(&o, body.b.buf, body.b.len);
+	put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.b.buf, o.b.len));
+	write_file(path, &o.b);
+	sp_pairmap_release(&body.index);
+	free(body.strs);
+	sp_buf_release(&body.b);
+	sp_buf_release(&o.b);
+	free(path);
+}
+
+/* ---- reading ---- */
+
+struct in {
+	const uint8_t *p, *end;
+	int bad;
+	const char **strs;
+	uint64_t nstrs;
+};
+
+/* n bytes, or NULL (and bad) if they are not there. */
+static const uint8_t *take(struct in *r, uint64_t n)
+{
+	const uint8_t *p = r->p;
+
+	if (r->bad || n > (uint64_t)(r->end - r->p)) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+static uint64_t get_n(struct in *r, int n)
+{
+	const uint8_t *p = take(r, (uint64_t)n);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, (size_t)n); /* little-endian host, checked by the BOM */
+	return v;
+}
+
+/* A count of records of `size` bytes each that must fit in what is left. */
+static uint64_t get_count(struct in *r, uint64_t size)
+{
+	uint64_t n = get_n(r, 8);
+
+	if (r->bad || n > (uint64_t)(r->end - r->p) / size)
+		r->bad = 1;
+	return r->bad ? 0 : n;
+}
+
+static const char *get_ref(struct in *r)
+{
+	uint64_t i = get_n(r, 4);
+
+	if (i > r->nstrs) {
+		r->bad = 1;
+		return NULL;
+	}
+	return i ? r->strs[i - 1] : NULL;
+}
+
+/* A length-prefixed string equal to s (NULL: any), or bad. */
+static void expect_str(struct in *r, const char *s)
+{
+	uint64_t n = get_n(r, 4);
+	const uint8_t *p = take(r, n);
+
+	if (p && s && (n != strlen(s) || memcmp(p, s, n)))
+		r->bad = 1;
+}
+
+static void check_header(struct in *r, const struct sp_dwcache_key *k, const struct stat *st)
+{
+	const uint8_t *magic = take(r, 8);
+	uint64_t idlen;
+	const uint8_t *id;
+
+	if (!magic || memcmp(magic, MAGIC, 8) || get_n(r, 4) != FORMAT || get_n(r, 4) != BOM) {
+		r->bad = 1;
+		return;
+	}
+	expect_str(r, self_id());
+	idlen = get_n(r, 4);
+	id = take(r, idlen);
+	if (!id || idlen != k->build_id_len || memcmp(id, k->build_id, idlen))
+		r->bad = 1;
+	expect_str(r, k->dwarf_path);
+	if (get_n(r, 8) != (uint64_t)st->st_size || get_n(r, 8) != (uint64_t)st->st_mtim.tv_sec ||
+	    get_n(r, 8) != (uint64_t)st->st_mtim.tv_nsec)
+		r->bad = 1;
+}
+
+static int get_units(struct in *r, struct sp_partial *units)
+{
+	struct sp_partial_arange *ar;
+	uint64_t nar, ncus, i, *cus, *die_off;
+	uint32_t partial = (uint32_t)get_n(r, 4);
+
+	if (!partial || r->bad)
+		return 0;
+	nar = get_count(r, 24);
+	ar = sp_xreallocarray(NULL, nar + 1, sizeof(*ar));
+	for (i = 0; i < nar; i++) {
+		ar[i].lo = get_n(r, 8);
+		ar[i].hi = get_n(r, 8);
+		ar[i].cu = get_n(r, 8);
+	}
+	ncus = get_count(r, 16);
+	cus = sp_xreallocarray(NULL, ncus + 1, sizeof(*cus));
+	die_off = sp_xreallocarray(NULL, ncus + 1, sizeof(*die_off));
+	for (i = 0; i < ncus; i++)
+		cus[i] = get_n(r, 8);
+	for (i = 0; i < ncus; i++)
+		die_off[i] = get_n(r, 8);
+	sp_partial_restore(units, ar, (size_t)nar, cus, die_off, (size_t)ncus);
+	return 1;
+}
+
+static void get_strings(struct in *r, struct sp_strtab *strs)
+{
+	uint64_t i;
+
+	r->nstrs = get_count(r, 4);
+	r->strs = sp_xreallocarray(NULL, r->nstrs + 1, sizeof(*r->strs));
+	for (i = 0; i < r->nstrs; i++) {
+		uint64_t n = get_n(r, 4);
+		const uint8_t *p = take(r, n);
+
+		r->strs[i] = p ? sp_strtab_intern_n(strs, (const char *)p, (size_t)n) : NULL;
+	}
+}
+
+static struct sp_linetab *get_lines(struct in *r)
+{
+	struct sp_linetab_parts lp;
+	struct sp_line *rows;
+	struct sp_linetab_run *runs;
+	struct sp_linetab *t = NULL;
+	uint64_t i;
+
+	memset(&lp, 0, sizeof(lp));
+	lp.nrows = get_count(r, 26);
+	rows = sp_xcalloc(lp.nrows + 1, sizeof(*rows));
+	for (i = 0; i < lp.nrows; i++) {
+		rows[i].addr = get_n(r, 8);
+		rows[i].file = get_ref(r);
+		rows[i].line = (uint32_t)get_n(r, 4);
+		rows[i].column = (uint32_t)get_n(r, 4);
+		rows[i].discriminator = (uint32_t)get_n(r, 4);
+		rows[i].is_stmt = (uint8_t)get_n(r, 1);
+		rows[i].end_sequence = (uint8_t)get_n(r, 1);
+	}
+	lp.nruns = get_count(r, 20);
+	runs = sp_xcalloc(lp.nruns + 1, sizeof(*runs));
+	for (i = 0; i < lp.nruns; i++) {
+		runs[i].start = get_n(r, 8);
+		runs[i].end = get_n(r, 8);
+		runs[i].unit = (uint32_t)get_n(r, 4);
+	}
+	lp.nunits = get_count(r, 1);
+	lp.ustate = take(r, lp.nunits);
+	lp.warning = get_ref(r);
+	lp.rows = rows;
+	lp.runs = runs;
+	if (!r->bad)
+		t = sp_linetab_from_parts(&lp);
+	free(rows);
+	free(runs);
+	return t;
+}
+
+/* The arrays of a functions table being read (freed once it is made). */
+struct fparts {
+	struct sp_dwfuncs_parts p;
+	struct sp_dwfn *fns;
+	struct sp_dwsymsec *secs;
+	uint64_t *seg_start, *sym_addr;
+	uint32_t *seg_fn;
+	const char **sym_name, **sym_file;
+	struct sp_dworigin *origins;
+	struct sp_dwnolink *nolink;
+	struct sp_dwalias *aliases;
+};
+
+static void get_fns(struct in *r, struct fparts *f)
+{
+	uint64_t i;
+
+	f->p.nfns = get_count(r, 30);
+	f->fns = sp_xcalloc(f->p.nfns + 1, sizeof(*f->fns));
+	for (i = 0; i < f->p.nfns; i++) {
+		f->fns[i].name = get_ref(r);
+		f->fns[i].call_file = get_ref(r);
+		f->fns[i].low = get_n(r, 8);
+		f->fns[i].caller = (uint32_t)get_n(r, 4);
+		f->fns[i].call_line = (uint32_t)get_n(r, 4);
+		f->fns[i].unit = (uint32_t)get_n(r, 4);
+		f->fns[i].is_linkage = (uint8_t)get_n(r, 1);
+		f->fns[i].inlined = (uint8_t)get_n(r, 1);
+		if (f->fns[i].caller != UINT32_MAX && f->fns[i].caller >= f->p.nfns)
+			r->bad = 1;
+	}
+	f->p.nsegs = get_count(r, 12);
+	f->seg_start = sp_xcalloc(f->p.nsegs + 1, sizeof(*f->seg_start));
+	f->seg_fn = sp_xcalloc(f->p.nsegs + 1, sizeof(*f->seg_fn));
+	for (i = 0; i < f->p.nsegs; i++)
+		f->seg_start[i] = get_n(r, 8);
+	for (i = 0; i < f->p.nsegs; i++) {
+		f->seg_fn[i] = (uint32_t)get_n(r, 4);
+		if (f->seg_fn[i] != UINT32_MAX && f->seg_fn[i] >= f->p.nfns)
+			r->bad = 1;
+	}
+}
+
+static void get_syms(struct in *r, struct fparts *f)
+{
+	uint64_t i;
+
+	f->p.nsecs = get_count(r, 32);
+	f->secs = sp_xcalloc(f->p.nsecs + 1, sizeof(*f->secs));
+	for (i = 0; i < f->p.nsecs; i++) {
+		f->secs[i].lo = get_n(r, 8);
+		f->secs[i].hi = get_n(r, 8);
+		f->secs[i].first = (size_t)get_n(r, 8);
+		f->secs[i].n = (size_t)get_n(r, 8);
+	}
+	f->p.nsyms = get_count(r, 16);
+	f->sym_addr = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_addr));
+	f->sym_name = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_name));
+	f->sym_file = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_file));
+	for (i = 0; i < f->p.nsyms; i++)
+		f->sym_addr[i] = get_n(r, 8);
+	for (i = 0; i < f->p.nsyms; i++)
+		f->sym_name[i] = get_ref(r);
+	for (i = 0; i < f->p.nsyms; i++)
+		f->sym_file[i] = get_ref(r);
+	for (i = 0; i < f->p.nsecs; i++)
+		if (f->secs[i].first > f->p.nsyms || f->secs[i].n > f->p.nsyms - f->secs[i].first)
+			r->bad = 1;
+}
+
+static void get_origins(struct in *r, struct fparts *f)
+{
+	uint64_t i;
+
+	f->p.norigins = get_count(r, 8);
+	f->origins = sp_xcalloc(f->p.norigins + 1, sizeof(*f->origins));
+	for (i = 0; i < f->p.norigins; i++)
+		f->origins[i].outline = get_n(r, 8);
+	f->p.nnolink = get_count(r, 12);
+	f->nolink = sp_xcalloc(f->p.nnolink + 1, sizeof(*f->nolink));
+	for (i = 0; i < f->p.nnolink; i++) {
+		f->nolink[i].fn = get_n(r, 8);
+		f->nolink[i].origin = (uint32_t)get_n(r, 4);
+		if (f->nolink[i].origin >= f->p.norigins)
+			r->bad = 1;
+	}
+	f->p.naliases = get_count(r, 12);
+	f->aliases = sp_xcalloc(f->p.naliases + 1, sizeof(*f->aliases));
+	for (i = 0; i < f->p.naliases; i++) {
+		f->aliases[i].addr = get_n(r, 8);
+		f->aliases[i].name = get_ref(r);
+	}
+}
+
+static struct sp_dwfuncs *get_funcs(struct in *r, const struct sp_linetab *lines,
+				    struct sp_strtab *strs)
+{
+	struct sp_dwfuncs *funcs = NULL;
+	struct fparts f;
+
+	memset(&f, 0, sizeof(f));
+	get_fns(r, &f);
+	get_syms(r, &f);
+	get_origins(r, &f);
+	f.p.fns = f.fns;
+	f.p.seg_start = f.seg_start;
+	f.p.seg_fn = f.seg_fn;
+	f.p.secs = f.secs;
+	f.p.sym_addr = f.sym_addr;
+	f.p.sym_name = f.sym_name;
+	f.p.sym_file = f.sym_file;
+	f.p.origins = f.origins;
+	f.p.nolink = f.nolink;
+	f.p.aliases = f.aliases;
+	if (!r->bad)
+		funcs = sp_dwfuncs_from_parts(&f.p, lines, strs);
+	free(f.fns);
+	free(f.secs);
+	free(f.seg_start);
+	free(f.seg_fn);
+	free(f.sym_addr);
+	free(f.sym_name);
+	free(f.sym_file);
+	free(f.origins);
+	free(f.nolink);
+	free(f.aliases);
+	return funcs;
+}
+
+static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat *st,
+		 struct sp_strtab *strs, struct sp_dwcache_hit *hit, struct sp_partial *units)
+{
+	check_header(r, k, st);
+	if (r->bad)
+		return -1;
+	hit->partial = get_units(r, units);
+	get_strings(r, strs);
+	if (!r->bad)
+		hit->lines = get_lines(r);
+	if (hit->lines)
+		hit->funcs = get_funcs(r, hit->lines, strs);
+	if (r->bad || !hit->funcs || r->p != r->end) {
+		sp_dwfuncs_free(hit->funcs);
+		sp_linetab_free(hit->lines);
+		hit->funcs = NULL;
+		hit->lines = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
+		    struct sp_dwcache_hit *hit, struct sp_partial *units)
+{
+	char *path = sp_dwcache_path(dir, k);
+	struct sp_mfile mf;
+	struct stat st;
+	struct in r;
+	uint64_t sum;
+	int ret = -1;
+
+	memset(hit, 0, sizeof(*hit));
+	memset(units, 0, sizeof(*units));
+	if (!path || stat(k->dwarf_path, &st) < 0 || sp_mfile_open(&mf, path, NULL) < 0) {
+		free(path);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	if (mf.size >= 16) {
+		memcpy(&sum, mf.data + mf.size - 8, 8);
+		r.p = mf.data;
+		r.end = mf.data + mf.size - 8;
+		if (sum == sp_dwcache_checksum(mf.data, mf.size - 8))
+			ret = parse(&r, k, &st, strs, hit, units);
+	}
+	if (ret < 0)
+		sp_partial_release(units);
+	free(r.strs);
+	sp_mfile_close(&mf);
+	free(path);
+	return ret;
+}

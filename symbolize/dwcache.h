@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Private to symbolize/: the index cache, the line table and the
+ * functions built from a file's DWARF, kept on disk by build-id so that
+ * the next run over the same file loads them instead of reading the DWARF
+ * (see dwcache.c for the file format and the rules of trust).
+ */
+#ifndef SYMPROF_SYMBOLIZE_DWCACHE_H
+#define SYMPROF_SYMBOLIZE_DWCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sp_linetab;
+struct sp_dwfuncs;
+struct sp_partial;
+struct sp_strtab;
+
+/* What an index is for: the file (by build-id) and the file its DWARF is
+ * read from (the file itself or its separate debug file). */
+struct sp_dwcache_key {
+	const uint8_t *build_id;
+	size_t build_id_len;
+	const char *dwarf_path;
+};
+
+/* A cached index: its tables, and for a partial reading its units. */
+struct sp_dwcache_hit {
+	struct sp_linetab *lines;
+	struct sp_dwfuncs *funcs;
+	int partial; /* 1: only some units were read, see `units` */
+};
+
+/*
+ * Loads the index of key from the cache directory `dir`: 0 with *hit
+ * filled (names interned in strs; for a partial index, *units described
+ * as sp_partial_restore() does), or -1 when there is none that can be
+ * trusted: missing, written by another build of symprof or in another
+ * format, for another build-id or another DWARF file (path, size, mtime),
+ * truncated or corrupt. Never fails otherwise.
+ */
+int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
+		    struct sp_dwcache_hit *hit, struct sp_partial *units);
+
+/*
+ * Writes the index of key (a partial one when units is not NULL) into
+ * dir, creating it: written to a temporary file and renamed over the old
+ * one, so that readers see a whole file or none. Errors (no space, no
+ * permission) are ignored: the cache is an optimisation.
+ */
+void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
+		      const struct sp_linetab *lines, const struct sp_dwfuncs *funcs,
+		      const struct sp_partial *units);
+
+/* The path of key's cache file in dir (malloc'ed), or NULL without a
+ * build-id. */
+char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k);
+/* The checksum ending a cache file, of the n bytes before it (for tests
+ * that damage a file on purpose). */
+uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n);
+
+#endif

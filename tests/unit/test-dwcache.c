@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests for symbolize/dwcache.c, the index cache: tables loaded from
+ * it answer every address of a fixture as the tables built from its DWARF
+ * do (line rows, inline chains, ELF symbols, units), and a cache file is
+ * used only when it can be trusted: a missing, truncated, corrupt or
+ * foreign one (other build-id, other DWARF file or modification time,
+ * other build of symprof, other format) is a miss, never a crash, and
+ * the next store replaces it. The golden tests run every gperftools,
+ * IgProf and symbolizer case through a cache as well (cache/ in ctest).
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <CUnit/CUnit.h>
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+
+#include "dwarf-funcs.h"
+#include "dwarf-partial.h"
+#include "dwcache.h"
+#include "lines.h"
+#include "suites.h"
+#include "symprof/buf.h"
+#include "symprof/error.h"
+#include "symprof/strtab.h"
+
+#define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
+
+static const uint8_t fake_id[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04};
+
+/* Tables built from a fixture's DWARF. */
+struct built {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	struct sp_strtab strs;
+	struct sp_linetab *lines;
+	struct sp_dwfuncs *funcs;
+};
+
+static int build(struct built *b, const char *path)
+{
+	struct sp_error err = SP_ERROR_INIT;
+
+	memset(b, 0, sizeof(*b));
+	sp_strtab_init(&b->strs);
+	elf_version(EV_CURRENT);
+	b->fd = open(path, O_RDONLY);
+	if (b->fd < 0 || !(b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL)) ||
+	    !(b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL)))
+		return -1;
+	b->lines = sp_linetab_new_lenient(b->dw, &b->strs, &err);
+	if (!b->lines)
+		return -1;
+	b->funcs = sp_dwfuncs_new(b->dw, b->lines, &b->strs, &err);
+	return b->funcs ? 0 : -1;
+}
+
+static void unbuild(struct built *b)
+{
+	sp_dwfuncs_free(b->funcs);
+	sp_linetab_free(b->lines);
+	if (b->dw)
+		dwarf_end(b->dw);
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	sp_strtab_release(&b->strs);
+}
+
+static void add_s(struct sp_buf *o, const char *s)
+{
+	sp_buf_addstr(o, s ? s : "(null)");
+	sp_buf_addch(o, '|');
+}
+
+/* Everything the tables say about addr, as text. */
+static void describe(struct sp_buf *o, const struct sp_linetab *lines, struct sp_dwfuncs *funcs,
+		     uint64_t addr)
+{
+	struct sp_inline_frame fr[16];
+	const struct sp_line *l = sp_linetab_find_any(lines, addr);
+	const char *file = NULL;
+	size_t n = sp_dwfuncs_find(funcs, addr, fr, 16), i;
+
+	sp_buf_addf(o, "%llx %zu|", (unsigned long long)addr, n);
+	for (i = 0; i < n; i++) {
+		int linkage, inlined;
+
+		add_s(o, fr[i].name);
+		add_s(o, fr[i].file);
+		add_s(o, sp_dwfuncs_fn_name(funcs, fr[i].fn, &linkage, &inlined));
+		sp_buf_addf(o, "%u %u %d %d|", fr[i].line, fr[i].fn, linkage, inlined);
+	}
+	if (l) {
+		add_s(o, l->file);
+		sp_buf_addf(o, "%llx %u %u %u %u|", (unsigned long long)l->addr, l->line, l->column,
+			    l->discriminator, l->is_stmt);
+	}
+	add_s(o, sp_dwfuncs_symbol_file(funcs, addr, &file));
+	add_s(o, file);
+	sp_buf_addf(o, "%u %u\n", sp_linetab_unit_at(lines, addr), sp_dwfuncs_outer_at(funcs, addr));
+}
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/sp-dwcache-XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	return strdup(d);
+}
+
+static void rm_rf(const char *dir)
+{
+	struct sp_buf b = SP_BUF_INIT;
+
+	sp_buf_addf(&b, "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(b.buf), 0);
+	sp_buf_release(&b);
+}
+
+/* The loaded tables answer every address as the built ones. */
+static void test_same_answers(void)
+{
+	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"), FIX("cxx-O2-dw4-nopie"),
+					       FIX("clang-cxx-O2-dw5-fs"), FIX("c-O2-dw4-gz"),
+					       FIX("c-O2-dw4-zgnu"), FIX("c-O0-gc-big")};
+	char *dir = tmpdir();
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		struct sp_dwcache_key key = {fake_id, sizeof(fake_id), fixtures[k]};
+		struct sp_buf want = SP_BUF_INIT, got = SP_BUF_INIT;
+		struct sp_strtab strs = SP_STRTAB_INIT;
+		struct sp_dwcache_hit hit;
+		struct sp_partial units;
+		const struct sp_line *rows;
+		struct built b;
+		uint64_t lo, hi, a;
+		size_t nrows;
+
+		if (build(&b, fixtures[k]) < 0) {
+			CU_FAIL("cannot read the fixture");
+			unbuild(&b);
+			continue;
+		}
+		sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+		CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &units), 0);
+		CU_ASSERT_FALSE(hit.partial);
+		nrows = sp_linetab_rows(b.lines, &rows);
+		CU_ASSERT_FATAL(nrows > 2);
+		lo = rows[0].addr > 256 ? rows[0].addr - 256 : 0;
+		hi = rows[nrows - 1].addr + 256;
+		for (a = lo; a < hi; a++) {
+			describe(&want, b.lines, b.funcs, a);
+			describe(&got, hit.lines, hit.funcs, a);
+		}
+		CU_ASSERT_STRING_EQUAL(want.buf, got.buf);
+		CU_ASSERT_PTR_EQUAL(sp_linetab_warning(hit.lines) != NULL,
+				    sp_linetab_warning(b.lines) != NULL);
+		sp_buf_release(&want);
+		sp_buf_release(&got);
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_strtab_release(&strs);
+		unbuild(&b);
+	}
+	rm_rf(dir);
+	free(dir);
+}
+
+/* ---- what is not trusted ---- */
+
+struct blob {
+	uint8_t *data;
+	size_t size;
+};
+
+static struct blob slurp(const char *path)
+{
+	struct blob b = {NULL, 0};
+	FILE *f = fopen(path, "rb");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	b.size = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b.data = malloc(b.size + 1);
+	CU_ASSERT_EQUAL(fread(b.data, 1, b.size, f), b.size);
+	fclose(f);
+	return b;
+}
+
+static void spit(const char *path, const uint8_t *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static int loads(const char *dir, const struct sp_dwcache_key *key)
+{
+	struct sp_strtab strs = SP_STRTAB_INIT;
+	struct sp_dwcache_hit hit;
+	struct sp_partial units;
+	int r = sp_dwcache_load(dir, key, &strs, &hit, &units);
+
+	if (r == 0) {
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_partial_release(&units);
+	}
+	sp_strtab_release(&strs);
+	return r;
+}
+
+/* Writes the blob with byte i changed, and the checksum made right again
+ * when `fix`: only the header's check can then refuse it. */
+static void damage(const char *path, const struct blob *b, size_t i, int fix)
+{
+	uint8_t *d = malloc(b->size);
+	uint64_t sum;
+
+	memcpy(d, b->data, b->size);
+	d[i] ^= 0x20;
+	if (fix) {
+		sum = sp_dwcache_checksum(d, b->size - 8);
+		memcpy(d + b->size - 8, &sum, 8);
+	}
+	spit(path, d, b->size);
+	free(d);
+}
+
+static void test_untrusted(void)
+{
+	char *dir = tmpdir();
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie")};
+	uint8_t other_id[sizeof(fake_id)];
+	struct sp_dwcache_key other = key;
+	struct built b;
+	struct blob good;
+	char *path, *other_path;
+	size_t i, self_at;
+	struct stat st;
+	struct timespec times[2];
+	struct sp_buf copy_path = SP_BUF_INIT;
+	const char *copy;
+
+	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
+	good = slurp(key.dwarf_path);
+	sp_buf_addf(&copy_path, "%s/copy", dir);
+	copy = copy_path.buf;
+	spit(copy, good.data, good.size);
+	free(good.data);
+	path = sp_dwcache_path(dir, &key);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1); /* missing */
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL(loads(dir, &key), 0); /* hit */
+	good = slurp(path);
+
+	/* a flipped byte anywhere, a truncated file, an empty one, garbage */
+	for (i = 0; i < good.size; i += good.size / 97 + 1) {
+		damage(path, &good, i, 0);
+		CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	}
+	for (i = 0; i < good.size; i += good.size / 31 + 1) {
+		spit(path, good.data, i);
+		CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	}
+	spit(path, (const uint8_t *)"not an index", 12);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+
+	/* the header's checks, with a right checksum: format (byte 8),
+	 * symprof's build ("symprof 0.1.0 ...", at 20), the build-id */
+	damage(path, &good, 8, 1);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	self_at = 8 + 4 + 4 + 4;
+	CU_ASSERT_EQUAL(memcmp(good.data + self_at, "symprof ", 8), 0);
+	damage(path, &good, self_at + 8, 1);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	spit(path, good.data, good.size);
+	CU_ASSERT_EQUAL(loads(dir, &key), 0);
+	memcpy(other_id, fake_id, sizeof(other_id));
+	other_id[sizeof(other_id) - 1] ^= 1;
+	other.build_id = other_id;
+	other_path = sp_dwcache_path(dir, &other);
+	spit(other_path, good.data, good.size); /* right name, wrong contents */
+	CU_ASSERT_EQUAL(loads(dir, &other), -1);
+	/* the same build-id with another DWARF file */
+	other = key;
+	other.dwarf_path = FIX("cxx-O2-dw4-nopie");
+	CU_ASSERT_EQUAL(loads(dir, &other), -1);
+
+	/* the DWARF file (a copy) touched since: a miss, then stored anew */
+	other = key;
+	other.dwarf_path = copy;
+	sp_dwcache_store(dir, &other, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL(loads(dir, &other), 0);
+	CU_ASSERT_EQUAL(stat(copy, &st), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	times[1].tv_sec -= 10;
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, copy, times, 0), 0);
+	CU_ASSERT_EQUAL(loads(dir, &other), -1);
+	sp_dwcache_store(dir, &other, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL(loads(dir, &other), 0);
+	/* a store replaces a damaged file */
+	damage(path, &good, good.size / 2, 0);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL(loads(dir, &key), 0);
+	/* no build-id: nothing is cached */
+	other = key;
+	other.build_id = NULL;
+	other.build_id_len = 0;
+	CU_ASSERT_PTR_NULL(sp_dwcache_path(dir, &other));
+	CU_ASSERT_EQUAL(loads(dir, &other), -1);
+
+	free(good.data);
+	free(path);
+	free(other_path);
+	sp_buf_release(&copy_path);
+	unbuild(&b);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A partial index keeps its units and aranges. */
+static void test_partial_units(void)
+{
+	char *dir = tmpdir();
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie")};
+	struct sp_strtab strs = SP_STRTAB_INIT;
+	struct sp_partial_arange *ar = malloc(2 * sizeof(*ar));
+	uint64_t *cus = malloc(sizeof(*cus)), *die_off = malloc(sizeof(*die_off));
+	struct sp_dwcache_hit hit;
+	struct sp_partial p, got;
+	struct built b;
+
+	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
+	ar[0].lo = 0x1100;
+	ar[0].hi = 0x1180;
+	ar[0].cu = 0;
+	ar[1].lo = 0x1200;
+	ar[1].hi = 0x1280;
+	ar[1].cu = 0x40;
+	cus[0] = 0;
+	die_off[0] = 12;
+	sp_partial_restore(&p, ar, 2, cus, die_off, 1);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, &p);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &got), 0);
+	CU_ASSERT_TRUE(hit.partial);
+	CU_ASSERT_EQUAL(got.nar, 2);
+	CU_ASSERT_EQUAL(got.ncus, 1);
+	CU_ASSERT_EQUAL(got.units.n, 1);
+	CU_ASSERT_EQUAL(got.units.die_off[0], 12);
+	CU_ASSERT_TRUE(sp_partial_covers(&got, 0x1140));
+	CU_ASSERT_FALSE(sp_partial_covers(&got, 0x1240)); /* unit 0x40 not read */
+	CU_ASSERT_FALSE(sp_partial_covers(&got, 0x1190)); /* no unit */
+	sp_dwfuncs_free(hit.funcs);
+	sp_linetab_free(hit.lines);
+	sp_partial_release(&got);
+	sp_partial_release(&p);
+	sp_strtab_release(&strs);
+	unbuild(&b);
+	rm_rf(dir);
+	free(dir);
+}
+
+int sp_test_register_dwcache(void)
+{
+	CU_pSuite s = CU_add_suite("dwcache", NULL, NULL);
+
+	if (!s)
+		return -1;
+	if (!CU_add_test(s, "loaded tables answer as built ones", test_same_answers) ||
+	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
+	    !CU_add_test(s, "partial indexes keep their units", test_partial_units))
+		return -1;
+	return 0;
+}
