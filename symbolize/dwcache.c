@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,7 +56,6 @@
 #include "lines.h"
 #include "symprof/buf.h"
 #include "symprof/hashmap.h"
-#include "symprof/mfile.h"
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDWIDX\n"
@@ -135,16 +135,24 @@ char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
 
 uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-	size_t i;
+	uint64_t h[4] = {0x9e3779b97f4a7c15ULL ^ n, 1, 2, 3}, w;
+	size_t i, k;
 
-	for (i = 0; i + 8 <= n; i += 8) {
+	/* four independent lanes: as fast as memory, a flipped bit or a
+	 * moved word anywhere changes the sum */
+	for (i = 0; i + 32 <= n; i += 32)
+		for (k = 0; k < 4; k++) {
+			memcpy(&w, p + i + 8 * k, 8);
+			h[k] = (h[k] ^ (w + i)) * 0xff51afd7ed558ccdULL;
+			h[k] ^= h[k] >> 29;
+		}
+	for (; i + 8 <= n; i += 8) {
 		memcpy(&w, p + i, 8);
-		h = (h ^ sp_hash_u64(w + i)) * 0x100000001b3ULL;
+		h[0] = sp_hash_u64(h[0] ^ (w + i));
 	}
 	for (w = 0; i < n; i++)
 		w = w << 8 | p[i];
-	return sp_hash_u64(h ^ w);
+	return sp_hash_u64(h[0] ^ sp_hash_u64(h[1] ^ sp_hash_u64(h[2] ^ sp_hash_u64(h[3] ^ w))));
 }
 
 /* ---- writing ---- */
@@ -515,43 +523,65 @@ static void get_strings(struct in *r, struct sp_strtab *strs)
 	}
 }
 
+/* Unchecked little helpers for records already known to be there. */
+static uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+#define ROW_SIZE 26
+
 static struct sp_linetab *get_lines(struct in *r)
 {
-	struct sp_linetab_parts lp;
 	struct sp_line *rows;
 	struct sp_linetab_run *runs;
-	struct sp_linetab *t = NULL;
-	uint64_t i;
+	uint64_t nrows = get_count(r, ROW_SIZE), nruns, nunits, i, w;
+	const uint8_t *p = take(r, nrows * ROW_SIZE), *ustate;
+	const char *warning;
 
-	memset(&lp, 0, sizeof(lp));
-	lp.nrows = get_count(r, 26);
-	rows = sp_xcalloc(lp.nrows + 1, sizeof(*rows));
-	for (i = 0; i < lp.nrows; i++) {
-		rows[i].addr = get_n(r, 8);
-		rows[i].file = get_ref(r);
-		rows[i].line = (uint32_t)get_n(r, 4);
-		rows[i].column = (uint32_t)get_n(r, 4);
-		rows[i].discriminator = (uint32_t)get_n(r, 4);
-		rows[i].is_stmt = (uint8_t)get_n(r, 1);
-		rows[i].end_sequence = (uint8_t)get_n(r, 1);
+	rows = sp_xreallocarray(NULL, nrows + 1, sizeof(*rows));
+	for (i = 0; p && i < nrows; i++, p += ROW_SIZE) {
+		rows[i].addr = ld64(p);
+		w = ld32(p + 8);
+		if (w > r->nstrs) {
+			r->bad = 1;
+			break;
+		}
+		rows[i].file = w ? r->strs[w - 1] : NULL;
+		rows[i].line = ld32(p + 12);
+		rows[i].column = ld32(p + 16);
+		rows[i].discriminator = ld32(p + 20);
+		rows[i].is_stmt = p[24];
+		rows[i].end_sequence = p[25];
 	}
-	lp.nruns = get_count(r, 20);
-	runs = sp_xcalloc(lp.nruns + 1, sizeof(*runs));
-	for (i = 0; i < lp.nruns; i++) {
+	nruns = get_count(r, 20);
+	runs = sp_xreallocarray(NULL, nruns + 1, sizeof(*runs));
+	for (i = 0; i < nruns; i++) {
 		runs[i].start = get_n(r, 8);
 		runs[i].end = get_n(r, 8);
 		runs[i].unit = (uint32_t)get_n(r, 4);
 	}
-	lp.nunits = get_count(r, 1);
-	lp.ustate = take(r, lp.nunits);
-	lp.warning = get_ref(r);
-	lp.rows = rows;
-	lp.runs = runs;
-	if (!r->bad)
-		t = sp_linetab_from_parts(&lp);
-	free(rows);
-	free(runs);
-	return t;
+	nunits = get_count(r, 1);
+	ustate = take(r, nunits);
+	warning = get_ref(r);
+	if (r->bad) {
+		free(rows);
+		free(runs);
+		return NULL;
+	}
+	return sp_linetab_adopt_parts(rows, (size_t)nrows, runs, (size_t)nruns, ustate,
+				      (size_t)nunits, warning);
 }
 
 /* The arrays of a functions table being read (freed once it is made). */
@@ -705,11 +735,34 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 	return 0;
 }
 
+/* The whole file, mapped with its pages at once (MAP_POPULATE: a page
+ * fault per 4 KiB page costs more than reading it); NULL if none. */
+static const uint8_t *map_file(const char *path, size_t *size)
+{
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 16) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = (size_t)st.st_size;
+	return p;
+}
+
 int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
 		    struct sp_dwcache_hit *hit, struct sp_partial *units)
 {
 	char *path = sp_dwcache_path(dir, k);
-	struct sp_mfile mf;
+	const uint8_t *data = NULL;
+	size_t size = 0;
 	struct stat st;
 	struct in r;
 	uint64_t sum;
@@ -717,22 +770,20 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 
 	memset(hit, 0, sizeof(*hit));
 	memset(units, 0, sizeof(*units));
-	if (!path || stat(k->dwarf_path, &st) < 0 || sp_mfile_open(&mf, path, NULL) < 0) {
+	if (!path || stat(k->dwarf_path, &st) < 0 || !(data = map_file(path, &size))) {
 		free(path);
 		return -1;
 	}
 	memset(&r, 0, sizeof(r));
-	if (mf.size >= 16) {
-		memcpy(&sum, mf.data + mf.size - 8, 8);
-		r.p = mf.data;
-		r.end = mf.data + mf.size - 8;
-		if (sum == sp_dwcache_checksum(mf.data, mf.size - 8))
-			ret = parse(&r, k, &st, strs, hit, units);
-	}
+	memcpy(&sum, data + size - 8, 8);
+	r.p = data;
+	r.end = data + size - 8;
+	if (sum == sp_dwcache_checksum(data, size - 8))
+		ret = parse(&r, k, &st, strs, hit, units);
 	if (ret < 0)
 		sp_partial_release(units);
 	free(r.strs);
-	sp_mfile_close(&mf);
+	munmap((void *)data, size);
 	free(path);
 	return ret;
 }

@@ -1238,21 +1238,21 @@ int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p)
 	return 0;
 }
 
-struct sp_linetab *sp_linetab_from_parts(const struct sp_linetab_parts *p)
+struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
+					  struct sp_linetab_run *runs, size_t nruns,
+					  const uint8_t *ustate, size_t nunits, const char *warning)
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
 
-	t->rows = sp_xreallocarray(NULL, p->nrows + 1, sizeof(*t->rows));
-	memcpy(t->rows, p->rows, p->nrows * sizeof(*t->rows));
-	t->nrows = p->nrows;
-	t->runs = sp_xreallocarray(NULL, p->nruns + 1, sizeof(*t->runs));
-	memcpy(t->runs, p->runs, p->nruns * sizeof(*t->runs));
-	t->nruns = p->nruns;
-	t->ustate = sp_xmalloc(p->nunits + 1);
-	memcpy(t->ustate, p->ustate, p->nunits);
-	t->nunits = t->ustate_alloc = p->nunits;
-	if (p->warning) {
-		sp_error_set(&t->warning, SP_E_CORRUPT, "%s", p->warning);
+	t->rows = rows;
+	t->nrows = nrows;
+	t->runs = runs;
+	t->nruns = nruns;
+	t->ustate = sp_xmalloc(nunits + 1);
+	memcpy(t->ustate, ustate, nunits);
+	t->nunits = t->ustate_alloc = nunits;
+	if (warning) {
+		sp_error_set(&t->warning, SP_E_CORRUPT, "%s", warning);
 		t->has_warning = 1;
 	}
 	build_index(t);

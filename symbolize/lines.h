@@ -135,9 +135,13 @@ struct sp_linetab_parts {
 
 /* 0 and p filled, or -1 for a query table (not cached). */
 int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p);
-/* The table those parts make (copied): the same answers as the one they
- * came from. */
-struct sp_linetab *sp_linetab_from_parts(const struct sp_linetab_parts *p);
+/* The table those parts make: the same answers as the one they came
+ * from. It takes rows and runs (malloc'ed, one spare entry each); ustate
+ * and warning are copied. */
+struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
+					  struct sp_linetab_run *runs, size_t nruns,
+					  const uint8_t *ustate, size_t nunits,
+					  const char *warning);
 
 /* ---- for dwarf-funcs.c ---- */
 

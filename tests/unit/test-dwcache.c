@@ -106,7 +106,8 @@ static void describe(struct sp_buf *o, const struct sp_linetab *lines, struct sp
 	}
 	add_s(o, sp_dwfuncs_symbol_file(funcs, addr, &file));
 	add_s(o, file);
-	sp_buf_addf(o, "%u %u\n", sp_linetab_unit_at(lines, addr), sp_dwfuncs_outer_at(funcs, addr));
+	sp_buf_addf(o, "%u %u\n", sp_linetab_unit_at(lines, addr),
+		    sp_dwfuncs_outer_at(funcs, addr));
 }
 
 static char *tmpdir(void)
@@ -130,9 +131,9 @@ static void rm_rf(const char *dir)
 /* The loaded tables answer every address as the built ones. */
 static void test_same_answers(void)
 {
-	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"), FIX("cxx-O2-dw4-nopie"),
+	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"),	   FIX("cxx-O2-dw4-nopie"),
 					       FIX("clang-cxx-O2-dw5-fs"), FIX("c-O2-dw4-gz"),
-					       FIX("c-O2-dw4-zgnu"), FIX("c-O0-gc-big")};
+					       FIX("c-O2-dw4-zgnu"),	   FIX("c-O0-gc-big")};
 	char *dir = tmpdir();
 	size_t k;
 
