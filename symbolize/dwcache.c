@@ -61,6 +61,7 @@
 #define MAGIC "SPDWIDX\n"
 #define FORMAT 1
 #define BOM 0x01020304u
+#define ROW_SIZE 26 /* a line row on disk */
 
 #ifndef SYMPROF_VERSION_STRING
 #define SYMPROF_VERSION_STRING "unknown"
@@ -219,18 +220,30 @@ static void put_lines(struct out *o, const struct sp_linetab_parts *l)
 {
 	size_t i;
 
+	const char *file = NULL;
+	uint32_t file_ref = 0;
+	uint8_t *p;
+
 	put_u64(o, l->nrows);
-	for (i = 0; i < l->nrows; i++) {
+	/* the rows in one block of ROW_SIZE-byte records */
+	sp_buf_grow(&o->b, l->nrows * ROW_SIZE);
+	p = (uint8_t *)o->b.buf + o->b.len;
+	for (i = 0; i < l->nrows; i++, p += ROW_SIZE) {
 		const struct sp_line *r = &l->rows[i];
 
-		put_u64(o, r->addr);
-		put_u32(o, ref(o, r->file));
-		put_u32(o, r->line);
-		put_u32(o, r->column);
-		put_u32(o, r->discriminator);
-		put_u8(o, r->is_stmt);
-		put_u8(o, r->end_sequence);
+		if (r->file != file || !i) {
+			file = r->file;
+			file_ref = ref(o, file);
+		}
+		memcpy(p, &r->addr, 8);
+		memcpy(p + 8, &file_ref, 4);
+		memcpy(p + 12, &r->line, 4);
+		memcpy(p + 16, &r->column, 4);
+		memcpy(p + 20, &r->discriminator, 4);
+		p[24] = r->is_stmt;
+		p[25] = r->end_sequence;
 	}
+	sp_buf_setlen(&o->b, o->b.len + l->nrows * ROW_SIZE);
 	put_u64(o, l->nruns);
 	for (i = 0; i < l->nruns; i++) {
 		put_u64(o, l->runs[i].start);
@@ -539,8 +552,6 @@ static uint32_t ld32(const uint8_t *p)
 	memcpy(&v, p, 4);
 	return v;
 }
-
-#define ROW_SIZE 26
 
 static struct sp_linetab *get_lines(struct in *r)
 {
