@@ -36,7 +36,8 @@ struct a2l {
 	int demangle;
 };
 
-static void put_uint(struct sp_buf *b, unsigned v)
+/* Writes v in decimal at p; returns the end. */
+static char *put_uint(char *p, unsigned v)
 {
 	char tmp[16];
 	int n = 0;
@@ -45,43 +46,62 @@ static void put_uint(struct sp_buf *b, unsigned v)
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	sp_buf_grow(b, (size_t)n);
 	while (n)
-		b->buf[b->len++] = tmp[--n];
-	b->buf[b->len] = '\0';
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* One frame: "name\nfile:line[ (discriminator N)]\n", "file:?" without a
+ * line; written in place after making room once. */
+static void print_frame(struct a2l *a, const struct sp_sym_frame *f)
+{
+	static const char disc[] = " (discriminator ";
+	const char *name = f->name && f->name[0] ? f->name : "??";
+	const char *file = f->file ? f->file : "??";
+	size_t nlen, flen;
+	char *p;
+
+	if (a->demangle && f->name)
+		name = sp_symbolizer_demangle(a->sym, name);
+	nlen = strlen(name);
+	flen = strlen(file);
+	sp_buf_grow(&a->out, nlen + flen + sizeof(disc) + 32);
+	p = a->out.buf + a->out.len;
+	p = put_str(p, name, nlen);
+	*p++ = '\n';
+	p = put_str(p, file, flen);
+	*p++ = ':';
+	if (!f->line) {
+		*p++ = '?';
+	} else {
+		p = put_uint(p, f->line);
+		if (f->discriminator) {
+			p = put_str(p, disc, sizeof(disc) - 1);
+			p = put_uint(p, f->discriminator);
+			*p++ = ')';
+		}
+	}
+	*p++ = '\n';
+	*p = '\0';
+	a->out.len = (size_t)(p - a->out.buf);
 }
 
 static void print_loc(struct a2l *a, const struct sp_symloc *loc)
 {
-	struct sp_buf *b = &a->out;
 	uint32_t i;
 
 	if (!loc->nframes) {
-		sp_buf_addstr(b, "??\n??:0\n");
+		sp_buf_addstr(&a->out, "??\n??:0\n");
 		return;
 	}
-	for (i = 0; i < loc->nframes; i++) {
-		const struct sp_sym_frame *f = &loc->frames[i];
-		const char *name = f->name && f->name[0] ? f->name : "??";
-
-		if (a->demangle && f->name)
-			name = sp_symbolizer_demangle(a->sym, name);
-		sp_buf_addstr(b, name);
-		sp_buf_addch(b, '\n');
-		sp_buf_addstr(b, f->file ? f->file : "??");
-		sp_buf_addch(b, ':');
-		if (!f->line) {
-			sp_buf_addstr(b, "?\n");
-			continue;
-		}
-		put_uint(b, f->line);
-		if (f->discriminator) {
-			sp_buf_addstr(b, " (discriminator ");
-			put_uint(b, f->discriminator);
-			sp_buf_addch(b, ')');
-		}
-		sp_buf_addch(b, '\n');
-	}
+	for (i = 0; i < loc->nframes; i++)
+		print_frame(a, &loc->frames[i]);
 }
 
 /* addr2line's is_symbol(): "name" or "name+offset" rather than a number. */

@@ -500,11 +500,15 @@ static void load_for(struct sp_symfile *f, uint64_t vaddr)
 
 /* The discriminator addr2line prints: the line row's, for frame 0's line. */
 static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
-			      const struct sp_inline_frame *fr0)
+			      const struct sp_inline_frame *fr0, struct sp_dwfuncs_cursor *cur)
 {
 	const struct sp_line *l;
 
-	if (!f->lines || !fr0->line || !(l = sp_linetab_find_any(f->lines, vaddr)))
+	if (!f->lines || !fr0->line)
+		return 0;
+	l = cur ? sp_linetab_find_any_at(f->lines, vaddr, &cur->lines)
+		: sp_linetab_find_any(f->lines, vaddr);
+	if (!l)
 		return 0;
 	return l->line == fr0->line && l->file == fr0->file ? l->discriminator : 0;
 }
@@ -593,7 +597,7 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *ho
 			n = 1;
 	}
 	if (n)
-		disc = discriminator(f, vaddr, &fr[0]);
+		disc = discriminator(f, vaddr, &fr[0], how->cur);
 	for (i = 0; i < n; i++) {
 		out[i].name = fr[i].name;
 		out[i].file = fr[i].file;
@@ -735,6 +739,13 @@ void sp_symfile_lookup_session_many(struct sp_symfile *f, const uint64_t *vaddrs
 		const struct batch_answer *a = &b.ans[b.of[i]];
 		struct sp_inline_frame fr[MAX_INLINE];
 		uint32_t k;
+
+		/* the answers are in address order, the callers' order jumps
+		 * around them: fetch a few ahead */
+		if (i + 16 < n)
+			__builtin_prefetch(&b.ans[b.of[i + 16]]);
+		if (i + 8 < n)
+			__builtin_prefetch(b.frames + b.ans[b.of[i + 8]].first);
 
 		fill(&f->scratch, f, vaddrs[i], a->n);
 		if (!a->replay) {
