@@ -591,11 +591,17 @@ static int cache_load(struct sp_image *im, const char *path)
 	struct sp_dwcache_key k;
 	struct sp_partial units;
 	struct sp_elf_info info;
+	char *real;
 
 	free(e->dwarf_path);
 	e->dwarf_path = sp_xstrdup(path);
 	if (!e->cache_dir || e->cache_off || e->query || e->feed)
 		return -1;
+	/* one key for the file whatever path reaches it */
+	if ((real = realpath(path, NULL))) {
+		free(e->dwarf_path);
+		e->dwarf_path = real;
+	}
 	sp_elf_image_info(im, &info);
 	free(e->cache_id);
 	e->cache_id = NULL;

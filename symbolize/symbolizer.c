@@ -61,6 +61,7 @@ struct sp_symfile {
 	const char *fini_name; /* the "_fini" pprof found, or NULL */
 	int nm_loaded;
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */
+	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */
 	int session_ready;
 	struct sp_symloc scratch; /* the last session answer */
 	struct sp_sym_frame scratch_frames[MAX_INLINE];
@@ -484,6 +485,7 @@ static void load(struct sp_symfile *f)
 		return;
 	f->loaded = 1;
 	f->funcs = sp_elf_image_funcs(f->im, &f->lines);
+	f->funcs_gen++;
 }
 
 /* A file read partially (for the profile's addresses) is read whole when
@@ -628,10 +630,16 @@ static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, si
 	loc->nframes = (uint32_t)n;
 }
 
+/* A session's memory is per function of the tables it started with: when
+ * those were replaced (read whole, or read from DWARF instead of the index
+ * cache), it starts again. */
 static void session_start(struct sp_symfile *f)
 {
+	if (f->session_ready && f->session_gen != f->funcs_gen)
+		sp_symfile_session_reset(f);
 	if (!f->session_ready) {
 		sp_dwfuncs_state_init(&f->session, f->funcs);
+		f->session_gen = f->funcs_gen;
 		f->session_ready = 1;
 	}
 }
