@@ -23,7 +23,10 @@
  *    call frames, macros) are emptied: libdw would otherwise decompress
  *    every debug section when the file is opened.
  *
- * Anything unusual (no .debug_aranges, an uncovered address, legacy
+ * An address in a PLT section (.plt, .plt.got, .plt.sec, .iplt) needs no
+ * unit: the linker makes those stubs, no compilation unit describes them.
+ *
+ * Anything unusual (no .debug_aranges, another uncovered address, legacy
  * .zdebug sections, zstd, a DWZ alternate file, another byte order or
  * class than the host's 64-bit one for the copy) means the whole file is
  * read as before.
@@ -266,12 +269,24 @@ static int covering(const struct sp_partial_arange *ar, size_t nar, uint64_t add
 	return found;
 }
 
+/* 1 if addr lies in a stub section (a PLT: the linker makes it, no
+ * compilation unit describes it). */
+static int in_stub(const struct sp_partial *p, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstubs; i++)
+		if (addr >= p->stubs[i][0] && addr < p->stubs[i][1])
+			return 1;
+	return 0;
+}
+
 /* The units covering the addresses, and the `extra` ones (sorted,
  * distinct); -1 if an address has none, or if more than `limit` units are
  * needed. */
-static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint64_t *addrs,
-		     size_t n, const uint64_t *extra, size_t nextra, size_t limit, uint64_t **cus,
-		     size_t *ncus)
+static int units_for(const struct sp_partial *p, const struct sp_partial_arange *ar, size_t nar,
+		     const uint64_t *addrs, size_t n, const uint64_t *extra, size_t nextra,
+		     size_t limit, uint64_t **cus, size_t *ncus)
 {
 	size_t i, alloc = 0;
 
@@ -281,7 +296,7 @@ static int units_for(const struct sp_partial_arange *ar, size_t nar, const uint6
 	for (i = 0; i < nextra; i++)
 		(*cus)[(*ncus)++] = extra[i];
 	for (i = 0; i < n; i++) {
-		if (!covering(ar, nar, addrs[i], cus, ncus, &alloc))
+		if (!covering(ar, nar, addrs[i], cus, ncus, &alloc) && !in_stub(p, addrs[i]))
 			return -1;
 		if (*ncus > 4 * limit + 64) {
 			*ncus = uniq(*cus, *ncus);
@@ -971,6 +986,22 @@ static int die_offsets(struct sp_partial *p, const uint8_t *info, size_t size)
 	return 0;
 }
 
+static void find_stubs(struct sp_partial *p, const struct sect *secs, size_t nsecs)
+{
+	static const char *const names[] = {".plt", ".plt.got", ".plt.sec", ".iplt"};
+	size_t i, k, alloc = 0;
+
+	for (i = 0; i < nsecs; i++)
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			if (strcmp(secs[i].name, names[k]) || !secs[i].sh.sh_size ||
+			    !(secs[i].sh.sh_flags & SHF_EXECINSTR))
+				continue;
+			SP_ALLOC_GROW(p->stubs, p->nstubs + 1, alloc);
+			p->stubs[p->nstubs][0] = secs[i].sh.sh_addr;
+			p->stubs[p->nstubs++][1] = secs[i].sh.sh_addr + secs[i].sh.sh_size;
+		}
+}
+
 static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t n,
 		   const uint64_t *extra, size_t nextra)
 {
@@ -981,13 +1012,14 @@ static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t
 	int unusual, compressed = 0, r = -1;
 
 	secs = sections(elf, &nsecs, &unusual);
+	find_stubs(p, secs, nsecs);
 	info = find(secs, nsecs, ".debug_info");
 	if (unusual || !info || !info->raw ||
 	    load_aranges(p, elf, find(secs, nsecs, ".debug_aranges")))
 		goto out;
 	limit = count_units(p->ar, p->nar) / MAX_SHARE;
 	if (!limit ||
-	    units_for(p->ar, p->nar, addrs, n, extra, nextra, limit, &p->cus, &p->ncus) < 0 ||
+	    units_for(p, p->ar, p->nar, addrs, n, extra, nextra, limit, &p->cus, &p->ncus) < 0 ||
 	    !p->ncus)
 		goto out;
 	for (i = 0; i < nsecs; i++)
@@ -1030,7 +1062,8 @@ int sp_partial_prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, si
 }
 
 void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size_t nar,
-			uint64_t *cus, uint64_t *die_off, size_t ncus)
+			uint64_t *cus, uint64_t *die_off, size_t ncus, uint64_t (*stubs)[2],
+			size_t nstubs)
 {
 	memset(p, 0, sizeof(*p));
 	p->ar = ar;
@@ -1040,6 +1073,8 @@ void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size
 	p->ncus = ncus;
 	p->units.die_off = die_off;
 	p->units.n = ncus;
+	p->stubs = stubs;
+	p->nstubs = nstubs;
 }
 
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr)
@@ -1050,7 +1085,7 @@ int sp_partial_covers(const struct sp_partial *p, uint64_t addr)
 
 	if (!covering(p->ar, p->nar, addr, &cus, &n, &alloc)) {
 		free(cus);
-		return 0;
+		return in_stub(p, addr);
 	}
 	for (ok = 1, i = 0; i < n && ok; i++) {
 		size_t hi = p->ncus;
@@ -1073,6 +1108,7 @@ void sp_partial_release(struct sp_partial *p)
 {
 	free(p->image);
 	free(p->ar);
+	free(p->stubs);
 	free(p->cus);
 	free(p->die_off);
 	memset(p, 0, sizeof(*p));

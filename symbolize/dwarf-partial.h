@@ -28,6 +28,10 @@ struct sp_partial {
 	uint64_t *cus; /* the units' header offsets, sorted */
 	uint64_t *die_off;
 	size_t ncus;
+	/* linker-made stubs ([lo, hi): .plt, .plt.got, .plt.sec, .iplt): no
+	 * unit holds them, so no unit is needed for their addresses */
+	uint64_t (*stubs)[2];
+	size_t nstubs;
 };
 
 /*
@@ -45,9 +49,11 @@ int sp_partial_prepare_with(struct sp_partial *p, Elf *elf, const uint64_t *addr
 /* A partial reading's description without its copy of the file (a cached
  * one): takes the arrays (malloc'ed, ar sorted by lo, cus sorted). */
 void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size_t nar,
-			uint64_t *cus, uint64_t *die_off, size_t ncus);
+			uint64_t *cus, uint64_t *die_off, size_t ncus, uint64_t (*stubs)[2],
+			size_t nstubs);
 
-/* 1 if every unit holding addr was read (its answers are the full ones). */
+/* 1 if every unit holding addr was read (its answers are the full ones):
+ * also for an address in a stub, which no unit holds. */
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr);
 
 void sp_partial_release(struct sp_partial *p);

@@ -29,7 +29,8 @@
  *
  *   "SPDWIDX\n" u32 format u32 byte-order-mark
  *   str self  bytes build-id  str dwarf-path  u64 size  u64 mtime_s  u64 mtime_ns
- *   u32 partial  [partial: u64 nar {u64 lo u64 hi u64 cu}*  u64 ncus u64 cus* u64 die_off*]
+ *   u32 partial  [partial: u64 nar {u64 lo u64 hi u64 cu}*  u64 ncus u64 cus* u64 die_off*
+ *                 u64 nstubs {u64 lo u64 hi}*]
  *   u64 nstrings {u32 len, bytes}*       strings are referred to by u32: 0 NULL, i+1
  *   line table: u64 nrows {u64 addr u32 file u32 line u32 column u32 discr u8 stmt u8 end}*
  *               u64 nruns {u64 start u64 end u32 unit}*  u64 nunits u8* u32 warning
@@ -59,7 +60,7 @@
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDWIDX\n"
-#define FORMAT 1
+#define FORMAT 2
 #define BOM 0x01020304u
 #define ROW_SIZE 26 /* a line row on disk */
 
@@ -333,6 +334,8 @@ static void put_units(struct out *o, const struct sp_partial *p)
 	put_u64(o, p->ncus);
 	put(o, p->cus, p->ncus * 8);
 	put(o, p->die_off, p->ncus * 8);
+	put_u64(o, p->nstubs);
+	put(o, p->stubs, p->nstubs * 16);
 }
 
 /* mkdir -p of the directory part of path. */
@@ -499,7 +502,7 @@ static void check_header(struct in *r, const struct sp_dwcache_key *k, const str
 static int get_units(struct in *r, struct sp_partial *units)
 {
 	struct sp_partial_arange *ar;
-	uint64_t nar, ncus, i, *cus, *die_off;
+	uint64_t nar, ncus, nstubs, i, *cus, *die_off, (*stubs)[2];
 	uint32_t partial = (uint32_t)get_n(r, 4);
 
 	if (!partial || r->bad)
@@ -518,7 +521,14 @@ static int get_units(struct in *r, struct sp_partial *units)
 		cus[i] = get_n(r, 8);
 	for (i = 0; i < ncus; i++)
 		die_off[i] = get_n(r, 8);
-	sp_partial_restore(units, ar, (size_t)nar, cus, die_off, (size_t)ncus);
+	nstubs = get_count(r, 16);
+	stubs = sp_xreallocarray(NULL, nstubs + 1, sizeof(*stubs));
+	for (i = 0; i < nstubs; i++) {
+		stubs[i][0] = get_n(r, 8);
+		stubs[i][1] = get_n(r, 8);
+	}
+	sp_partial_restore(units, ar, (size_t)nar, cus, die_off, (size_t)ncus, stubs,
+			   (size_t)nstubs);
 	return 1;
 }
 

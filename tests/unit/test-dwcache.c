@@ -344,6 +344,7 @@ static void test_partial_units(void)
 	struct sp_strtab strs = SP_STRTAB_INIT;
 	struct sp_partial_arange *ar = malloc(2 * sizeof(*ar));
 	uint64_t *cus = malloc(sizeof(*cus)), *die_off = malloc(sizeof(*die_off));
+	uint64_t(*stubs)[2] = malloc(sizeof(*stubs));
 	struct sp_dwcache_hit hit;
 	struct sp_partial p, got;
 	struct built b;
@@ -357,7 +358,9 @@ static void test_partial_units(void)
 	ar[1].cu = 0x40;
 	cus[0] = 0;
 	die_off[0] = 12;
-	sp_partial_restore(&p, ar, 2, cus, die_off, 1);
+	stubs[0][0] = 0x1000;
+	stubs[0][1] = 0x1020;
+	sp_partial_restore(&p, ar, 2, cus, die_off, 1, stubs, 1);
 	sp_dwcache_store(dir, &key, b.lines, b.funcs, &p);
 	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &got), 0);
 	CU_ASSERT_TRUE(hit.partial);
@@ -368,6 +371,8 @@ static void test_partial_units(void)
 	CU_ASSERT_TRUE(sp_partial_covers(&got, 0x1140));
 	CU_ASSERT_FALSE(sp_partial_covers(&got, 0x1240)); /* unit 0x40 not read */
 	CU_ASSERT_FALSE(sp_partial_covers(&got, 0x1190)); /* no unit */
+	CU_ASSERT_TRUE(sp_partial_covers(&got, 0x1010));  /* a stub: no unit holds it */
+	CU_ASSERT_EQUAL(got.nstubs, 1);
 	sp_dwfuncs_free(hit.funcs);
 	sp_linetab_free(hit.lines);
 	sp_partial_release(&got);
