@@ -761,6 +761,7 @@ struct image_src {
 	size_t info_len, abbrev_last;
 	size_t abbrev_off, abbrev_len; /* .debug_abbrev in the copy, once there */
 	int have_abbrev;
+	int whole; /* every compressed section inflated whole (sp_partial_whole) */
 };
 
 /* Inflates a kept section: .debug_abbrev and .debug_line only as far as
@@ -801,7 +802,18 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 			append(p, alloc, src->raw + sh->sh_offset, sh->sh_size, sh->sh_addralign);
 		return 0;
 	}
-	if (!strcmp(name, ".debug_info")) {
+	if (src->whole) {
+		memset(&s, 0, sizeof(s));
+		s.sh.sh_size = sh->sh_size;
+		s.raw = src->raw + sh->sh_offset;
+		n = inflate_section(&s, ELFCLASS64, &data, NULL, NULL);
+		if (n == (size_t)-1) {
+			free(data);
+			return -1;
+		}
+		sh->sh_offset = append(p, alloc, data, n, 8);
+		free(data);
+	} else if (!strcmp(name, ".debug_info")) {
 		sh->sh_offset = append(p, alloc, src->info, src->info_len, 8);
 		n = src->info_len;
 	} else if (section_kept(name)) {
@@ -836,7 +848,7 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
  * other compressed ones emptied), then the section headers.
  */
 static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size_t info_len,
-		       size_t abbrev_last)
+		       size_t abbrev_last, int whole)
 {
 	size_t rawsize, alloc, k;
 	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &rawsize);
@@ -864,7 +876,8 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 	src.info = info;
 	src.info_len = info_len;
 	src.abbrev_last = abbrev_last;
-	alloc = rawsize / 4 + info_len + 4096;
+	src.whole = whole;
+	alloc = (whole ? rawsize * 4 : rawsize / 4) + info_len + 4096;
 	p->image = sp_xmalloc(alloc);
 	p->size = 0;
 	append(p, &alloc, &eh, sizeof(eh), 8);
@@ -1034,7 +1047,7 @@ static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t
 		size_t len = inflate_section(info, ELFCLASS64, &buf, info_target, &w);
 
 		if (len != (size_t)-1 && die_offsets(p, buf, len) == 0 &&
-		    build_image(p, elf, buf, len, last_abbrev(buf, len, p->cus, p->ncus)) == 0)
+		    build_image(p, elf, buf, len, last_abbrev(buf, len, p->cus, p->ncus), 0) == 0)
 			r = 0;
 		free(buf);
 	}
@@ -1075,6 +1088,25 @@ void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size
 	p->units.n = ncus;
 	p->stubs = stubs;
 	p->nstubs = nstubs;
+}
+
+int sp_partial_whole(struct sp_partial *p, Elf *elf)
+{
+	struct sect *secs;
+	size_t nsecs, i;
+	int unusual, compressed = 0, r = -1;
+
+	memset(p, 0, sizeof(*p));
+	secs = sections(elf, &nsecs, &unusual);
+	for (i = 0; i < nsecs; i++)
+		compressed |= !strncmp(secs[i].name, ".debug", 6) &&
+			      (secs[i].sh.sh_flags & SHF_COMPRESSED);
+	if (!unusual && compressed && host_layout(elf))
+		r = build_image(p, elf, NULL, 0, 0, 1);
+	free(secs);
+	if (r < 0)
+		sp_partial_release(p);
+	return r;
 }
 
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr)

@@ -52,6 +52,14 @@ void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size
 			uint64_t *cus, uint64_t *die_off, size_t ncus, uint64_t (*stubs)[2],
 			size_t nstubs);
 
+/*
+ * For a whole reading of a file with compressed debug sections: p->image
+ * becomes a copy of it with every compressed section inflated (libdeflate,
+ * twice zlib's speed, where libdw would use zlib). 0, or -1 (let libdw read
+ * the file) with p empty.
+ */
+int sp_partial_whole(struct sp_partial *p, Elf *elf);
+
 /* 1 if every unit holding addr was read (its answers are the full ones):
  * also for an address in a stub, which no unit holds. */
 int sp_partial_covers(const struct sp_partial *p, uint64_t addr);

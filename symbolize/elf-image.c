@@ -537,6 +537,10 @@ static Dwarf *open_dwarf(struct elf_image *e)
 			e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
 			elf = e->memelf;
 		}
+	} else if (sp_partial_whole(&e->partial, elf) == 0) {
+		/* the same DWARF, inflated here rather than by libdw */
+		e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
+		elf = e->memelf;
 	}
 	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
 }
