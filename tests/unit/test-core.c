@@ -11,6 +11,7 @@
 #include "symprof/error.h"
 #include "symprof/hashmap.h"
 #include "symprof/mfile.h"
+#include "symprof/pbwire.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
 #include "symprof/strtab.h"
@@ -402,6 +403,74 @@ static void test_cursor(void)
 	CU_ASSERT_EQUAL(v, 0x0102);
 }
 
+/* The protobuf wire format: what is written reads back, and every kind
+ * of malformed field is refused where it starts. */
+static void test_pbwire(void)
+{
+	static const uint64_t packed[] = {0, 1, 127, 128, UINT64_MAX};
+	struct sp_buf b = SP_BUF_INIT;
+	struct sp_pb_reader r, sub;
+	struct sp_pb_field f;
+	const uint8_t *p, *end;
+	uint64_t v;
+	size_t i;
+
+	sp_pb_put_varint(&b, 300);
+	CU_ASSERT_EQUAL(b.len, 2);
+	CU_ASSERT_EQUAL((uint8_t)b.buf[0], 0xac);
+	CU_ASSERT_EQUAL((uint8_t)b.buf[1], 0x02);
+	sp_buf_reset(&b);
+	sp_pb_put_uint(&b, 1, UINT64_MAX); /* 10 bytes of value */
+	sp_pb_put_uint_nz(&b, 2, 0);	   /* left out */
+	sp_pb_put_bytes(&b, 3, "abc", 3);
+	sp_pb_put_packed(&b, 4, packed, 5);
+	sp_pb_put_packed(&b, 5, packed, 0); /* left out */
+	CU_ASSERT_EQUAL(b.len, 1 + 10 + 1 + 1 + 3 + 1 + 1 + (1 + 1 + 1 + 2 + 10));
+	sp_pb_reader_init(&r, (const uint8_t *)b.buf, b.len);
+	CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_OK);
+	CU_ASSERT(f.field == 1 && f.wire == SP_PB_VARINT && f.num == UINT64_MAX);
+	CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_OK);
+	CU_ASSERT(f.field == 3 && f.wire == SP_PB_LEN && f.len == 3 && !memcmp(f.data, "abc", 3));
+	CU_ASSERT_EQUAL(f.offset, 11);
+	CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_OK);
+	CU_ASSERT(f.field == 4 && f.len == 15);
+	sp_pb_reader_sub(&sub, &r, &f);
+	CU_ASSERT_EQUAL(sp_pb_offset(&sub), 18);
+	p = f.data;
+	end = f.data + f.len;
+	for (i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(sp_pb_read_varint(&p, end, &v), SP_PB_OK);
+		CU_ASSERT_EQUAL(v, packed[i]);
+	}
+	CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_END);
+
+	/* a length past the end, a cut varint, 11-byte varint, groups, field 0 */
+	{
+		static const uint8_t len_past[] = {0x1a, 0x05, 'a'};
+		static const uint8_t cut[] = {0x08, 0x80};
+		static const uint8_t longv[] = {0x08, 0x80, 0x80, 0x80, 0x80, 0x80,
+						0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+		static const uint8_t group[] = {0x0b, 0x0c};
+		static const uint8_t zero[] = {0x00, 0x01};
+		static const uint8_t fixed[] = {0x09, 1, 2, 3};
+
+		sp_pb_reader_init(&r, len_past, sizeof(len_past));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_TRUNCATED);
+		CU_ASSERT_EQUAL(sp_pb_offset(&r), 0);
+		sp_pb_reader_init(&r, cut, sizeof(cut));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_TRUNCATED);
+		sp_pb_reader_init(&r, longv, sizeof(longv));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_BAD_VARINT);
+		sp_pb_reader_init(&r, group, sizeof(group));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_BAD_WIRE);
+		sp_pb_reader_init(&r, zero, sizeof(zero));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_BAD_FIELD);
+		sp_pb_reader_init(&r, fixed, sizeof(fixed));
+		CU_ASSERT_EQUAL(sp_pb_next(&r, &f), SP_PB_TRUNCATED);
+	}
+	sp_buf_release(&b);
+}
+
 int sp_test_register_core(void)
 {
 	CU_pSuite s = CU_add_suite("core", NULL, NULL);
@@ -417,7 +486,8 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
 	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
 	    !CU_add_test(s, "histogram keeps the bins that are not 0", test_hist_nonzero) ||
-	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor))
+	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor) ||
+	    !CU_add_test(s, "protobuf wire format", test_pbwire))
 		return -1;
 	return 0;
 }
