@@ -87,6 +87,18 @@ const char *sp_image_path(const struct sp_image *im)
 	return im->path;
 }
 
+const uint8_t *sp_image_build_id(struct sp_image *im, size_t *len)
+{
+	struct sp_elf_info info;
+
+	*len = 0;
+	if (!sp_image_is_elf(im))
+		return NULL;
+	sp_elf_image_info(im, &info);
+	*len = info.build_id ? info.build_id_len : 0;
+	return info.build_id;
+}
+
 int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err)
 {
 	return im->ops->text(im, vma, size, err);

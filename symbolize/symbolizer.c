@@ -247,6 +247,12 @@ const char *sp_symfile_path(const struct sp_symfile *f)
 	return f->path;
 }
 
+const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len)
+{
+	*len = f->info.build_id ? f->info.build_id_len : 0;
+	return f->info.build_id;
+}
+
 static int is_file(const char *path)
 {
 	struct stat st;

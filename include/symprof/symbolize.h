@@ -197,6 +197,10 @@ int sp_image_is_object(const char *path);
 void sp_image_free(struct sp_image *im);
 const struct sp_target *sp_image_target(const struct sp_image *im);
 const char *sp_image_path(const struct sp_image *im);
+/* The image's GNU build-id (its separate debug file's when it has none),
+ * *len bytes; NULL and 0 if there is none or the image is not ELF.
+ * Borrowed, valid until sp_image_free(). */
+const uint8_t *sp_image_build_id(struct sp_image *im, size_t *len);
 
 /* The text section (".text", or "$CODE$"): 0, or an error if missing. */
 int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
@@ -515,6 +519,9 @@ int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *add
 
 /* The path of the file read. */
 const char *sp_symfile_path(const struct sp_symfile *f);
+/* Its GNU build-id as sp_image_build_id() gives it (NULL and 0: none);
+ * borrowed, valid until sp_symbolizer_free(). */
+const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len);
 
 /*
  * google-pprof's view of the file through `nm -n --demangle` (or `nm -D`
