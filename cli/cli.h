@@ -41,6 +41,8 @@ enum sp_out_format {
 	SP_OUT_PPROF,	   /* google-pprof --text (stack profiles) */
 	SP_OUT_CALLGRIND,  /* callgrind/KCachegrind (stack profiles) */
 	SP_OUT_IGPROF,	   /* igprof-analyse's text report (IgProf dumps) */
+	SP_OUT_PROTO,	   /* pprof's profile.proto, gzipped */
+	SP_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
 };
 
 /* A set of output formats as bits, and the outputs every input format
@@ -48,7 +50,8 @@ enum sp_out_format {
 #define SP_CLI_OUT(f) (1u << (f))
 #define SP_CLI_OUT_SHARED                                                                          \
 	(SP_CLI_OUT(SP_OUT_TEXT) | SP_CLI_OUT(SP_OUT_JSON) | SP_CLI_OUT(SP_OUT_DOT) |              \
-	 SP_CLI_OUT(SP_OUT_FLAMEGRAPH) | SP_CLI_OUT(SP_OUT_FOLDED))
+	 SP_CLI_OUT(SP_OUT_FLAMEGRAPH) | SP_CLI_OUT(SP_OUT_FOLDED) | SP_CLI_OUT(SP_OUT_PROTO) |    \
+	 SP_CLI_OUT(SP_OUT_SPEEDSCOPE))
 
 /* --format's names (cli/output.c): 0 and *f, or -1 for no such format. */
 int sp_cli_out_format_parse(const char *name, enum sp_out_format *f);
@@ -200,6 +203,8 @@ struct sp_cli_model {
 	size_t nsources;
 	const struct sp_html_plot *plots; /* --html: aprof's cost plots, or NULL */
 	size_t nplots;
+	/* --format=proto of the graph (gmon.out, aprof): its sample types */
+	struct sp_proto_opts proto;
 	void *owner;
 	void (*release)(void *owner);
 };

@@ -280,6 +280,30 @@ static const char *title_of(const struct aprof_run *a)
 	return a->prof->aprof.app ? a->prof->aprof.app : a->files[0];
 }
 
+/*
+ * --format=proto: each routine's self cost in the cost metric, each arc
+ * of the CCT its activations. The metric's unit as pprof names units:
+ * microseconds for time-usec, counts for basic blocks and instructions.
+ */
+static void proto_opts(const struct aprof_run *a, struct sp_proto_opts *po)
+{
+	const char *metric = a->prof->counters[0].name;
+
+	memset(po, 0, sizeof(*po));
+	po->values[0] = (struct sp_proto_value){"calls", "count", SP_PROTO_CALLS, 0, 0, 1};
+	po->values[1] =
+		(struct sp_proto_value){metric,
+					!strcmp(metric, "time-usec") ? "microseconds" : "count",
+					SP_PROTO_SELF,
+					0,
+					0,
+					1};
+	po->nvalues = 2;
+	po->default_value = 1;
+	po->demangle = a->o->demangle;
+	po->executable = a->prof->aprof.app;
+}
+
 /* The model render.c reads: the graph, and for the JSON, the diff and
  * the HTML page the input-size analysis (meta.inputcost). */
 static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
@@ -295,6 +319,7 @@ static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
 	m->meta.unit = a->prof->counters[0].unit;
 	m->meta.inputcost = a->ic;
 	m->meta.rank = a->o->rank;
+	proto_opts(a, &m->proto);
 }
 
 static int render(struct aprof_run *a)
@@ -303,7 +328,8 @@ static int render(struct aprof_run *a)
 	struct sp_cli_model m;
 
 	aprof_model(a, &m);
-	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH || o->out_format == SP_OUT_FOLDED)
+	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH || o->out_format == SP_OUT_FOLDED ||
+	    o->out_format == SP_OUT_SPEEDSCOPE)
 		m.flame = a->flame = sp_flame_from_inputcost(a->ic, title_of(a));
 	if (o->html) {
 		sp_report_aprof_plots(&a->plots, a->ic, o->rank);

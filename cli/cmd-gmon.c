@@ -622,6 +622,35 @@ static void print_text(struct gmon_run *g, struct sp_report *r)
 		sp_report_file_ordering(r, g->map);
 }
 
+/*
+ * --format=proto: the histogram's samples per function (and their time
+ * when the histogram counts seconds), the arcs' calls; symbol addresses
+ * are the executable's.
+ */
+static void proto_opts(struct gmon_run *g, const struct sp_cg *cg, struct sp_proto_opts *po)
+{
+	double hz = cg->hz > 0 ? (double)cg->hz : 1;
+
+	memset(po, 0, sizeof(*po));
+	po->values[po->nvalues++] =
+		(struct sp_proto_value){"samples", "count", SP_PROTO_SELF, 0, 0, 1};
+	if (!strcmp(cg->dimen, "seconds")) {
+		po->values[po->nvalues++] = (struct sp_proto_value){
+			"cpu", "nanoseconds", SP_PROTO_SELF, 0, 0, 1e9 / hz};
+		po->period_type = "cpu";
+		po->period_unit = "nanoseconds";
+		po->period = (int64_t)(1e9 / hz + 0.5);
+	}
+	po->values[po->nvalues++] =
+		(struct sp_proto_value){"calls", "count", SP_PROTO_CALLS, 0, 0, 1};
+	po->default_value = po->nvalues > 2 ? 1 : 0;
+	po->demangle = g->o->demangle && !g->o->bsd;
+	po->executable = g->o->image;
+	po->addresses = 1;
+	if (g->im)
+		po->build_id = sp_image_build_id(g->im, &po->build_id_len);
+}
+
 /* The model the shared outputs (render.c) read. */
 static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfiles,
 		       struct sp_cli_model *m)
@@ -636,6 +665,7 @@ static void gmon_model(struct gmon_run *g, const char *const *files, size_t nfil
 	m->meta.metric = "time";
 	m->meta.unit = m->cg->dimen;
 	m->meta.line_cg = g->o->line ? g->v.cg : g->lv.cg;
+	proto_opts(g, m->cg, &m->proto);
 }
 
 /* The outputs render.c writes (--format other than text, --html, --diff). */

@@ -13,6 +13,8 @@
  *        pprof      google-pprof --text (its naming and counting rules)
  *        callgrind  KCachegrind's format, inclusive cost once per sample
  *        folded     one "a;b;c N" line per distinct stack
+ *        proto      pprof's profile.proto: the stacks, their addresses
+ *                   and inline chains
  *        json, dot, flamegraph, --html, --diff: the exact call graph and
  *                   flame graph of the stacks, handed to cli/render.c
  *
@@ -256,6 +258,25 @@ static struct sp_flame *make_flame(struct gperf_run *g)
 	return fl;
 }
 
+/* --format=proto: samples and CPU time, the period. */
+static void proto_opts(const struct gperf_run *g, struct sp_proto_opts *po)
+{
+	uint32_t c = sp_profile_find_counter(g->prof, "samples");
+	double period = (double)g->prof->period_ns;
+
+	memset(po, 0, sizeof(*po));
+	po->values[0] =
+		(struct sp_proto_value){"samples", "count", SP_PROTO_COUNTER, c, SP_PICK_COUNT, 1};
+	po->values[1] = (struct sp_proto_value){"cpu", "nanoseconds", SP_PROTO_COUNTER,
+						c,     SP_PICK_COUNT, period};
+	po->nvalues = 2;
+	po->default_value = 1;
+	po->period_type = "cpu";
+	po->period_unit = "nanoseconds";
+	po->period = (int64_t)g->prof->period_ns;
+	po->demangle = g->o->demangle;
+}
+
 /* The outputs of cli/render.c; `printed`: --format's output is written
  * already (pprof, callgrind, folded: the stack renderers'), only --html
  * is left. */
@@ -265,7 +286,7 @@ static int render(struct gperf_run *g, int printed)
 	struct sp_cli_model m;
 
 	gperf_model(g, &m);
-	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH)
+	if (o->html || o->out_format == SP_OUT_FLAMEGRAPH || o->out_format == SP_OUT_SPEEDSCOPE)
 		m.flame = g->flame = make_flame(g);
 	if (o->html) {
 		char **dirs;
@@ -288,6 +309,7 @@ static int render(struct gperf_run *g, int printed)
 static int print_report(struct gperf_run *g)
 {
 	struct sp_stack_report_opts so;
+	struct sp_proto_opts po;
 	int printed = 1;
 
 	memset(&so, 0, sizeof(so));
@@ -307,6 +329,10 @@ static int print_report(struct gperf_run *g)
 		break;
 	case SP_OUT_CALLGRIND:
 		sp_report_callgrind(g->out, g->prof, g->sym, &so);
+		break;
+	case SP_OUT_PROTO:
+		proto_opts(g, &po);
+		sp_report_proto_stacks(g->out, g->prof, g->sym, &po);
 		break;
 	default:
 		printed = 0;

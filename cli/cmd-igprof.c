@@ -23,6 +23,7 @@
  *        json       the document of docs/formats.md
  *        folded     one "a;b;c N" line per stack of the tree
  *        callgrind  from the frame tree, with source lines
+ *        proto      pprof's profile.proto of the frame tree
  *        dot, flamegraph, --html, --diff: render.c
  */
 #include "cli.h"
@@ -54,6 +55,7 @@ struct igprof_run {
 	uint32_t counter;
 	FILE *out;
 	char note[160];
+	char proto_count[64];	   /* --format=proto: "MEM_LIVE_count" */
 	struct sp_cli_sources src; /* --html: annotated source */
 };
 
@@ -294,7 +296,7 @@ static int analyse(struct igprof_run *g)
 		g->cg->cost_note = g->note;
 	}
 	if (g->o->html || g->o->out_format == SP_OUT_FLAMEGRAPH ||
-	    g->o->out_format == SP_OUT_FOLDED)
+	    g->o->out_format == SP_OUT_FOLDED || g->o->out_format == SP_OUT_SPEEDSCOPE)
 		g->flame = sp_flame_from_cct(g->tree, &co, NULL, g->prof->igprof.program);
 	sp_cli_mark("call graph");
 	return 0;
@@ -400,11 +402,43 @@ static void html_sources(struct igprof_run *g, struct sp_cli_model *m)
 	sp_cli_source_dirs_free(dirs, ndirs);
 }
 
+/*
+ * --format=proto: the counter's events and amounts in its unit (ticks as
+ * CPU time), from the frame tree (counter 0, its values picked: the
+ * value or, with --value=peak, the peak).
+ */
+static void proto_opts(struct igprof_run *g, struct sp_proto_opts *po)
+{
+	const struct sp_counter *c = counter_of(g);
+	double tick = g->prof->igprof.tick > 0 ? g->prof->igprof.tick : 0.01;
+
+	memset(po, 0, sizeof(*po));
+	po->nvalues = 2;
+	po->default_value = 1;
+	po->demangle = g->o->demangle;
+	if (is_ticks(c)) {
+		po->values[0] = (struct sp_proto_value){"samples", "count",	  SP_PROTO_COUNTER,
+							0,	   SP_PICK_COUNT, 1};
+		po->values[1] = (struct sp_proto_value){"cpu", "nanoseconds", SP_PROTO_COUNTER,
+							0,     SP_PICK_VALUE, tick * 1e9};
+		po->period_type = "cpu";
+		po->period_unit = "nanoseconds";
+		po->period = (int64_t)(tick * 1e9 + 0.5);
+		return;
+	}
+	snprintf(g->proto_count, sizeof(g->proto_count), "%s_count", c->name);
+	po->values[0] = (struct sp_proto_value){g->proto_count, "count", SP_PROTO_COUNTER, 0,
+						SP_PICK_COUNT,	1};
+	po->values[1] = (struct sp_proto_value){
+		c->name, c->unit ? c->unit : "count", SP_PROTO_COUNTER, 0, SP_PICK_VALUE, 1};
+}
+
 static int print_output(struct igprof_run *g)
 {
 	struct sp_opts *o = g->o;
 	struct sp_stack_report_opts so;
 	struct sp_igprof_report_opts io;
+	struct sp_proto_opts po;
 	struct sp_cli_model m;
 
 	stack_opts(g, &so);
@@ -421,6 +455,10 @@ static int print_output(struct igprof_run *g)
 	case SP_OUT_IGPROF:
 		igprof_opts(g, &io);
 		sp_report_igprof(g->out, g->tree, &io);
+		return 0;
+	case SP_OUT_PROTO:
+		proto_opts(g, &po);
+		sp_report_proto_stacks(g->out, frame_tree(g), g->sym, &po);
 		return 0;
 	default:
 		break;

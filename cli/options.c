@@ -136,20 +136,21 @@ static const char usage_text[] =
 	"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind] [--cum]\n"
-	"\t[--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
+	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
+	"\t[--cum] [--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
 	"\t[--cache-dir=DIR] [--no-cache] [image-file] [profile-file...]\n"
 	"   or: symprof [options] report.aprof... (aprof reports)\n"
 	"\t[--rank=cost|growth] [--min-sizes=N] [--routine=NAME]\n"
 	"\t[--plot=NAME [--output=FILE.svg] [--plot-axes=linear|log|logx|logy]]\n"
-	"\t[--check] [-p] [-q] [--format=json|dot|flamegraph|folded] [--html=FILE]\n"
-	"\t[--diff=BASE.aprof] [--quiet]\n"
+	"\t[--check] [-p] [-q] [--format=json|dot|flamegraph|folded|proto|speedscope]\n"
+	"\t[--html=FILE] [--diff=BASE.aprof] [--quiet]\n"
 	"   or: symprof [options] igprof.DUMP.gz... (IgProf dumps)\n"
 	"\t[--counter=NAME] [--value=normal|peak] [--no-filter] [--merge-clones]\n"
 	"\t[--leaks [--leak-addresses]] [--path-map=OLD=NEW] [-l] [-A]\n"
-	"\t[--format=text|igprof|json|dot|flamegraph|folded|callgrind] [--html=FILE]\n"
+	"\t[--format=text|igprof|json|dot|flamegraph|folded|callgrind|proto|speedscope]\n"
+	"\t[--html=FILE]\n"
 	"   or: symprof --addr2line -e FILE   (addresses on stdin, like addr2line -f -i -C)\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
@@ -245,7 +246,7 @@ static int parse_format(struct sp_opts *o, const char *arg)
 		return 0;
 	}
 	sp_cli_error("unknown output format '%s' (try text, json, dot, flamegraph, folded, "
-		     "pprof, callgrind or igprof)",
+		     "pprof, callgrind, igprof, proto or speedscope)",
 		     arg);
 	return -1;
 }

@@ -25,6 +25,8 @@ static const struct {
 	{"pprof", SP_OUT_PPROF},
 	{"callgrind", SP_OUT_CALLGRIND},
 	{"igprof", SP_OUT_IGPROF},
+	{"proto", SP_OUT_PROTO},
+	{"speedscope", SP_OUT_SPEEDSCOPE},
 };
 
 int sp_cli_out_format_parse(const char *name, enum sp_out_format *f)

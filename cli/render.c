@@ -9,6 +9,9 @@
  *   --format=dot         report/dot.c
  *   --format=flamegraph  report/flame-svg.c, from the model's exact stacks
  *   --format=folded      or, for gmon.out, estimated from the call graph
+ *   --format=speedscope  report/speedscope.c, from the same flame graph
+ *   --format=proto       report/proto.c, the graph's self times and arcs
+ *                        (the stack formats write theirs from the stacks)
  *   --format=text        with --diff: the flat profile of differences
  *   --html=FILE          report/html.c, written beside the above
  *
@@ -66,6 +69,8 @@ static void render_flame(struct sp_opts *o, struct sp_cli_model *m, struct sp_re
 
 	if (o->out_format == SP_OUT_FOLDED)
 		sp_flame_write_folded(fl, out);
+	else if (o->out_format == SP_OUT_SPEEDSCOPE)
+		sp_flame_write_speedscope(fl, out);
 	else
 		sp_flame_write_svg(fl, out, NULL);
 	if (own)
@@ -89,7 +94,11 @@ static void render_format(struct sp_opts *o, struct sp_cli_model *m, struct sp_r
 		break;
 	case SP_OUT_FLAMEGRAPH:
 	case SP_OUT_FOLDED:
+	case SP_OUT_SPEEDSCOPE:
 		render_flame(o, m, r, out);
+		break;
+	case SP_OUT_PROTO:
+		sp_report_proto_cg(r, &m->meta, &m->proto);
 		break;
 	default:
 		if (diff)

@@ -16,9 +16,10 @@ set -eu
 PKGS="cmake make gcc g++ pkg-config binutils
 libelf-dev libdw-dev binutils-dev libiberty-dev libcapstone-dev libcunit1-dev
 zlib1g-dev libbz2-dev libdeflate-dev libisal-dev liblzma-dev libzstd-dev
-libc6-dbg bzip2 gzip python3 clang-format dpkg-dev
+libc6-dbg bzip2 gzip python3 clang-format dpkg-dev golang-go
 graphviz chromium fonts-dejavu-core bsdutils util-linux
 libdebuginfod-dev libdebuginfod1 debuginfod iproute2"
+# golang-go: `go tool pprof` reads what --format=proto writes (tests/golden/proto-check.py)
 
 # Node.js for the browser test (tests/browser: playwright-core drives the
 # chromium above); a node already on the PATH is fine.

@@ -114,6 +114,14 @@ struct sp_flame *sp_flame_from_cg(struct sp_report *r, const char *title);
  * "all" is left out; ';' inside names becomes ':'). */
 void sp_flame_write_folded(struct sp_flame *f, FILE *out);
 
+/*
+ * speedscope's file format (report/speedscope.c): one "sampled" profile
+ * whose samples are the tree's stacks that end somewhere, outermost frame
+ * first, weighted by their self values (in seconds when the tree knows
+ * what a sample is worth); frames are the distinct names.
+ */
+void sp_flame_write_speedscope(struct sp_flame *f, FILE *out);
+
 struct sp_flame_svg_opts {
 	int width;    /* pixels, 1200 by default */
 	int embedded; /* inside the HTML report: no XML prolog, no script */

@@ -62,8 +62,8 @@ struct sp_pb_field {
 /* Why a field could not be read. */
 enum sp_pb_status {
 	SP_PB_OK = 0,
-	SP_PB_END,	/* no field left */
-	SP_PB_TRUNCATED, /* a varint, a number or a length runs past the end */
+	SP_PB_END,	  /* no field left */
+	SP_PB_TRUNCATED,  /* a varint, a number or a length runs past the end */
 	SP_PB_BAD_VARINT, /* a varint longer than 10 bytes */
 	SP_PB_BAD_WIRE,	  /* wire type 3, 4, 6 or 7 (groups, or not protobuf) */
 	SP_PB_BAD_FIELD,  /* field number 0 or above 2^29 - 1 */

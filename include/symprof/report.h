@@ -399,4 +399,58 @@ void sp_report_folded(FILE *out, const struct sp_profile *p, const struct sp_fra
 void sp_report_callgrind(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
 			 const struct sp_stack_report_opts *o);
 
+/* ---- pprof's profile.proto (report/proto.c) ---- */
+
+/* Where one value of every sample comes from. */
+enum sp_proto_source {
+	SP_PROTO_COUNTER = 0, /* stacks: the values of a counter of the profile */
+	SP_PROTO_SELF,	      /* call graph: a function's self time (cg units) */
+	SP_PROTO_CALLS,	      /* call graph: the calls along an arc */
+};
+
+/* One sample type: what it measures and how it is computed. */
+struct sp_proto_value {
+	const char *type, *unit; /* "cpu", "nanoseconds" */
+	enum sp_proto_source source;
+	uint32_t counter; /* SP_PROTO_COUNTER: which counter */
+	int pick;	  /* SP_PROTO_COUNTER: enum sp_value_pick */
+	double scale;	  /* each amount times this (0: 1), rounded to an integer */
+};
+
+#define SP_PROTO_MAX_VALUES 4
+
+struct sp_proto_opts {
+	struct sp_proto_value values[SP_PROTO_MAX_VALUES];
+	size_t nvalues;
+	int default_value; /* the type viewers show first (an index), -1: pprof's default */
+	const char *period_type, *period_unit; /* NULL: no period */
+	int64_t period;
+	int64_t time_ns, duration_ns; /* 0: not known */
+	const char *comment;	      /* NULL: none */
+	unsigned demangle : 1;	      /* Function.name demangled (system_name stays raw) */
+	/* call graphs: the executable (NULL: none), its build-id, and whether
+	 * symbol addresses are its virtual addresses (gmon.out) */
+	const char *executable;
+	const uint8_t *build_id;
+	size_t build_id_len;
+	unsigned addresses : 1;
+};
+
+/*
+ * A stack profile as a gzipped profile.proto: one sample per distinct
+ * stack (the CCT's nodes with values, and the list form's stacks), one
+ * location per frame with its inline chain from s (NULL: unnamed frames),
+ * one mapping per map of p (per object for profiles without maps).
+ */
+void sp_report_proto_stacks(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
+			    const struct sp_proto_opts *o);
+/*
+ * A call graph (gmon.out, aprof) as a gzipped profile.proto: a one-frame
+ * sample of each function's self time (SP_PROTO_SELF values) and a
+ * two-frame sample [callee, caller] of each arc's calls (SP_PROTO_CALLS);
+ * names as r prints them, objects from m->sym_objects.
+ */
+void sp_report_proto_cg(struct sp_report *r, const struct sp_report_meta *m,
+			const struct sp_proto_opts *o);
+
 #endif
