@@ -9,11 +9,12 @@
 #   tests/browser/run.sh SYMPROF OUTDIR large     the 6,000-function program
 #                                                 of bench/ (built on first use)
 #
-# Installs playwright-core with `npm ci` here on first use (the Chromium is
-# Debian's, from scripts/install-deps.sh), writes each report, its JSON and
-# its flame graph to OUTDIR and runs check-report.mjs on them; screenshots
-# land in OUTDIR/screenshots. Exit 77 (skipped) only when Chromium cannot
-# start.
+# Installs playwright-core and speedscope with `npm ci` here on first use
+# (the Chromium is Debian's, from scripts/install-deps.sh), writes each
+# report, its JSON and its flame graph to OUTDIR and runs check-report.mjs
+# on them, and loads --format=speedscope files in speedscope's own page
+# (check-speedscope.mjs); screenshots land in OUTDIR/screenshots. Exit 77
+# (skipped) only when Chromium cannot start.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -24,12 +25,14 @@ mkdir -p "$out/screenshots"
 
 command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps.sh)"; exit 1; }
 # one npm ci at a time (ctest -j runs the two entries together)
-# (again when the installed playwright-core is not the one package.json names)
+# (again when an installed package is not the version package.json names)
 if ! flock "$here/package.json" sh -c '
 	cd "$1" || exit 1
-	want=$(node -p "require(\"./package.json\").dependencies[\"playwright-core\"]")
-	have=$(node -p "require(\"./node_modules/playwright-core/package.json\").version" 2>/dev/null)
-	[ "$want" = "$have" ] || npm ci --no-audit --no-fund --loglevel=error' sh "$here"; then
+	for p in playwright-core speedscope; do
+		want=$(node -p "require(\"./package.json\").dependencies[\"$p\"]")
+		have=$(node -p "require(\"./node_modules/$p/package.json\").version" 2>/dev/null)
+		[ "$want" = "$have" ] || exec npm ci --no-audit --no-fund --loglevel=error
+	done' sh "$here"; then
 	echo "FAIL: npm ci in tests/browser"
 	exit 1
 fi
@@ -61,6 +64,24 @@ case_() {
 	[ $rc = 0 ] || status=1
 }
 
+# speedscope NAME DIR ARGS...: --format=speedscope in speedscope's page,
+# against --format=folded of the same profile
+speedscope() {
+	name=$1 dir=$2
+	shift 2
+	(cd "$dir" &&
+	 "$symprof" --format=speedscope --output="$out/$name.speedscope.json" "$@" &&
+	 "$symprof" --format=folded --output="$out/$name.folded" "$@") ||
+		{ echo "FAIL: symprof --format=speedscope on $name"; status=1; return; }
+	node "$here/check-speedscope.mjs" "$out/$name.speedscope.json" "$out/$name.folded" \
+		"$out/screenshots" "$name"
+	rc=$?
+	if [ $rc = 77 ]; then
+		exit 77
+	fi
+	[ $rc = 0 ] || status=1
+}
+
 G=$src/fixtures/gmon
 if [ "$mode" = large ]; then
 	work=${BENCH_WORK:-$src/bench/work/browser}
@@ -78,5 +99,12 @@ else
 	case_ aprof-cct "$A" --plots profiles/sortsz_10038_0_4.aprof
 	# gperftools: exact stacks, two runs of one program with their difference
 	case_ gperf "$src/fixtures/gperf/inline" --diff=inline.run1.prof inline inline.run2.prof
+	# speedscope: each input format
+	speedscope gperf-inline "$src/fixtures/gperf/inline" inline inline.prof
+	speedscope gperf-cxx "$src/fixtures/gperf/cxx" cxx cxx.prof
+	speedscope gmon-recursion "$G/recursion" recursion gmon.out
+	speedscope aprof-cct "$A" profiles/sortsz_10038_0_4.aprof
+	speedscope igprof-mem "$src/fixtures/igprof" --path-map=/tmp/pp-corpus/igprof=. \
+		--counter=MEM_LIVE profiles/mem/igprof.leaky-pie.8671.1795298549.314875.gz
 fi
 exit $status
