@@ -23,6 +23,7 @@ struct sp_profile *sp_profile_new(enum sp_profile_kind kind)
 	sp_strtab_init(&p->strs);
 	memcpy(p->hist_dimen, "seconds", 8);
 	p->hist_dimen_abbrev = 's';
+	p->pprof.default_counter = SP_NONE;
 	return p;
 }
 
@@ -56,6 +57,7 @@ void sp_profile_free(struct sp_profile *p)
 	free(p->bbs);
 	free_map(&p->bb_index);
 	free(p->frames);
+	free(p->frame_lines);
 	cct_index_free(p);
 	free(p->nodes);
 	free(p->values);
@@ -346,6 +348,16 @@ uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f)
 	SP_ALLOC_GROW(p->frames, p->nframes + 1, p->frames_alloc);
 	p->frames[p->nframes] = *f;
 	return (uint32_t)p->nframes++;
+}
+
+uint32_t sp_profile_add_frame_lines(struct sp_profile *p, const struct sp_frame_line *v, size_t n)
+{
+	size_t first = p->nframe_lines;
+
+	SP_ALLOC_GROW(p->frame_lines, p->nframe_lines + n, p->frame_lines_alloc);
+	memcpy(p->frame_lines + first, v, n * sizeof(*v));
+	p->nframe_lines += n;
+	return (uint32_t)first;
 }
 
 uint32_t sp_profile_cct_root(struct sp_profile *p)

@@ -89,7 +89,7 @@ struct sp_symbolizer {
 	size_t nmaps;
 	const struct sp_symloc **frames;
 	size_t nframes;
-	struct sp_symloc failed[SP_SYM_NO_SYMBOL + 1];
+	struct sp_symloc failed[SP_SYM_RECORDED + 1];
 	struct sp_symfile *exe; /* for profiles without maps (see unmapped()) */
 	int exe_tried;
 	int preloaded;
@@ -161,7 +161,7 @@ struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o)
 	sp_arena_init(&s->arena);
 	sp_strtab_init(&s->strs);
 	sp_pairmap_init(&s->dm_index, dm_key, s);
-	for (i = 0; i <= SP_SYM_NO_SYMBOL; i++)
+	for (i = 0; i <= SP_SYM_RECORDED; i++)
 		s->failed[i].reason = (enum sp_sym_reason)i;
 	return s;
 }
@@ -928,11 +928,41 @@ static enum sp_sym_reason place_any(struct sp_symbolizer *s, const struct sp_pro
 				    const struct sp_frame *fr, struct sp_symfile **file,
 				    uint64_t *vaddr)
 {
+	if (fr->flags & SP_FRAME_LINES)
+		return SP_SYM_RECORDED;
 	if (fr->flags & SP_FRAME_BASE_OFFSET)
 		return place_base_offset(s, p, fr, file, vaddr);
 	if (fr->map == SP_NONE || fr->map >= p->nmaps)
 		return place_unmapped(s, p, fr, file, vaddr);
 	return place(s, p, fr, file, vaddr);
+}
+
+/* The inline chain the profile recorded for a frame (pprof locations
+ * with lines), as the symbolizer would answer it: innermost first, raw
+ * names (the system name where one was recorded), in the arena. */
+static const struct sp_symloc *recorded_loc(struct sp_symbolizer *s, const struct sp_profile *p,
+					    const struct sp_frame *fr)
+{
+	struct sp_symloc *loc = sp_arena_zalloc(&s->arena, sizeof(*loc));
+	struct sp_sym_frame *v;
+	uint32_t k, n = fr->nlines;
+
+	if (fr->first_line > p->nframe_lines || n > p->nframe_lines - fr->first_line)
+		n = 0; /* SP_BUG territory: readers check their indexes */
+	v = sp_arena_array(&s->arena, n + 1, sizeof(*v));
+	for (k = 0; k < n; k++) {
+		const struct sp_frame_line *l = &p->frame_lines[fr->first_line + k];
+
+		v[k].name = l->system_name ? l->system_name : l->name;
+		v[k].file = l->file;
+		v[k].line = l->line;
+		v[k].discriminator = 0;
+	}
+	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
+	loc->vaddr = fr->addr;
+	loc->nframes = n;
+	loc->frames = v;
+	return loc;
 }
 
 static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct sp_profile *p,
@@ -942,6 +972,8 @@ static const struct sp_symloc *frame_loc(struct sp_symbolizer *s, const struct s
 	struct sp_symfile *f = NULL;
 	uint64_t vaddr = 0;
 
+	if (fr->flags & SP_FRAME_LINES)
+		return recorded_loc(s, p, fr);
 	why = place_any(s, p, fr, &f, &vaddr);
 	if (why != SP_SYM_OK)
 		return &s->failed[why];

@@ -8,16 +8,18 @@
  * files use; nothing here is symbolized or analysed. What each profiler
  * records maps onto these parts:
  *
- *   part                 gmon.out   gperftools   IgProf          aprof
- *   objects + maps       1 (exe)    /proc maps   F entries       r objects
- *   histograms           yes        -            -               -
- *   pc arcs              yes        -            -               -
- *   basic-block counts   yes        -            -               -
- *   frames + CCT         -          stacks       call tree       CCT (x/q)
- *   counters             time       samples      PERF_TICKS,     cost metric
- *                                                MEM_*, ...
- *   leaks                -          -            LK entries      -
- *   input points         -          -            -               p/q tuples
+ *   part                 gmon.out   gperftools   IgProf          aprof        pprof
+ *   objects + maps       1 (exe)    /proc maps   F entries       r objects    mappings
+ *   histograms           yes        -            -               -            -
+ *   pc arcs              yes        -            -               -            -
+ *   basic-block counts   yes        -            -               -            -
+ *   frames + CCT         -          stacks       call tree       CCT (x/q)    samples
+ *   frame lines          -          -            -               -            locations'
+ *                                                                             lines
+ *   counters             time       samples      PERF_TICKS,     cost metric  sample
+ *                                                MEM_*, ...                   types
+ *   leaks                -          -            LK entries      -            -
+ *   input points         -          -            -               p/q tuples   -
  *
  * Stacks are stored as a calling-context tree (CCT): a node is one frame
  * reached through one exact path from a root, and carries the values of the
@@ -61,6 +63,7 @@ enum sp_profile_kind {
 	SP_PROFILE_GPERF,
 	SP_PROFILE_IGPROF,
 	SP_PROFILE_APROF,
+	SP_PROFILE_PPROF,
 };
 
 /* ---- objects and runtime mappings ---- */
@@ -144,16 +147,31 @@ enum sp_frame_flags {
 	 * (dladdr's dli_fbase; IgProf), not a runtime address: the
 	 * symbolizer adds the first PT_LOAD's p_vaddr - p_offset */
 	SP_FRAME_BASE_OFFSET = 1 << 2,
+	/* the profile recorded the frame's inline chain (pprof locations
+	 * with lines): lines[first_line .. first_line + nlines) */
+	SP_FRAME_LINES = 1 << 3,
+};
+
+/* One function of a frame's inline chain as the profile recorded it,
+ * innermost first (pprof's Line messages). Strings interned; NULL (0 for
+ * numbers) when not recorded. */
+struct sp_frame_line {
+	const char *name;	 /* readable (demangled) */
+	const char *system_name; /* as the linker knows it (mangled) */
+	const char *file;
+	uint32_t line;
+	uint32_t start_line;
 };
 
 /* One distinct code location. */
 struct sp_frame {
-	uint64_t addr;	  /* abs, or off inside `object` (IgProf) */
-	uint32_t map;	  /* index into maps, SP_NONE if unmapped */
-	uint32_t object;  /* index into objects, SP_NONE if unknown */
-	const char *name; /* as named by the profiler, else NULL */
-	uint64_t symoff;  /* offset of addr from the named symbol */
-	uint32_t flags;	  /* enum sp_frame_flags */
+	uint64_t addr;		     /* abs, or off inside `object` (IgProf) */
+	uint32_t map;		     /* index into maps, SP_NONE if unmapped */
+	uint32_t object;	     /* index into objects, SP_NONE if unknown */
+	const char *name;	     /* as named by the profiler, else NULL */
+	uint64_t symoff;	     /* offset of addr from the named symbol */
+	uint32_t flags;		     /* enum sp_frame_flags */
+	uint32_t first_line, nlines; /* SP_FRAME_LINES: its recorded inline chain */
 };
 
 /* A CCT node; node 0 is the invisible root (frame SP_NONE). */
@@ -251,6 +269,17 @@ struct sp_igprof_info {
 	uint64_t leak_bytes; /* their sizes summed */
 };
 
+/* What pprof profiles say besides their samples (the first file's, the
+ * durations summed). */
+struct sp_pprof_info {
+	int64_t time_ns;		       /* when the first profile started (0: unknown) */
+	int64_t duration_ns;		       /* how long they ran, summed */
+	const char *period_type, *period_unit; /* interned, NULL if none */
+	int64_t period;
+	uint32_t default_counter; /* default_sample_type's counter, SP_NONE if none */
+	uint32_t nfiles;
+};
+
 /* Damaged but recoverable input, counted per kind; cli prints each once. */
 enum sp_diag_kind {
 	SP_DIAG_EMPTY_STACK,
@@ -321,6 +350,11 @@ struct sp_profile {
 	/* IgProf */
 	struct sp_igprof_info igprof;
 
+	/* pprof */
+	struct sp_frame_line *frame_lines; /* of frames with SP_FRAME_LINES */
+	size_t nframe_lines, frame_lines_alloc;
+	struct sp_pprof_info pprof;
+
 	uint64_t diag[SP_DIAG_COUNT_];
 };
 
@@ -370,6 +404,9 @@ void sp_profile_add_bbcount(struct sp_profile *p, uint64_t addr, uint64_t count)
 
 /* stacks: adds a frame (no dedup; readers dedup with their own keys). */
 uint32_t sp_profile_add_frame(struct sp_profile *p, const struct sp_frame *f);
+/* Appends n recorded lines (copied; strings must be the profile's);
+ * returns the index of the first, for sp_frame.first_line. */
+uint32_t sp_profile_add_frame_lines(struct sp_profile *p, const struct sp_frame_line *v, size_t n);
 /* Makes room for `nodes` more CCT nodes and `values` more values, so that
  * a reader knowing its sizes (an upper bound is fine: untouched room costs
  * address space only) never grows the arrays by copying. */

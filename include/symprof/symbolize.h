@@ -420,6 +420,9 @@ enum sp_sym_reason {
 	SP_SYM_BUILD_ID,  /* found, but with another build-id than recorded */
 	SP_SYM_MISMATCH,  /* found, but no segment of it fits the mapping */
 	SP_SYM_NO_SYMBOL, /* no symbol and no debug information covers it */
+	SP_SYM_RECORDED,  /* sp_symbolizer_place(): the profile recorded the frame's
+			     inline chain (SP_FRAME_LINES), which sp_symbolizer_frame()
+			     answers with; there is nothing to look up */
 };
 
 /*
@@ -461,7 +464,9 @@ struct sp_symfile *sp_symbolizer_object(struct sp_symbolizer *s, const struct sp
 /*
  * Symbolizes frame `frame` of p: its mapping, the file, the bias, minus 1
  * for a return address, then the lookup. The answer is computed once per
- * frame and once per (file, address).
+ * frame and once per (file, address). A frame whose inline chain the
+ * profile recorded (SP_FRAME_LINES, pprof) is answered with that chain
+ * (its `file` is then NULL: no file was read).
  */
 const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struct sp_profile *p,
 					    uint32_t frame);
