@@ -180,11 +180,33 @@ int sp_fmt_igprof_read_mem(struct sp_profile *p, const char *name, const uint8_t
 
 /* ---- pprof protobuf profiles ---- */
 
+/* The largest decompressed Profile message symprof reads (docs/formats.md):
+ * a gzip bomb stops there, and the reader's memory stays a few times it. */
+#define SP_PPROF_MAX_SIZE (256 << 20)
+
+/*
+ * Reads one pprof profile (profile.proto: plain, gzip or bzip2) into `p`
+ * (a SP_PROFILE_PPROF profile), adding its samples to what earlier files
+ * put there (they must have the same sample types): a counter per sample
+ * type, an object and a map per mapping, a frame per location (with the
+ * location's lines as its recorded inline chain, SP_FRAME_LINES), each
+ * sample's stack in the CCT; time, duration, period and the default
+ * sample type in p->pprof. The grammar is at the top of formats/pprof.c.
+ * `path` "-" reads stdin. Returns 0 or a negative error whose message
+ * names the file and the offset in the decompressed message.
+ */
+int sp_fmt_pprof_read(struct sp_profile *p, const char *path, struct sp_error *err);
+/* The same from memory (compressed or not); `name` is used in messages. */
+int sp_fmt_pprof_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
+			  struct sp_error *err);
+/* The same from the decompressed message itself. */
+int sp_fmt_pprof_read_message(struct sp_profile *p, const char *name, const uint8_t *data,
+			      size_t size, struct sp_error *err);
+
 /*
  * Returns 1 if `data` starts like a profile.proto message (google/pprof's
  * format, as Go, pprof-rs and perf_data_converter write it): the fields a
- * Profile has, with their wire types, nested messages that parse. There
- * is no reader yet: the probe lets symprof name the format.
+ * Profile has, with their wire types, nested messages that parse.
  */
 int sp_fmt_pprof_probe(const uint8_t *data, size_t size);
 
