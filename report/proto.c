@@ -12,9 +12,10 @@
  *   Function     id name (demangled) system_name (raw) filename start_line
  *   Mapping      id memory_start memory_limit file_offset filename build_id has_*
  *
- * Stack profiles (gperftools, IgProf; sp_report_proto_stacks): one sample
- * per distinct stack, one location per frame with the frame's recorded
- * address and its inline chain as the symbolizer answers it, one mapping
+ * Stack profiles (gperftools, IgProf, pprof; sp_report_proto_stacks): one
+ * sample per distinct stack, one location per frame with the frame's
+ * address (a return address less one, inside its call) and its inline
+ * chain as the symbolizer answers it (a pprof profile's as recorded), one mapping
  * per mapping of the profile (IgProf records none: one per object, laid
  * at a base of its own, the address being IgProf's offset from it).
  * Frames nothing names keep their address and no line, and their mapping
@@ -418,7 +419,9 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 	const uint8_t *bid;
 	size_t len;
 
-	*addr = fr->addr;
+	/* a return address: one byte back, inside the call (pprof's rule for
+	 * callers' addresses, as Go's pprof writes gperftools' stacks) */
+	*addr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
 	if (fr->map < p->nmaps) {
 		const struct sp_map *m = &p->maps[fr->map];
 
@@ -440,7 +443,7 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 	}
 	if (fr->addr + 1 > sw->obj_limit[fr->object])
 		sw->obj_limit[fr->object] = fr->addr + 1;
-	*addr = OBJECT_BASE(fr->object) + fr->addr;
+	*addr += OBJECT_BASE(fr->object);
 	return sw->obj_id[fr->object];
 }
 
@@ -464,16 +467,38 @@ static int64_t start_line(struct sp_symfile *f, uint64_t vaddr, const char *raw)
 	return l->frames[l->nframes - 1].line;
 }
 
+/* The lines a pprof profile recorded for frame f, as it recorded them. */
+static size_t recorded_lines(struct stackw *sw, const struct sp_frame *fr, int *with_file)
+{
+	struct pbw *w = &sw->w;
+	uint32_t k;
+
+	SP_ALLOC_GROW(sw->lines, fr->nlines, sw->lines_alloc);
+	for (k = 0; k < fr->nlines; k++) {
+		const struct sp_frame_line *l = &sw->p->frame_lines[fr->first_line + k];
+		const char *sys = l->system_name ? l->system_name : l->name;
+
+		sw->lines[k].func = function(w, string(w, w->o->demangle ? l->name : sys),
+					     string(w, sys), string(w, l->file), l->start_line);
+		sw->lines[k].line = l->line;
+		*with_file |= l->file != NULL;
+	}
+	return fr->nlines;
+}
+
 /* The lines of frame f, innermost function first: its inline chain, or
  * the profiler's name for it, or none. */
 static size_t frame_lines(struct stackw *sw, uint32_t f, int *with_file)
 {
 	const struct sp_frame *fr = &sw->p->frames[f];
-	const struct sp_symloc *loc = sw->s ? sp_symbolizer_frame(sw->s, sw->p, f) : NULL;
+	const struct sp_symloc *loc;
 	struct pbw *w = &sw->w;
 	size_t k, n = 0;
 
 	*with_file = 0;
+	if (fr->flags & SP_FRAME_LINES)
+		return recorded_lines(sw, fr, with_file);
+	loc = sw->s ? sp_symbolizer_frame(sw->s, sw->p, f) : NULL;
 	if (loc && loc->nframes && loc->frames[loc->nframes - 1].name) {
 		SP_ALLOC_GROW(sw->lines, loc->nframes, sw->lines_alloc);
 		for (k = 0; k < loc->nframes; k++) {
