@@ -449,22 +449,19 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 
 /*
  * The line the function whose code holds `vaddr` starts at: the line of
- * its first instruction (the routine nm lists it in), when the function
- * there is the one named `raw`; 0 if unknown.
+ * the first instruction of the routine nm lists it in (the outermost
+ * function there is the one vaddr is in); 0 if unknown.
  */
-static int64_t start_line(struct sp_symfile *f, uint64_t vaddr, const char *raw)
+static int64_t start_line(struct sp_symfile *f, uint64_t vaddr)
 {
 	const struct sp_symloc *l;
 	const char *name;
 	uint64_t start;
 
-	if (!f || !sp_symfile_nm_routine(f, vaddr, &name, &start))
+	if (!f || !sp_symfile_nm_routine(f, vaddr, &name, &start) || start > vaddr)
 		return 0;
 	l = sp_symfile_lookup(f, start);
-	if (!l->nframes || !l->frames[l->nframes - 1].name ||
-	    strcmp(l->frames[l->nframes - 1].name, raw))
-		return 0;
-	return l->frames[l->nframes - 1].line;
+	return l->nframes ? l->frames[l->nframes - 1].line : 0;
 }
 
 /* The lines a pprof profile recorded for frame f, as it recorded them. */
@@ -499,15 +496,18 @@ static size_t frame_lines(struct stackw *sw, uint32_t f, int *with_file)
 	if (fr->flags & SP_FRAME_LINES)
 		return recorded_lines(sw, fr, with_file);
 	loc = sw->s ? sp_symbolizer_frame(sw->s, sw->p, f) : NULL;
-	if (loc && loc->nframes && loc->frames[loc->nframes - 1].name) {
+	if (loc && loc->nframes && loc->frames[loc->nframes - 1].func) {
 		SP_ALLOC_GROW(sw->lines, loc->nframes, sw->lines_alloc);
 		for (k = 0; k < loc->nframes; k++) {
+			/* the reports' naming rule (symbolize/names.c): a linkage
+			 * name to demangle, or a name built from DWARF */
 			const struct sp_sym_frame *sf = &loc->frames[k];
-			const char *raw = sf->name ? sf->name : "??";
-			const char *shown =
-				w->o->demangle ? sp_symbolizer_demangle(sw->s, raw) : raw;
+			const char *raw = sf->func ? sf->func : "??";
+			const char *shown = w->o->demangle && sf->func_linkage
+						    ? sp_symbolizer_demangle(sw->s, raw)
+						    : raw;
 			int64_t start =
-				k + 1 == loc->nframes ? start_line(loc->file, loc->vaddr, raw) : 0;
+				k + 1 == loc->nframes ? start_line(loc->file, loc->vaddr) : 0;
 
 			sw->lines[n].func = function(w, string(w, shown), string(w, raw),
 						     string(w, sf->file), start);

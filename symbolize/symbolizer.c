@@ -957,6 +957,10 @@ static const struct sp_symloc *recorded_loc(struct sp_symbolizer *s, const struc
 		v[k].file = l->file;
 		v[k].line = l->line;
 		v[k].discriminator = 0;
+		/* a recorded system name is a linkage name; a name alone is
+		 * printed as it is */
+		v[k].func = v[k].name;
+		v[k].func_linkage = l->system_name != NULL;
 	}
 	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
 	loc->vaddr = fr->addr;

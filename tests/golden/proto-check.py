@@ -150,7 +150,10 @@ def main():
 
     unit = doc["metric"]["unit"]
     flag, scale = {"seconds": (["-unit=ns"], 1e9), "bytes": (["-unit=B"], 1)}.get(unit, ([], 1))
-    top_args = ["-top", "-nodefraction=0", "-edgefraction=0", "-nodecount=100000"]
+    # -symbolize=none: the names as the file has them (pprof otherwise
+    # demangles mangled system names again, with its own simplifications)
+    top_args = ["-top", "-symbolize=none", "-nodefraction=0", "-edgefraction=0",
+                "-nodecount=100000"]
     if noinlines:
         top_args.append("-noinlines")
     rc, top, err = pprof(env, *(top_args + flag + [proto]))
