@@ -17,6 +17,13 @@
  * its page-rounded file size must equal the mapping's length, which is
  * how a file that is not the one the profile ran is recognised when no
  * build-id was recorded.
+ *
+ * A pprof profile's mapping may show several adjacent segments as one
+ * (Go's pprof merges the lines of /proc/self/maps that continue each
+ * other in the file): for such a mapping (sp_map.merged), when no segment
+ * fits alone, the segment is the executable one whose file range lies
+ * inside the mapping's, and the same formula holds as long as the
+ * segments before it in the mapping keep the same p_vaddr - p_offset.
  */
 #include "internal.h"
 
@@ -43,6 +50,23 @@ static int fits(const struct sp_map *m, const struct sp_elf_load *l, uint64_t ps
 	       len == round_up(in_page + l->memsz, psz);
 }
 
+/* Does executable segment l lie in merged mapping m (see above)? */
+static int inside(const struct sp_map *m, const struct sp_elf_load *l,
+		  const struct sp_elf_load *loads, size_t nloads)
+{
+	uint64_t len = m->end - m->start, delta = l->vaddr - l->offset;
+	size_t i;
+
+	if (!(l->flags & PF_X) || l->offset < m->pgoff || l->offset - m->pgoff >= len ||
+	    l->offset + l->filesz - m->pgoff > len)
+		return 0;
+	for (i = 0; i < nloads; i++)
+		if (loads[i].offset >= m->pgoff && loads[i].offset < l->offset &&
+		    loads[i].vaddr - loads[i].offset != delta)
+			return 0;
+	return 1;
+}
+
 int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
 		uint64_t *bias)
 {
@@ -61,6 +85,12 @@ int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t 
 					return 0;
 				}
 			}
+		}
+	}
+	for (i = 0; m->merged && i < nloads; i++) {
+		if (inside(m, &loads[i], loads, nloads)) {
+			*bias = m->start - m->pgoff - (loads[i].vaddr - loads[i].offset);
+			return 0;
 		}
 	}
 	return -1;

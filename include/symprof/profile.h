@@ -82,6 +82,7 @@ struct sp_map {
 	uint32_t object; /* index into objects */
 	unsigned executable : 1;
 	unsigned identity : 1; /* abs == vaddr (gmon.out) */
+	unsigned merged : 1;   /* may show several adjacent segments (pprof) */
 };
 
 /* ---- gmon.out: histograms, pc arcs, basic-block counts ---- */
