@@ -176,6 +176,7 @@ extern const struct sp_cli_format sp_cmd_gmon_format;
 extern const struct sp_cli_format sp_cmd_gperf_format;
 extern const struct sp_cli_format sp_cmd_igprof_format;
 extern const struct sp_cli_format sp_cmd_aprof_format;
+extern const struct sp_cli_format sp_cmd_pprof_format;
 
 /* --input-format=NAME: 0 and *f, or -1 after a message naming the
  * formats there are. */

@@ -44,25 +44,13 @@
 #include "symprof/formats.h"
 #include "symprof/symbolize.h"
 
-/* pprof protobufs are recognised before their reader exists (issue 17):
- * the command file of the reader replaces this entry. */
-static const struct sp_cli_format pprof_unread = {
-	.name = "pprof",
-	.noun = "pprof protobuf",
-	.plural = "pprof protobufs",
-	.probe = sp_fmt_pprof_probe,
-	.compressed = 1,
-	.image = 1,
-	.measures = "pprof samples",
-};
-
 /* In the order the probes are tried: one line per format. */
 static const struct sp_cli_format *const formats[] = {
 	&sp_cmd_gmon_format,   /* cmd-gmon.c: the fallback, first as gprof's */
 	&sp_cmd_gperf_format,  /* cmd-gperf.c */
 	&sp_cmd_igprof_format, /* cmd-igprof.c */
 	&sp_cmd_aprof_format,  /* cmd-aprof.c */
-	&pprof_unread,	       /* recognised only (issue 17) */
+	&sp_cmd_pprof_format,  /* cmd-pprof.c */
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))

@@ -462,6 +462,7 @@ static int make_maps(struct reader *r)
 		m.end = mp->limit;
 		m.pgoff = mp->offset;
 		m.executable = 1;
+		m.merged = 1;
 		m.object = sp_profile_findnew_object(r->p, file);
 		if (bid && !r->p->objects[m.object].build_id)
 			hex_bytes(r, bid, &r->p->objects[m.object]);
@@ -783,6 +784,8 @@ int sp_fmt_pprof_read_message(struct sp_profile *p, const char *name, const uint
 		rc = make_info(&r);
 	if (!rc)
 		rc = pass2(&r);
+	if (!rc)
+		sp_profile_add_input(p, name, "pprof");
 	reader_release(&r);
 	return rc;
 }

@@ -266,17 +266,20 @@ static struct sp_pprof_sym *add_sym(struct sp_pprof_addr *a, struct sp_arena *ar
 	return &v[0];
 }
 
-/* An address pprof maps to a file it could read. */
+/* An address pprof maps to a file it could read; or one whose inline
+ * chain the profile recorded (no file: the whole chain, no nm). */
 static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 		      const struct sp_symloc *loc)
 {
 	const char *nm_full = NULL, *nm_short = NULL;
 	uint64_t start;
 	uint32_t k, count;
-	int inl = sp_symfile_nm_has_fini(loc->file);
+	int inl = loc->file ? sp_symfile_nm_has_fini(loc->file) : 1;
 	struct sp_pprof_sym *sy;
 
-	if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
+	if (!loc->file) {
+		/* recorded: no routine to look up */
+	} else if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
 		nm_short = short_of(n, nm_full);
 	} else if (sp_symfile_nm_has_routines(loc->file)) {
 		nm_full = nm_short = hex_pc(n, a->pc, 1);

@@ -250,7 +250,7 @@ static void list_stacks(struct pprof *pp)
 	const struct sp_profile *p = pp->p;
 	size_t i;
 
-	pp->counter = sp_profile_find_counter(p, "samples");
+	pp->counter = sp_profile_find_counter(p, pp->o->counter ? pp->o->counter : "samples");
 	if (p->nstacks) {
 		pp->st = p->stacks;
 		pp->st_frames = p->stack_frames;

@@ -401,14 +401,19 @@ struct stackw {
 /* Objects without mappings (IgProf) are laid at (object + 1) << 40. */
 #define OBJECT_BASE(obj) ((uint64_t)((obj) + 1) << 40)
 
-static void object_build_id(struct stackw *sw, uint32_t obj, const uint8_t **id, size_t *len)
+/* The build-id of object `obj`: the profile's, else that of the file the
+ * symbolizer read for it (not looked for when frame `fr` came named: a
+ * pprof profile's file may well be absent, and need not be). */
+static void object_build_id(struct stackw *sw, const struct sp_frame *fr, uint32_t obj,
+			    const uint8_t **id, size_t *len)
 {
 	const struct sp_object *o = &sw->p->objects[obj];
 	struct sp_symfile *f;
 
 	*id = o->build_id;
 	*len = o->build_id_len;
-	if (!*id && sw->s && (f = sp_symbolizer_object(sw->s, sw->p, obj, NULL)))
+	if (!*id && sw->s && !(fr->flags & SP_FRAME_LINES) &&
+	    (f = sp_symbolizer_object(sw->s, sw->p, obj, NULL)))
 		*id = sp_symfile_build_id(f, len);
 }
 
@@ -426,7 +431,7 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 		const struct sp_map *m = &p->maps[fr->map];
 
 		if (!sw->map_id[fr->map]) {
-			object_build_id(sw, m->object, &bid, &len);
+			object_build_id(sw, fr, m->object, &bid, &len);
 			sw->map_id[fr->map] = mapping(&sw->w, m->start, m->end, m->pgoff,
 						      p->objects[m->object].path, bid, len,
 						      p->objects[m->object].is_main);
@@ -436,7 +441,7 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 	if (fr->object >= p->nobjects)
 		return 0;
 	if (!sw->obj_id[fr->object]) {
-		object_build_id(sw, fr->object, &bid, &len);
+		object_build_id(sw, fr, fr->object, &bid, &len);
 		sw->obj_id[fr->object] = mapping(
 			&sw->w, OBJECT_BASE(fr->object), OBJECT_BASE(fr->object), 0,
 			p->objects[fr->object].path, bid, len, p->objects[fr->object].is_main);

@@ -1070,6 +1070,8 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 		struct sp_symfile *f;
 		uint64_t bias;
 
+		if (fr->flags & SP_FRAME_LINES)
+			continue; /* named by the profile: no file to read */
 		if (fr->flags & SP_FRAME_BASE_OFFSET) {
 			sp_symbolizer_object(s, p, fr->object, NULL);
 			continue;
@@ -1091,6 +1093,8 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 		uint64_t bias, abs, vaddr = 0;
 		size_t k;
 
+		if (fr->flags & SP_FRAME_LINES)
+			continue;
 		if (fr->flags & SP_FRAME_BASE_OFFSET) {
 			f = NULL;
 			if (place_base_offset(s, p, fr, &f, &vaddr) != SP_SYM_OK)
