@@ -137,7 +137,7 @@ static const char usage_text[] =
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
-	"\t[--cum] [--input-format=gmon|gperftools|igprof|aprof] [--output=FILE]\n"
+	"\t[--cum] [--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
 	"\t[--cache-dir=DIR] [--no-cache] [image-file] [profile-file...]\n"
