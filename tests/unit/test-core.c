@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Unit tests for core/: arena, strtab, buf, sort, pairmap, profile, error. */
+/* Unit tests for core/: arena, strtab, buf, sort, pairmap, profile, error, worker. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include "symprof/profile.h"
 #include "symprof/sort.h"
 #include "symprof/strtab.h"
+#include "symprof/worker.h"
 
 static void test_arena(void)
 {
@@ -471,6 +472,30 @@ static void test_pbwire(void)
 	sp_buf_release(&b);
 }
 
+static void add_one(void *job)
+{
+	(*(int *)job)++;
+}
+
+/* A worker runs its job once, by the join; with threads off none starts
+ * (the owner does the work) and joining NULL is nothing. */
+static void test_worker(void)
+{
+	int n = 0;
+	struct sp_worker *w = sp_worker_start(add_one, &n);
+
+	CU_ASSERT_PTR_NOT_NULL(w);
+	sp_worker_join(w);
+	CU_ASSERT_EQUAL(n, 1);
+	sp_workers_enable(0);
+	CU_ASSERT_FALSE(sp_workers_enabled());
+	CU_ASSERT_PTR_NULL(sp_worker_start(add_one, &n));
+	sp_worker_join(NULL);
+	CU_ASSERT_EQUAL(n, 1);
+	sp_workers_enable(1);
+	CU_ASSERT_TRUE(sp_workers_enabled());
+}
+
 int sp_test_register_core(void)
 {
 	CU_pSuite s = CU_add_suite("core", NULL, NULL);
@@ -488,6 +513,8 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "histogram keeps the bins that are not 0", test_hist_nonzero) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor) ||
 	    !CU_add_test(s, "protobuf wire format", test_pbwire))
+		return -1;
+	if (!CU_add_test(s, "worker: started, joined, or off", test_worker))
 		return -1;
 	return 0;
 }
