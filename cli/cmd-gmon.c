@@ -9,7 +9,6 @@
  */
 #include "cli.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include "symprof/profile.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
+#include "symprof/worker.h"
 
 /* One way of looking at the profile: a symbol table (functions, or lines
  * with -l), the symspecs resolved against it, and the graph built on it. */
@@ -45,15 +45,14 @@ struct gmon_run {
 	int files_loaded;		 /* the symbols' source files are known */
 	struct sp_demangle_batch *names; /* v.symtab's names, demangled on the side */
 	struct early_read *early;	 /* the profiles being read (read_ahead()) */
-	int files_running;		 /* files_thread finds the files (files_ahead()) */
-	pthread_t files_thread;
+	struct sp_worker *files_worker;	 /* finds the symbols' files (files_ahead()) */
 };
 
 /* The profiles read on another thread while the symbols load. */
 struct early_read {
 	struct gmon_run *g;
 	struct sp_gmon_read_opts ro;
-	pthread_t thread;
+	struct sp_worker *worker;
 	int failed; /* err says why */
 	struct sp_error err;
 };
@@ -267,16 +266,15 @@ static void gmon_read_opts(struct gmon_run *g, struct sp_gmon_read_opts *ro)
 	ro->debug = (g->o->debug & SP_DBG_SAMPLE) ? stderr : NULL;
 }
 
-static void *early_main(void *arg)
+static void early_main(void *job)
 {
-	struct early_read *e = arg;
+	struct early_read *e = job;
 	struct gmon_run *g = e->g;
 	size_t i;
 
 	for (i = 0; i < g->o->nprofiles && !e->failed; i++)
 		if (sp_fmt_gmon_read(g->prof, &g->st, g->o->profiles[i], &e->ro, &e->err) < 0)
 			e->failed = 1;
-	return NULL;
 }
 
 /*
@@ -300,7 +298,8 @@ static void read_ahead(struct gmon_run *g)
 	e->err = (struct sp_error)SP_ERROR_INIT;
 	gmon_read_opts(g, &e->ro);
 	g->prof = sp_profile_new(SP_PROFILE_GMON);
-	if (pthread_create(&e->thread, NULL, early_main, e) != 0) {
+	e->worker = sp_worker_start(early_main, e);
+	if (!e->worker) {
 		free(e);
 		sp_profile_free(g->prof);
 		g->prof = NULL;
@@ -315,7 +314,7 @@ static int early_join(struct gmon_run *g)
 	struct early_read *e = g->early;
 	int failed;
 
-	pthread_join(e->thread, NULL);
+	sp_worker_join(e->worker);
 	failed = e->failed;
 	if (failed)
 		fail(&e->err);
@@ -527,9 +526,9 @@ static void load_files(struct gmon_run *g)
 	if (g->files_loaded)
 		return;
 	sp_cli_progress("loading DWARF line tables of %s", g->o->image);
-	if (g->files_running) {
-		pthread_join(g->files_thread, NULL);
-		g->files_running = 0;
+	if (g->files_worker) {
+		sp_worker_join(g->files_worker);
+		g->files_worker = NULL;
 	} else {
 		sp_image_symtab_files(g->im, g->v.symtab);
 	}
@@ -540,12 +539,11 @@ static void load_files(struct gmon_run *g)
 	sp_cli_progress("writing the report");
 }
 
-static void *files_main(void *arg)
+static void files_main(void *job)
 {
-	struct gmon_run *g = arg;
+	struct gmon_run *g = job;
 
 	sp_image_symtab_files(g->im, g->v.symtab);
-	return NULL;
 }
 
 /*
@@ -564,7 +562,7 @@ static void files_ahead(struct gmon_run *g)
 	if (g->files_loaded || !g->v.symtab || !g->v.symtab->npending || g->fv.symtab ||
 	    g->lv.symtab || !plain_text(o) || o->static_cg || o->debug || !files_wanted(o))
 		return;
-	g->files_running = pthread_create(&g->files_thread, NULL, files_main, g) == 0;
+	g->files_worker = sp_worker_start(files_main, g);
 }
 
 static void print_graph(struct gmon_run *g, struct sp_report *r, int graph, int index)
@@ -720,12 +718,11 @@ static void gmon_run_release(struct gmon_run *g)
 {
 	/* first: the threads read the profile and the symbols */
 	if (g->early) /* the symbols failed: what it read is not reported */
-		pthread_join(g->early->thread, NULL);
+		sp_worker_join(g->early->worker);
 	free(g->early);
 	g->early = NULL;
-	if (g->files_running)
-		pthread_join(g->files_thread, NULL);
-	g->files_running = 0;
+	sp_worker_join(g->files_worker);
+	g->files_worker = NULL;
 	sp_demangle_batch_free(g->names); /* before the symbols: its thread reads their names */
 	g->names = NULL;
 	view_release(&g->v);

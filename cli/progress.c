@@ -11,13 +11,14 @@
  * rewritten in place (carriage return, erase to the end of the line) and
  * erased when the run ends or an error is printed, so nothing is left on
  * the screen and nothing reaches a file: with stderr not a terminal, or
- * --quiet, there is no progress at all. A thread redraws the line every
- * 100 ms, so a step that is one long library call still shows its time.
- * SYMPROF_PROGRESS_MS sets the delay (tests use 0: every step is shown at
- * once). Library code that takes a struct sp_progress_hook (progress.h)
- * adds a percentage to the current step: pass sp_cli_progress_hook(). A
- * wait inside a step (a download from debuginfod) adds a detail to it,
- * timed on its own:
+ * --quiet, there is no progress at all. A worker redraws the line every
+ * 100 ms, so a step that is one long library call still shows its time
+ * (with SYMPROF_THREADS=0 there is no worker, and no progress but with a
+ * delay of 0). SYMPROF_PROGRESS_MS sets the delay (tests use 0: every
+ * step is shown at once, no worker needed). Library code that takes a
+ * struct sp_progress_hook (progress.h) adds a percentage to the current
+ * step: pass sp_cli_progress_hook(). A wait inside a step (a download
+ * from debuginfod) adds a detail to it, timed on its own:
  *
  *   symprof: [2/4] symbolizing 812 addresses: asking debuginfod for the debug info of 'x' 2.3 s
  *
@@ -35,9 +36,10 @@
 #include <unistd.h>
 
 #include "symprof/progress.h"
+#include "symprof/worker.h"
 
 struct sp_cli_progress {
-	pthread_t thread;
+	struct sp_worker *redraw; /* run(), sharing the fields below under lock */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char what[160];
@@ -92,9 +94,9 @@ static void erase(struct sp_cli_progress *p)
 	p->shown = 0;
 }
 
-static void *run(void *arg)
+static void run(void *job)
 {
-	struct sp_cli_progress *p = arg;
+	struct sp_cli_progress *p = job;
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
@@ -111,7 +113,6 @@ static void *run(void *arg)
 			draw(p, 0);
 	}
 	pthread_mutex_unlock(&p->lock);
-	return NULL;
 }
 
 void sp_cli_progress_start(struct sp_opts *o, int nsteps)
@@ -128,7 +129,11 @@ void sp_cli_progress_start(struct sp_opts *o, int nsteps)
 	pthread_cond_init(&p->wake, NULL);
 	p->nsteps = nsteps;
 	p->delay = ms ? atof(ms) / 1000.0 : 0.5;
-	if (p->delay > 0 && pthread_create(&p->thread, NULL, run, p) != 0) {
+	/* the worker draws a step once it is older than the delay: without
+	 * one (threads off, or none could start), no progress */
+	if (p->delay > 0 && !(p->redraw = sp_worker_start(run, p))) {
+		pthread_cond_destroy(&p->wake);
+		pthread_mutex_destroy(&p->lock);
 		free(p);
 		return;
 	}
@@ -237,8 +242,7 @@ void sp_cli_progress_stop(void)
 	erase(p);
 	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
-	if (p->delay > 0)
-		pthread_join(p->thread, NULL);
+	sp_worker_join(p->redraw);
 	active = NULL;
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);

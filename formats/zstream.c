@@ -28,6 +28,7 @@
 #include "symprof/alloc.h"
 #include "symprof/error.h"
 #include "symprof/inflate.h"
+#include "symprof/worker.h"
 
 #define CHUNK (1u << 20)
 #define INBUF (256u << 10)
@@ -64,9 +65,10 @@ struct sp_zin {
 	uint64_t produced, skip;
 	int rewindable; /* memory, or a regular file opened by name */
 
-	/* the ring (threaded) or one buffer */
+	/* the ring (threaded: a worker decodes into it) or one buffer; the
+	 * fields below `mu` are shared with the worker under it */
 	int threaded;
-	pthread_t thread;
+	struct sp_worker *worker;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	char *bufs[NRING];
@@ -353,9 +355,9 @@ static int decode(struct sp_zin *z, char *out, size_t *len, struct sp_error *err
 
 /* ---- the decoding thread ---- */
 
-static void *producer(void *arg)
+static void producer(void *job)
 {
-	struct sp_zin *z = arg;
+	struct sp_zin *z = job;
 	int r = 1;
 
 	while (r > 0) {
@@ -381,7 +383,6 @@ static void *producer(void *arg)
 		pthread_cond_broadcast(&z->cv);
 		pthread_mutex_unlock(&z->mu);
 	}
-	return NULL;
 }
 
 /* ---- opening ---- */
@@ -418,7 +419,8 @@ static void start(struct sp_zin *z)
 	if (z->threaded) {
 		pthread_mutex_init(&z->mu, NULL);
 		pthread_cond_init(&z->cv, NULL);
-		if (pthread_create(&z->thread, NULL, producer, z)) {
+		z->worker = sp_worker_start(producer, z);
+		if (!z->worker) {
 			pthread_mutex_destroy(&z->mu);
 			pthread_cond_destroy(&z->cv);
 			for (i = 1; i < NRING; i++) {
@@ -571,7 +573,7 @@ void sp_zin_close(struct sp_zin *z)
 		z->stop = 1;
 		pthread_cond_broadcast(&z->cv);
 		pthread_mutex_unlock(&z->mu);
-		pthread_join(z->thread, NULL);
+		sp_worker_join(z->worker);
 		pthread_mutex_destroy(&z->mu);
 		pthread_cond_destroy(&z->cv);
 	}

@@ -4,10 +4,10 @@
  * (recognised by their magic bytes), decompressed in-process with zlib or
  * libbz2 so that a file of any size is read with a few megabytes of memory.
  *
- * Files are decompressed on a second thread while the caller parses the
- * chunks before them (sp_zin_open with threaded = 1): a ring of a few
- * chunk buffers between the two. From memory (tests, fuzzing) everything
- * runs on the caller's thread.
+ * Files are decompressed on a worker (symprof/worker.h) while the caller
+ * parses the chunks before them (sp_zin_open with threaded = 1): a ring of
+ * a few chunk buffers between the two. From memory (tests, fuzzing), or
+ * with threads off, everything runs on the caller's thread.
  */
 #ifndef SYMPROF_FORMATS_ZSTREAM_H
 #define SYMPROF_FORMATS_ZSTREAM_H

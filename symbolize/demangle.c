@@ -7,7 +7,6 @@
  */
 #include "symprof/symbolize.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <demangle.h>
 
 #include "symprof/alloc.h"
+#include "symprof/worker.h"
 
 int sp_demangle_set_style(const char *style)
 {
@@ -95,9 +95,8 @@ struct sp_demangle_batch {
 	char **out;
 	size_t n;
 	char leading_char;
-	atomic_size_t next; /* the first name no thread has taken yet */
-	pthread_t thread;
-	int running; /* the thread was started and not joined */
+	atomic_size_t next;	  /* the first name no thread has taken yet */
+	struct sp_worker *worker; /* started and not joined yet, or NULL */
 	int done;
 };
 
@@ -116,10 +115,9 @@ static void batch_work(struct sp_demangle_batch *b)
 	}
 }
 
-static void *batch_main(void *arg)
+static void batch_main(void *job)
 {
-	batch_work(arg);
-	return NULL;
+	batch_work(job);
 }
 
 struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size_t n,
@@ -133,7 +131,8 @@ struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size
 	b->n = n;
 	b->leading_char = leading_char;
 	atomic_init(&b->next, 0);
-	b->running = n > BATCH_CHUNK && pthread_create(&b->thread, NULL, batch_main, b) == 0;
+	if (n > BATCH_CHUNK)
+		b->worker = sp_worker_start(batch_main, b);
 	return b;
 }
 
@@ -141,9 +140,8 @@ const char *sp_demangle_batch_get(struct sp_demangle_batch *b, size_t i)
 {
 	if (!b->done) {
 		batch_work(b);
-		if (b->running)
-			pthread_join(b->thread, NULL);
-		b->running = 0;
+		sp_worker_join(b->worker);
+		b->worker = NULL;
 		b->done = 1;
 	}
 	return i < b->n ? b->out[i] : NULL;
@@ -160,10 +158,10 @@ void sp_demangle_batch_free(struct sp_demangle_batch *b)
 
 	if (!b)
 		return;
-	if (b->running) {
-		/* never asked: stop taking names, wait for the thread's chunk */
+	if (b->worker) {
+		/* never asked: stop taking names, wait for the worker's chunk */
 		atomic_store(&b->next, b->n);
-		pthread_join(b->thread, NULL);
+		sp_worker_join(b->worker);
 	}
 	for (i = 0; i < b->n; i++)
 		free(b->out[i]);
