@@ -124,6 +124,9 @@ struct sp_opts {
 	unsigned merge_clones : 1;		  /* --merge-clones */
 	unsigned leaks : 1;			  /* --leaks: the leak report */
 	unsigned leak_addresses : 1;		  /* --leak-addresses: with every leaked block */
+	/* the environment, read once by sp_cli_parse() */
+	unsigned no_threads : 1; /* SYMPROF_THREADS=0: no helper thread (core/worker.c) */
+	unsigned graph_split;	 /* SYMPROF_GRAPH_SPLIT (sp_report_opts.graph_split) */
 };
 
 /* Parses argv (after @FILE expansion) into o: 0 to go on, 1 when the

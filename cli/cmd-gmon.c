@@ -478,23 +478,6 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	sp_cli_source_dirs_free(dirs, ao.ndirs);
 }
 
-/*
- * The call graph text goes on two threads from this many lines (about 0.6
- * ms of formatting): a split costs about 0.3 ms (names filled first, a
- * thread, a fresh output buffer), so smaller graphs gain little or lose.
- * The benchmark's 77,000 lines take 2.7 ms on one thread.
- * SYMPROF_GRAPH_SPLIT=N overrides it (0: never); the tests set 1 to take
- * the two-thread path on small fixtures.
- */
-#define GRAPH_SPLIT_LINES 16384
-
-static unsigned graph_split(void)
-{
-	const char *env = getenv("SYMPROF_GRAPH_SPLIT");
-
-	return env && *env ? (unsigned)strtoul(env, NULL, 10) : GRAPH_SPLIT_LINES;
-}
-
 static void report_opts(const struct gmon_run *g, struct sp_report_opts *ro, int line)
 {
 	const struct sp_opts *o = g->o;
@@ -509,7 +492,7 @@ static void report_opts(const struct gmon_run *g, struct sp_report_opts *ro, int
 	ro->ignore_zeros = o->ignore_zeros;
 	ro->width = o->width;
 	ro->leading_char = sp_image_target(g->im)->leading_char;
-	ro->graph_split = graph_split();
+	ro->graph_split = o->graph_split;
 }
 
 /* The call graph (and its index) from the function view with --precise -l,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "symprof/worker.h"
 
 static int run(struct sp_opts *o)
 {
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
 	tune_malloc();
 	sp_cli_expand_argv(&argc, &argv);
 	rc = sp_cli_parse(&o, argc, argv);
+	sp_workers_enable(!o.no_threads);
 	rc = rc == 0 ? run(&o) : 0;
 	sp_cli_opts_release(&o);
 	for (i = 0; i < argc; i++)
