@@ -22,6 +22,7 @@
 
 #include "symprof/alloc.h"
 #include "symprof/buf.h"
+#include "symprof/error.h"
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
@@ -191,7 +192,7 @@ static void print_file(FILE *out, const struct src_file *sf, const struct spot *
 		o->what ? o->what : "samples");
 	fprintf(out, "%8s %8s %6s\n", "flat", "cum", "line");
 	if (!src) {
-		fprintf(stderr, "symprof: warning: cannot find source file '%s'\n", sf->name);
+		sp_warn(o->warn, "warning: cannot find source file '%s'", sf->name);
 		for (k = 0; k < sf->n; k++) {
 			const struct spot *sp = &spots[sf->first + k];
 

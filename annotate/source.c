@@ -25,6 +25,7 @@
 #include "symprof/alloc.h"
 #include "symprof/buf.h"
 #include "symprof/cg.h"
+#include "symprof/error.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
@@ -286,8 +287,7 @@ static FILE *open_output(struct anno *a, FILE *out, const char *name, int *first
 		sp_buf_addf(&path, "%s-ann", slash ? slash + 1 : name);
 		f = fopen(path.buf, "w");
 		if (!f)
-			fprintf(stderr, "symprof: cannot write '%s': %s\n", path.buf,
-				strerror(errno));
+			sp_warn(a->o->warn, "cannot write '%s': %s", path.buf, strerror(errno));
 		sp_buf_release(&path);
 		return f;
 	}
@@ -314,7 +314,7 @@ static int list_file(struct anno *a, FILE *out, const struct sp_srcfile *sf,
 	size_t n, i;
 
 	if (!in) {
-		fprintf(stderr, "symprof: could not locate '%s'\n", sf->name);
+		sp_warn(a->o->warn, "could not locate '%s'", sf->name);
 		return -1;
 	}
 	*ofp = open_output(a, out, sf->name, first_output);

@@ -17,6 +17,7 @@
 
 struct sp_profile;
 struct sp_progress_hook;
+struct sp_warn_hook;
 struct sp_cli_format;
 struct sp_cli_model;
 
@@ -302,5 +303,12 @@ void sp_cli_mark(const char *phase);
 
 /* Prints "symprof: <msg>" on stderr, after erasing a progress line. */
 void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The hook library code warns through (struct sp_warn_hook, error.h):
+ * each message printed as sp_cli_error() prints it. */
+const struct sp_warn_hook *sp_cli_warn_hook(void);
+/* A hook for the lines an emulated tool prints on stderr itself
+ * (google-pprof's "Removing ... from all stack traces."): each printed as
+ * it is. */
+const struct sp_warn_hook *sp_cli_echo_hook(void);
 
 #endif

@@ -206,6 +206,7 @@ static void print_text(struct gperf_run *g)
 		memset(&ao, 0, sizeof(ao));
 		ao.ndirs = sp_cli_source_dirs(o, &dirs);
 		ao.dirs = (const char *const *)dirs;
+		ao.warn = sp_cli_warn_hook();
 		fflush(g->out);
 		sp_annotate_samples(g->out, g->prof, g->sym, &ao,
 				    !(style & ~STYLE_ANNOTATED_SOURCE));
@@ -316,6 +317,7 @@ static int print_report(struct gperf_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
+	so.stderr_lines = sp_cli_echo_hook();
 	if (g->out == stdout && isatty(STDOUT_FILENO))
 		sp_cli_progress_stop(); /* the report goes to the same screen */
 	/* the stack renderers' own formats (--diff takes text or JSON only) */

@@ -343,6 +343,7 @@ static void annotate(struct igprof_run *g, int first_output)
 	ao.counter = counter_of(g)->name;
 	ao.pick = SP_PICK_VALUE;
 	ao.what = is_ticks(counter_of(g)) ? "ticks" : counter_of(g)->unit;
+	ao.warn = sp_cli_warn_hook();
 	fflush(g->out);
 	sp_annotate_samples(g->out, frame_tree(g), g->sym, &ao, first_output);
 	sp_cli_source_dirs_free(dirs, ao.ndirs);

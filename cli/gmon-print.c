@@ -41,6 +41,7 @@ static void print_annotated(struct gmon_run *g, int *first_output)
 	ao.ignore_zeros = g->o->ignore_zeros;
 	ao.min_count = g->o->min_count;
 	ao.table_length = g->o->table_length;
+	ao.warn = sp_cli_warn_hook();
 	if (g->o->precise)
 		ao.line_cg = g->o->line ? g->v.cg : g->lv.cg;
 	sp_annotate_gprof(g->out, g->v.cg, g->v.specs, &ao, first_output);

@@ -34,7 +34,7 @@ struct gmon_view {
 struct gmon_run {
 	struct sp_opts *o;
 	struct sp_image *im;
-	struct gmon_view v;	/* what gprof would build (lines with -l) */
+	struct gmon_view v;  /* what gprof would build (lines with -l) */
 	struct gmon_view fv; /* --precise -l: functions, for the call graph */
 	struct gmon_view lv; /* lines, when a report needs them without -l */
 	struct sp_profile *prof;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What the cli says on stderr besides its reports: one-line messages
- * ("symprof: ..."), which first erase a progress line, and the timing
- * marks of SYMPROF_TIMING.
+ * ("symprof: ..."), which first erase a progress line, the library's
+ * warnings (struct sp_warn_hook) printed the same way, the lines an
+ * emulated tool writes on stderr itself, and the timing marks of
+ * SYMPROF_TIMING.
  */
 #include "cli.h"
 
@@ -11,6 +13,8 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+
+#include "symprof/error.h"
 
 void sp_cli_error(const char *fmt, ...)
 {
@@ -22,6 +26,33 @@ void sp_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	sp_cli_error("%s", msg);
+}
+
+const struct sp_warn_hook *sp_cli_warn_hook(void)
+{
+	static const struct sp_warn_hook hook = {print_warning, NULL};
+
+	return &hook;
+}
+
+static void print_line(void *ctx, const char *msg)
+{
+	(void)ctx;
+	sp_cli_progress_clear();
+	fprintf(stderr, "%s\n", msg);
+}
+
+const struct sp_warn_hook *sp_cli_echo_hook(void)
+{
+	static const struct sp_warn_hook hook = {print_line, NULL};
+
+	return &hook;
 }
 
 void sp_cli_mark(const char *phase)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The error table (SP_ERRORS in error.h) and the functions that fill a
- * struct sp_error.
+ * The error table (SP_ERRORS in error.h), the functions that fill a
+ * struct sp_error, and warnings handed to a hook.
  */
 #include "symprof/error.h"
 
@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "symprof/buf.h"
 
 #define SP_ERROR_STR_(name, msg) msg,
 static const char *const error_strs[] = {SP_ERRORS(SP_ERROR_STR_)};
@@ -62,4 +64,18 @@ int sp_error_errno(struct sp_error *err, int code, const char *fmt, ...)
 	va_end(ap);
 	errno = saved;
 	return r;
+}
+
+void sp_warn(const struct sp_warn_hook *h, const char *fmt, ...)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	va_list ap;
+
+	if (!h || !h->warn)
+		return;
+	va_start(ap, fmt);
+	sp_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	h->warn(h->ctx, b.buf);
+	sp_buf_release(&b);
 }

@@ -14,7 +14,8 @@
  *  1. RemoveUninterestingFrames: while every stack has a second address
  *     and it is the same one, it is a signal-handler artefact: it goes
  *     (and the next one with it when it is the leaf's duplicate), and
- *     "Removing NAME from all stack traces." goes to stderr; then frames
+ *     "Removing NAME from all stack traces." goes to stderr (through
+ *     o->stderr_lines, which the cli prints); then frames
  *     of the profiler itself (ProfileData::Add, CpuProfiler::prof_handler,
  *     __pthread_sighandler, __restore ...) are dropped.
  *  2. TranslateStack: each address becomes its symbol list, innermost
@@ -41,6 +42,7 @@
 
 #include "pprof.h"
 #include "symprof/alloc.h"
+#include "symprof/error.h"
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
@@ -340,7 +342,8 @@ static void remove_signal_frames(struct pprof *pp)
 			else if (pp->stk[pp->off[i] + 1] != second)
 				return;
 		}
-		fprintf(stderr, "Removing %s from all stack traces.\n", addr_name(pp, second));
+		sp_warn(pp->o->stderr_lines, "Removing %s from all stack traces.",
+			addr_name(pp, second));
 		drop_second(pp);
 	}
 }

@@ -12,6 +12,7 @@
 
 struct sp_cg;
 struct sp_symspecs;
+struct sp_warn_hook;
 
 struct sp_annotate_opts {
 	const char *const *dirs; /* search directories, in order (-I, then GPROF_PATH) */
@@ -25,6 +26,7 @@ struct sp_annotate_opts {
 	 * also shows the histogram time it received, its share and its
 	 * sampling error, and only lines that ran count as executed */
 	const struct sp_cg *line_cg;
+	const struct sp_warn_hook *warn; /* files not found or not written */
 };
 
 /*
@@ -32,7 +34,7 @@ struct sp_annotate_opts {
  * (most recently seen file first, as gprof lists them), written to out
  * (or to FILE-ann files with separate_files). *first_output says whether a
  * form feed separates it from earlier sections, and is updated. A source
- * file that cannot be found is named once on stderr and skipped.
+ * file that cannot be found is named once through o->warn and skipped.
  */
 void sp_annotate_gprof(FILE *out, const struct sp_cg *cg, const struct sp_symspecs *specs,
 		       const struct sp_annotate_opts *o, int *first_output);
@@ -45,9 +47,10 @@ struct sp_symbolizer;
 struct sp_annotate_samples_opts {
 	const char *const *dirs; /* source search directories, in order */
 	size_t ndirs;
-	const char *counter; /* the counter counted; NULL: "samples" */
-	int pick;	     /* enum sp_value_pick of its values (0: counts) */
-	const char *what;    /* what the numbers count; NULL: "samples" */
+	const char *counter;		 /* the counter counted; NULL: "samples" */
+	int pick;			 /* enum sp_value_pick of its values (0: counts) */
+	const char *what;		 /* what the numbers count; NULL: "samples" */
+	const struct sp_warn_hook *warn; /* source files not found */
 };
 
 /*
@@ -55,7 +58,8 @@ struct sp_annotate_samples_opts {
  * into, every line prefixed with its flat samples (executing there) and
  * cum samples (on the stack there, once per sample); frames symbolized
  * with s. A form feed comes first unless first_output. A file that cannot
- * be found is named on stderr and its lines with samples listed alone.
+ * be found is named through o->warn and its lines with samples listed
+ * alone.
  */
 void sp_annotate_samples(FILE *out, const struct sp_profile *p, struct sp_symbolizer *s,
 			 const struct sp_annotate_samples_opts *o, int first_output);

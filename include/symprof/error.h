@@ -4,7 +4,8 @@
  * DWFL_ERRORS pattern of elfutils). Library functions return 0 on success
  * and a negative -SP_E_* code on failure; they take a `struct sp_error *`
  * last and fill it with a message that names the file and the offset or
- * line. There is no thread-local "last error".
+ * line. There is no thread-local "last error". What is not an error but
+ * worth a line goes through a struct sp_warn_hook (below).
  */
 #ifndef SYMPROF_ERROR_H
 #define SYMPROF_ERROR_H
@@ -65,5 +66,22 @@ int sp_error_errno(struct sp_error *err, int code, const char *fmt, ...)
 
 /* The default message of a code ("file is truncated"); never NULL. */
 const char *sp_error_str(int code);
+
+/*
+ * Warnings: a library function that goes on past a problem worth telling
+ * (a source file not found) hands a one-line message, as it would go in a
+ * struct sp_error, to the hook its caller gave it; it never prints. cli/
+ * gives sp_cli_warn_hook(), which prints "symprof: MSG" like its other
+ * messages, at once (so that the line comes where it came before). A
+ * NULL hook, or one without `warn`, drops the message.
+ */
+struct sp_warn_hook {
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/* Formats the message and hands it to h (if any). */
+void sp_warn(const struct sp_warn_hook *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -22,6 +22,7 @@ struct sp_profile;
 struct sp_function_map;
 struct sp_inputcost;
 struct sp_demangle_batch;
+struct sp_warn_hook;
 
 struct sp_report_opts {
 	unsigned brief : 1;		/* -b */
@@ -363,6 +364,9 @@ struct sp_stack_report_opts {
 	 * field of its values (enum sp_value_pick; 0: the count of events) */
 	const char *counter;
 	int pick;
+	/* pprof: the lines google-pprof prints on stderr ("Removing F from
+	 * all stack traces."), handed over as they come, to print as they are */
+	const struct sp_warn_hook *stderr_lines;
 };
 
 /* ---- IgProf (igprof.c, leaks.c) ---- */

@@ -12,6 +12,7 @@
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
+#include "symprof/annotate.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
 #include "symprof/profile.h"
@@ -164,12 +165,98 @@ static void test_pprof_both_shapes(void)
 	check_pprof(HOT("hot_nopie"), onecaller, 1);
 }
 
+/* The lines a warning hook was handed. */
+struct lines {
+	char *v[16];
+	size_t n;
+};
+
+static void keep_line(void *ctx, const char *msg)
+{
+	struct lines *l = ctx;
+
+	if (l->n < sizeof(l->v) / sizeof(l->v[0]))
+		l->v[l->n++] = strdup(msg);
+}
+
+static void lines_free(struct lines *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+}
+
+/* google-pprof's "Removing F from all stack traces." reaches the cli
+ * through the hook, in order (the executable's own frames first), and
+ * nothing is printed by the renderer itself. */
+static void test_pprof_stderr_lines(void)
+{
+	static const char *const onecaller[] = {HOT("hot_nopie_onecaller.prof")};
+	struct lines got = {{0}, 0};
+	struct sp_warn_hook hook = {keep_line, &got};
+	struct sp_stack_report_opts o;
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	o.demangle = 1;
+	o.stderr_lines = &hook;
+	free(pprof_text(HOT("hot_nopie"), onecaller, 1, 0, &o));
+	CU_ASSERT_FATAL(got.n >= 2);
+	CU_ASSERT_STRING_EQUAL(got.v[0], "Removing middle from all stack traces.");
+	CU_ASSERT_STRING_EQUAL(got.v[1], "Removing main from all stack traces.");
+	for (i = 0; i < got.n; i++) {
+		size_t len = strlen(got.v[i]);
+
+		CU_ASSERT(!strncmp(got.v[i], "Removing ", 9));
+		CU_ASSERT(len > 30 && !strcmp(got.v[i] + len - 23, " from all stack traces."));
+	}
+	lines_free(&got);
+}
+
+/* -A of a stack profile whose source is not found: the warning goes to
+ * the hook, and the lines with samples are still listed. */
+static void test_annotate_missing_source(void)
+{
+	static const char *const path[] = {HOT("hot_nopie.prof")};
+	struct sp_profile *p = read_gperf(path, 1, 0);
+	struct sp_symbolizer_opts so;
+	struct sp_symbolizer *s;
+	struct sp_annotate_samples_opts ao;
+	struct lines got = {{0}, 0};
+	struct sp_warn_hook hook = {keep_line, &got};
+	static const char *const nowhere[] = {"/nonexistent-symprof-dir"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	memset(&so, 0, sizeof(so));
+	so.exe = HOT("hot_nopie");
+	s = sp_symbolizer_new(&so);
+	memset(&ao, 0, sizeof(ao));
+	ao.dirs = nowhere;
+	ao.ndirs = 1;
+	ao.warn = &hook;
+	sp_annotate_samples(out, p, s, &ao, 1);
+	fclose(out);
+	CU_ASSERT_FATAL(got.n >= 1);
+	/* the name as DWARF gives it (compile directory "." and "./hot.c") */
+	CU_ASSERT_STRING_EQUAL(got.v[0], "warning: cannot find source file '././hot.c'");
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(source not found)"));
+	free(text);
+	lines_free(&got);
+	sp_symbolizer_free(s);
+	sp_profile_free(p);
+}
+
 int sp_test_register_pprof(void)
 {
 	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "a profile's stacks as a list and as a tree", test_same_stacks) ||
-	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes))
+	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes) ||
+	    !CU_add_test(s, "google-pprof's stderr lines through a hook",
+			 test_pprof_stderr_lines) ||
+	    !CU_add_test(s, "-A: a missing source file through a hook",
+			 test_annotate_missing_source))
 		return -1;
 	return 0;
 }
