@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "symprof/error.h"
 #include "symprof/report.h"
 
 static const struct {
@@ -48,7 +49,7 @@ const char *sp_cli_out_format_name(enum sp_out_format f)
 	for (i = 0; i < sizeof(out_formats) / sizeof(out_formats[0]); i++)
 		if (out_formats[i].f == f)
 			return out_formats[i].name;
-	return "?";
+	SP_BUG("output format %d has no name", (int)f);
 }
 
 FILE *sp_cli_open_output(const struct sp_opts *o)

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The error table (SP_ERRORS in error.h), the functions that fill a
- * struct sp_error, and warnings handed to a hook.
+ * struct sp_error, warnings handed to a hook, and SP_BUG().
  */
 #include "symprof/error.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symprof/buf.h"
@@ -78,4 +79,17 @@ void sp_warn(const struct sp_warn_hook *h, const char *fmt, ...)
 	va_end(ap);
 	h->warn(h->ctx, b.buf);
 	sp_buf_release(&b);
+}
+
+void sp_bug_(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "symprof: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
 }

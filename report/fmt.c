@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "symprof/error.h"
+
 const char sp_fmt_digit_pairs[200] = {
 	'0', '0', '0', '1', '0', '2', '0', '3', '0', '4', '0', '5', '0', '6', '0', '7', '0',
 	'8', '0', '9', '1', '0', '1', '1', '1', '2', '1', '3', '1', '4', '1', '5', '1', '6',
@@ -74,7 +76,7 @@ char *sp_fmt_at_fixed_slow(char *p, double v, int width, int prec)
 		prec = SP_FMT_PREC_MAX; /* outside the contract: stay within tmp */
 	n = snprintf(tmp, sizeof(tmp), "%.*f", prec, v);
 	if (n < 0 || n >= (int)sizeof(tmp))
-		n = 0; /* cannot happen: SP_FMT_NUM_MAX bounds every double */
+		SP_BUG("%%.%df of %g takes %d bytes", prec, v, n); /* SP_FMT_NUM_MAX bounds it */
 	return sp_fmt_at_text(p, tmp, (size_t)n, width, 0);
 }
 

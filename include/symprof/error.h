@@ -5,7 +5,8 @@
  * and a negative -SP_E_* code on failure; they take a `struct sp_error *`
  * last and fill it with a message that names the file and the offset or
  * line. There is no thread-local "last error". What is not an error but
- * worth a line goes through a struct sp_warn_hook (below).
+ * worth a line goes through a struct sp_warn_hook (below); a bug of
+ * symprof's own through SP_BUG().
  */
 #ifndef SYMPROF_ERROR_H
 #define SYMPROF_ERROR_H
@@ -66,6 +67,15 @@ int sp_error_errno(struct sp_error *err, int code, const char *fmt, ...)
 
 /* The default message of a code ("file is truncated"); never NULL. */
 const char *sp_error_str(int code);
+
+/*
+ * A broken invariant: a bug in symprof, never bad input (bad input is an
+ * error: sp_error_set()). SP_BUG("what") prints "symprof: BUG: FILE:LINE:
+ * what" on stderr and aborts, on any layer, as git's BUG() does.
+ */
+#define SP_BUG(...) sp_bug_(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void sp_bug_(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Warnings: a library function that goes on past a problem worth telling

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Unit tests for core/: arena, strtab, buf, sort, pairmap, profile, error, worker. */
+/* Unit tests for core/: arena, strtab, buf, sort, pairmap, profile, error, SP_BUG, worker. */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
@@ -472,6 +475,35 @@ static void test_pbwire(void)
 	sp_buf_release(&b);
 }
 
+/* SP_BUG() names the file and line, then aborts (in a child). */
+static void test_bug(void)
+{
+	int fds[2], status = 0;
+	char msg[512] = "";
+	size_t len;
+	ssize_t n;
+	pid_t pid;
+
+	CU_ASSERT_FATAL(pipe(fds) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		signal(SIGABRT, SIG_DFL);
+		SP_BUG("broken %d", 42);
+	}
+	close(fds[1]);
+	for (len = 0; len < sizeof(msg) - 1; len += (size_t)n)
+		if ((n = read(fds[0], msg + len, sizeof(msg) - 1 - len)) <= 0)
+			break;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	CU_ASSERT(!strncmp(msg, "symprof: BUG: ", 14));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "test-core.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, ": broken 42\n"));
+}
+
 static void add_one(void *job)
 {
 	(*(int *)job)++;
@@ -514,7 +546,8 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor) ||
 	    !CU_add_test(s, "protobuf wire format", test_pbwire))
 		return -1;
-	if (!CU_add_test(s, "worker: started, joined, or off", test_worker))
+	if (!CU_add_test(s, "worker: started, joined, or off", test_worker) ||
+	    !CU_add_test(s, "SP_BUG names the place and aborts", test_bug))
 		return -1;
 	return 0;
 }
