@@ -210,6 +210,9 @@ struct sp_cli_model {
 	size_t nplots;
 	/* --format=proto of the graph (gmon.out, aprof): its sample types */
 	struct sp_proto_opts proto;
+	/* --format=json: the format's own document (aprof's), or NULL for
+	 * sp_report_json() */
+	void (*json)(struct sp_report *r, const struct sp_report_meta *m);
 	void *owner;
 	void (*release)(void *owner);
 };

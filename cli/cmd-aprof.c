@@ -39,6 +39,7 @@ struct aprof_run {
 	size_t nfiles;
 	struct sp_profile *prof;
 	struct sp_inputcost *ic;
+	struct sp_fn_cost *costs; /* the model's (aprof_model()) */
 	struct sp_symtab *symtab;
 	struct sp_cg *cg;
 	struct sp_flame *flame;	     /* --format=flamegraph|folded, --html */
@@ -304,8 +305,27 @@ static void proto_opts(const struct aprof_run *a, struct sp_proto_opts *po)
 	po->executable = a->prof->aprof.app;
 }
 
-/* The model render.c reads: the graph, and for the JSON, the diff and
- * the HTML page the input-size analysis (meta.inputcost). */
+/* What the JSON, the HTML page and the diff list for each routine: the
+ * analysis's self cost, total cost (aprof's `real`) and activations; the
+ * routines without a point are left out. */
+static struct sp_fn_cost *fn_costs(const struct sp_inputcost *ic)
+{
+	struct sp_fn_cost *c = sp_xcalloc(ic->nroutines + 1, sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < ic->nroutines; i++) {
+		const struct sp_ic_entry *e = &ic->routines[i];
+
+		c[i].listed = e->npoints != 0;
+		c[i].self = (double)e->self;
+		c[i].children = e->total > e->self ? (double)(e->total - e->self) : 0;
+		c[i].calls = e->calls;
+	}
+	return c;
+}
+
+/* The model render.c reads: the graph with the analysis's numbers, the
+ * run's cost for total, and aprof's own JSON document. */
 static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -317,9 +337,17 @@ static void aprof_model(struct aprof_run *a, struct sp_cli_model *m)
 	m->meta.nfiles = a->nfiles;
 	m->meta.metric = a->prof->counters[0].name;
 	m->meta.unit = a->prof->counters[0].unit;
+	if (!a->costs)
+		a->costs = fn_costs(a->ic);
+	m->meta.fn_costs = a->costs;
+	m->meta.nfn_costs = a->ic->nroutines;
+	m->meta.total = (double)a->ic->run_total;
+	m->meta.has_total = 1;
+	m->meta.no_source = 1;
 	m->meta.inputcost = a->ic;
 	m->meta.rank = a->o->rank;
 	proto_opts(a, &m->proto);
+	m->json = sp_report_json_aprof;
 }
 
 static int render(struct aprof_run *a)
@@ -373,6 +401,7 @@ static void aprof_run_release(struct aprof_run *a)
 	sp_flame_free(a->flame);
 	sp_cg_free(a->cg);
 	sp_symtab_free(a->symtab);
+	free(a->costs);
 	sp_inputcost_free(a->ic);
 	sp_profile_free(a->prof);
 	free(a->files);

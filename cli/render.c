@@ -86,6 +86,8 @@ static void render_format(struct sp_opts *o, struct sp_cli_model *m, struct sp_r
 	case SP_OUT_JSON:
 		if (diff)
 			sp_diff_write_json(diff, out);
+		else if (m->json)
+			m->json(r, &m->meta);
 		else
 			sp_report_json(r, &m->meta);
 		break;

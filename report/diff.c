@@ -43,7 +43,6 @@
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/hashmap.h"
-#include "symprof/inputcost.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
@@ -236,8 +235,8 @@ static void finish(struct sp_diff *d)
 /* What the --format=json of the graph calls its total. */
 static double graph_total(const struct sp_cg *cg, const struct sp_report_meta *m)
 {
-	if (m->inputcost)
-		return (double)m->inputcost->run_total;
+	if (m->has_total)
+		return m->total;
 	return cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1);
 }
 

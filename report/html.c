@@ -45,7 +45,6 @@
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/flame.h"
-#include "symprof/inputcost.h"
 #include "symprof/symbolize.h"
 
 static void put_num(FILE *out, double v)
@@ -250,11 +249,11 @@ static void data_head(struct sp_report *r, const struct sp_html_opts *o, FILE *o
 	fputs(", \"unit\": ", out);
 	sp_esc_json_str_html(out, m->unit);
 	fputs(", \"total\": ", out);
-	if (m->inputcost) {
+	if (m->has_total) {
 		/* aprof: the run's cost (k), as --format=json and the routine table */
-		put_num(out, (double)m->inputcost->run_total);
+		put_num(out, m->total);
 		fputs(", \"graph_total\": ", out);
-		put_num(out, (double)m->inputcost->run_total);
+		put_num(out, m->total);
 	} else {
 		put_num(out, cg->total_time / (cg->hz > 0 ? (double)cg->hz : 1));
 		fputs(", \"graph_total\": ", out);
@@ -293,7 +292,7 @@ static void put_data(struct sp_report *r, const struct sp_html_opts *o, FILE *ou
 /* aprof names routines, not addresses: it never has source lines */
 static int source_tab(const struct sp_html_opts *o)
 {
-	return !o->meta || !o->meta->inputcost;
+	return !o->meta || !o->meta->no_source;
 }
 
 static void put_sections(const struct sp_html_opts *o, FILE *out)

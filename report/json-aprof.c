@@ -197,7 +197,7 @@ static void json_arcs(struct sp_report *r, const long *ids, size_t nids)
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", r->out);
 }
 
-void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
+void sp_report_json_aprof(struct sp_report *r, const struct sp_report_meta *m)
 {
 	struct sp_inputcost *ic = m->inputcost;
 	long *ids = sp_xmalloc((ic->nroutines + 1) * sizeof(*ids)), next = 0;

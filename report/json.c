@@ -43,7 +43,6 @@
 #include "json.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
-#include "symprof/inputcost.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
@@ -51,24 +50,22 @@ int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignor
 	       struct sp_json_fn *out)
 {
 	const struct sp_cg_node *n = &cg->nodes[i];
-	const struct sp_inputcost *ic = m ? m->inputcost : NULL;
+	const struct sp_fn_cost *c = m ? m->fn_costs : NULL;
 	double hz = cg->hz > 0 ? (double)cg->hz : 1;
 	uint32_t a;
 
 	memset(out, 0, sizeof(*out));
-	if (ic) {
-		const struct sp_ic_entry *e = i < ic->nroutines ? &ic->routines[i] : NULL;
-
-		if (!e || !e->npoints)
+	if (c) {
+		if (i >= m->nfn_costs || !c[i].listed)
 			return 0;
 		if (cg->narcs && i < cg->nsyms &&
 		    (a = sp_cg_arc_find(cg, (uint32_t)i, (uint32_t)i)) != SP_CG_NONE)
 			out->recursive_calls = cg->arcs[a].count;
-		out->self = (double)e->self;
-		out->children = e->total > e->self ? (double)(e->total - e->self) : 0;
-		out->calls = e->calls;
+		out->self = c[i].self;
+		out->children = c[i].children;
+		out->calls = c[i].calls;
 		out->outside_calls =
-			e->calls > out->recursive_calls ? e->calls - out->recursive_calls : 0;
+			c[i].calls > out->recursive_calls ? c[i].calls - out->recursive_calls : 0;
 		return 1;
 	}
 	if (n->folded || (ignore_zeros && n->ncalls == 0 && n->self_calls == 0 && n->time == 0 &&
@@ -247,11 +244,6 @@ void sp_report_json(struct sp_report *r, const struct sp_report_meta *m)
 	long *ids = sp_xmalloc((nall + 1) * sizeof(*ids)), next = 0;
 	int first = 1;
 
-	if (m->inputcost) {
-		free(ids);
-		sp_json_aprof(r, m);
-		return;
-	}
 	sp_json_head(r, m);
 	fputs(",\n  \"total\": ", r->out);
 	sp_esc_json_num(r->out, cg->total_time / (double)cg->hz);

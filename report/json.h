@@ -11,8 +11,6 @@
 /* Strings and numbers: escape.h. */
 /* The document's opening: "format" to "metric" (no trailing comma). */
 void sp_json_head(struct sp_report *r, const struct sp_report_meta *m);
-/* The aprof document (report/json-aprof.c). */
-void sp_json_aprof(struct sp_report *r, const struct sp_report_meta *m);
 
 /* What --format=json says of a function (json.c). */
 struct sp_json_fn {
@@ -24,11 +22,10 @@ struct sp_json_fn {
 
 /*
  * Function (symbol node) i of cg as --format=json lists it, so that the
- * HTML page and the diff show the same numbers: from the graph, or with
- * an aprof analysis (m->inputcost, symbol i = routine i) the routines'
- * self cost, total cost (aprof's `real`) and activations. Returns 0 when
- * the JSON leaves the function out (no activation for aprof; with
- * ignore_zeros, nothing at all otherwise).
+ * HTML page and the diff show the same numbers: from the graph, or the
+ * model's own (m->fn_costs: aprof's self cost, total cost and
+ * activations). Returns 0 when the JSON leaves the function out (not
+ * listed in m->fn_costs; with ignore_zeros, nothing at all otherwise).
  */
 int sp_json_fn(const struct sp_cg *cg, const struct sp_report_meta *m, int ignore_zeros, size_t i,
 	       struct sp_json_fn *out);

@@ -120,6 +120,14 @@ static inline void sp_report_end_line(struct sp_report *r)
 /* The output stream, after writing what is buffered: for direct writes. */
 FILE *sp_report_out(struct sp_report *r);
 
+/* What the outputs list for a function whose format counts it itself
+ * (aprof: the analysis's costs and activations, not the graph's). */
+struct sp_fn_cost {
+	double self, children; /* in the metric's unit */
+	uint64_t calls;	       /* every activation, recursive ones included */
+	unsigned listed : 1;   /* 0: the outputs leave the function out */
+};
+
 /* Metadata for machine-readable outputs. */
 struct sp_report_meta {
 	const char *format; /* "gmon", "gperftools", ... */
@@ -130,11 +138,20 @@ struct sp_report_meta {
 	const char *unit;   /* "seconds" */
 	/* line-level graph (-l or -A): adds "lines":[{file, line, self, count}] */
 	const struct sp_cg *line_cg;
-	/* aprof: the input-size analysis; symbol i of the graph is routine i.
-	 * The functions then carry input_sizes, points, fit and fit_avg. */
+	/* a format that counts its functions itself (aprof): per symbol what
+	 * the JSON, the HTML page and the diff list, fn_costs[i] for symbol i
+	 * (symbols past nfn_costs are left out); NULL: the graph's numbers */
+	const struct sp_fn_cost *fn_costs;
+	size_t nfn_costs;
+	/* the run's total when it is not the graph's (aprof: its cost k) */
+	double total;
+	unsigned has_total : 1;
+	unsigned no_source : 1; /* the names are no addresses: no source lines */
+	/* for sp_report_json_aprof(): the input-size analysis (symbol i of the
+	 * graph is routine i) and its order (SP_IC_RANK_GROWTH lists the
+	 * functions in that order, anything else in the routines') */
 	struct sp_inputcost *inputcost;
-	int rank;			/* aprof: SP_IC_RANK_GROWTH lists the functions in that
-					 * order, anything else in the routines' order */
+	int rank;
 	const char *const *sym_objects; /* per symbol: its object, or NULL (executable) */
 	const char *const *sym_files;	/* per symbol: a source file for a symbol
 					   without one (stack profiles), or NULL */
@@ -143,6 +160,9 @@ struct sp_report_meta {
 
 /* The JSON document of docs/formats.md. */
 void sp_report_json(struct sp_report *r, const struct sp_report_meta *m);
+/* The aprof document (json-aprof.c): the same with the cost-vs-input data
+ * of m->inputcost added to every function. */
+void sp_report_json_aprof(struct sp_report *r, const struct sp_report_meta *m);
 
 /* ---- aprof: cost as a function of the input size (report/aprof.c, svg.c) ---- */
 

@@ -110,7 +110,7 @@ static void render(FILE *out, struct sp_profile *p, const char *name)
 	ro.ignore_zeros = 1;
 	ro.width = 80;
 	sp_report_init(&r, out, cg, &ro);
-	sp_report_json(&r, &m);
+	sp_report_json_aprof(&r, &m);
 	sp_report_flat(&r);
 	if (p->aprof.has_cct) {
 		sp_report_graph(&r);
