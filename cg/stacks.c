@@ -41,10 +41,10 @@ struct walk {
 	const struct sp_profile *p;
 	const struct sp_cg_stack_opts *o;
 	struct sp_cg *cg;
-	double *self_v, *subtree_v; /* per CCT node */
-	double *self_c, *subtree_c; /* event counts */
-	uint32_t *occ;		    /* per function: occurrences on the path */
-	uint32_t *arc_occ;	    /* per arc: occurrences on the path */
+	int64_t *self_v, *subtree_v; /* per CCT node */
+	int64_t *self_c, *subtree_c; /* event counts */
+	uint32_t *occ;		     /* per function: occurrences on the path */
+	uint32_t *arc_occ;	     /* per arc: occurrences on the path */
 	double *fn_total, *fn_total_c;
 	double *arc_total, *arc_total_c;
 	double *arc_calls; /* per arc: activation counts (node_counts) */
@@ -53,15 +53,16 @@ struct walk {
 	size_t depth, path_alloc;
 };
 
-static double pick(const struct sp_cct_value *v, enum sp_value_field f)
+/* The field of a value the graph counts, as the profile names it. */
+static enum sp_value_pick pick_of(enum sp_value_field f)
 {
 	switch (f) {
 	case SP_VALUE_COUNT:
-		return (double)v->count;
+		return SP_PICK_COUNT;
 	case SP_VALUE_PEAK:
-		return (double)v->peak;
+		return SP_PICK_PEAK;
 	default:
-		return (double)v->value;
+		return SP_PICK_VALUE;
 	}
 }
 
@@ -74,36 +75,19 @@ static void acc(const struct walk *w, double *a, double b)
 		*a = b;
 }
 
-/* self and subtree values per node; nodes are numbered parents first */
+/* self and subtree values per node (sp_profile_node_sums()) */
 static void node_values(struct walk *w)
 {
 	const struct sp_profile *p = w->p;
-	size_t i, n = p->nnodes;
+	size_t n = p->nnodes;
 
-	w->self_v = sp_xcalloc(n + 1, sizeof(double));
-	w->subtree_v = sp_xcalloc(n + 1, sizeof(double));
-	w->self_c = sp_xcalloc(n + 1, sizeof(double));
-	w->subtree_c = sp_xcalloc(n + 1, sizeof(double));
-	for (i = 0; i < p->nvalues; i++) {
-		const struct sp_cct_value *v = &p->values[i];
-
-		if (v->counter != w->o->counter || v->node >= n)
-			continue;
-		acc(w, &w->self_v[v->node], pick(v, w->o->field));
-		w->self_c[v->node] += (double)v->count;
-	}
-	for (i = 0; i < n; i++) {
-		w->subtree_v[i] = w->self_v[i];
-		w->subtree_c[i] = w->self_c[i];
-	}
-	for (i = n; i > 1; i--) {
-		uint32_t par = p->nodes[i - 1].parent;
-
-		if (par != SP_NONE) {
-			acc(w, &w->subtree_v[par], w->subtree_v[i - 1]);
-			w->subtree_c[par] += w->subtree_c[i - 1];
-		}
-	}
+	w->self_v = sp_xcalloc(n + 1, sizeof(*w->self_v));
+	w->subtree_v = sp_xcalloc(n + 1, sizeof(*w->subtree_v));
+	w->self_c = sp_xcalloc(n + 1, sizeof(*w->self_c));
+	w->subtree_c = sp_xcalloc(n + 1, sizeof(*w->subtree_c));
+	sp_profile_node_sums(p, w->o->counter, pick_of(w->o->field),
+			     w->o->max_values ? SP_SUM_MAX : 0, w->self_v, w->subtree_v);
+	sp_profile_node_sums(p, w->o->counter, SP_PICK_COUNT, 0, w->self_c, w->subtree_c);
 }
 
 static uint32_t arc_for(struct walk *w, uint32_t caller, uint32_t callee)
@@ -143,15 +127,15 @@ static size_t enter(struct walk *w, uint32_t n)
 			uint32_t a = arc_for(w, w->path[w->depth - 1], f);
 
 			if (w->arc_occ[a]++ == 0) {
-				acc(w, &w->arc_total[a], w->subtree_v[n]);
-				w->arc_total_c[a] += w->subtree_c[n];
+				acc(w, &w->arc_total[a], (double)w->subtree_v[n]);
+				w->arc_total_c[a] += (double)w->subtree_c[n];
 			}
 			if (k == last - 1)
-				w->arc_calls[a] += w->self_c[n];
+				w->arc_calls[a] += (double)w->self_c[n];
 		}
 		if (w->occ[f]++ == 0) {
-			acc(w, &w->fn_total[f], w->subtree_v[n]);
-			w->fn_total_c[f] += w->subtree_c[n];
+			acc(w, &w->fn_total[f], (double)w->subtree_v[n]);
+			w->fn_total_c[f] += (double)w->subtree_c[n];
 		}
 		SP_ALLOC_GROW(w->path, w->depth + 1, w->path_alloc);
 		w->path[w->depth++] = f;
@@ -160,12 +144,12 @@ static size_t enter(struct walk *w, uint32_t n)
 	if ((w->self_v[n] != 0 || w->self_c[n] != 0) && w->depth) {
 		uint32_t leaf = w->path[w->depth - 1];
 
-		acc(w, &w->cg->nodes[leaf].time, w->self_v[n]);
+		acc(w, &w->cg->nodes[leaf].time, (double)w->self_v[n]);
 		if (w->o->counts_known)
 			w->cg->nodes[leaf].ncalls += (uint64_t)w->self_c[n];
 		if (w->depth > 1) {
 			uint32_t a = sp_cg_arc_find(w->cg, w->path[w->depth - 2], leaf);
-			acc(w, &w->cg->arcs[a].time, w->self_v[n]);
+			acc(w, &w->cg->arcs[a].time, (double)w->self_v[n]);
 		}
 	}
 	return pushed;
@@ -300,7 +284,7 @@ static void finish(struct walk *w)
 	}
 	if (w->o->node_counts && w->o->counts_known)
 		split_recursive_calls(cg);
-	cg->total_time = w->subtree_v[0];
+	cg->total_time = (double)w->subtree_v[0];
 	cg->print_time = cg->total_time;
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
 	for (i = 0; i < cg->nnodes; i++)

@@ -604,20 +604,48 @@ struct sp_input_point *sp_profile_findnew_point(struct sp_profile *p, uint32_t f
 	return pt;
 }
 
+/* *a += b, or *a = max(*a, b); sums wrap instead of overflowing */
+static void node_acc(int64_t *a, int64_t b, unsigned flags)
+{
+	if (!(flags & SP_SUM_MAX))
+		*a = (int64_t)((uint64_t)*a + (uint64_t)b);
+	else if (b > *a)
+		*a = b;
+}
+
+void sp_profile_node_sums(const struct sp_profile *p, uint32_t counter, enum sp_value_pick pick,
+			  unsigned flags, int64_t *self, int64_t *subtree)
+{
+	size_t i, n = p->nnodes;
+
+	memset(self, 0, n * sizeof(*self));
+	for (i = 0; i < p->nvalues; i++) {
+		const struct sp_cct_value *x = &p->values[i];
+
+		if (x->counter != counter || x->node >= n)
+			continue;
+		node_acc(&self[x->node],
+			 pick == SP_PICK_VALUE	? x->value
+			 : pick == SP_PICK_PEAK ? x->peak
+						: x->count,
+			 flags);
+	}
+	if (!subtree)
+		return;
+	memcpy(subtree, self, n * sizeof(*subtree));
+	for (i = n; i > 1; i--) {
+		uint32_t par = p->nodes[i - 1].parent;
+
+		if (par != SP_NONE && par < i - 1)
+			node_acc(&subtree[par], subtree[i - 1], flags);
+	}
+}
+
 int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
 				enum sp_value_pick pick)
 {
 	int64_t *v = sp_xcalloc(p->nnodes + 1, sizeof(*v));
-	size_t i;
 
-	for (i = 0; i < p->nvalues; i++) {
-		const struct sp_cct_value *x = &p->values[i];
-
-		if (x->counter != counter || x->node >= p->nnodes)
-			continue;
-		v[x->node] += pick == SP_PICK_VALUE  ? x->value
-			      : pick == SP_PICK_PEAK ? x->peak
-						     : x->count;
-	}
+	sp_profile_node_sums(p, counter, pick, 0, v, NULL);
 	return v;
 }

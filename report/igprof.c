@@ -109,33 +109,16 @@ static void acc(int64_t *b, int64_t c, int64_t f, int max)
 static void node_values(struct igr *r)
 {
 	const struct sp_profile *t = r->t;
-	size_t i, n = t->nnodes;
+	size_t n = t->nnodes;
 
 	r->cnt = sp_xcalloc(n + 1, sizeof(int64_t));
 	r->freq = sp_xcalloc(n + 1, sizeof(int64_t));
 	r->ccnt = sp_xcalloc(n + 1, sizeof(int64_t));
 	r->cfreq = sp_xcalloc(n + 1, sizeof(int64_t));
-	for (i = 0; i < t->nvalues; i++) {
-		const struct sp_cct_value *v = &t->values[i];
-
-		if (v->counter != 0 || v->node >= n)
-			continue;
-		r->cnt[v->node] += v->value;
-		r->freq[v->node] += v->count;
-	}
-	memcpy(r->ccnt, r->cnt, n * sizeof(int64_t));
-	memcpy(r->cfreq, r->freq, n * sizeof(int64_t));
-	for (i = n; i > 1; i--) {
-		uint32_t par = t->nodes[i - 1].parent;
-
-		if (par == SP_NONE || par >= i - 1)
-			continue;
-		r->cfreq[par] += r->cfreq[i - 1];
-		if (!r->o->is_max)
-			r->ccnt[par] += r->ccnt[i - 1];
-		else if (r->ccnt[par] < r->ccnt[i - 1])
-			r->ccnt[par] = r->ccnt[i - 1];
-	}
+	/* one value per node (sp_igtree_build): for a MAX counter, that value
+	 * is the node's own maximum */
+	sp_profile_node_sums(t, 0, SP_PICK_VALUE, r->o->is_max ? SP_SUM_MAX : 0, r->cnt, r->ccnt);
+	sp_profile_node_sums(t, 0, SP_PICK_COUNT, 0, r->freq, r->cfreq);
 }
 
 static void name_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)

@@ -436,8 +436,21 @@ enum sp_value_pick {
 	SP_PICK_VALUE,	   /* the amount */
 	SP_PICK_PEAK,
 };
-/* Per CCT node, the sum of the values of `counter` (a malloc'ed array of
- * nnodes + 1 entries; all zero if the counter is SP_NONE). */
+enum sp_node_sum_flags {
+	SP_SUM_MAX = 1 << 0, /* a MAX counter: the largest value, not the sum */
+};
+/*
+ * The one per-node sum of the CCT, for the graph builders and the
+ * renderers alike: self[n] (nnodes entries, overwritten) gets the values
+ * of `counter` at node n in field `pick`, added up (wrapping like
+ * uint64_t), or their largest with SP_SUM_MAX; subtree, unless NULL, gets
+ * the same over node n and every node below it (nodes are numbered
+ * parents first). Zeros if the counter is SP_NONE.
+ */
+void sp_profile_node_sums(const struct sp_profile *p, uint32_t counter, enum sp_value_pick pick,
+			  unsigned flags, int64_t *self, int64_t *subtree);
+/* sp_profile_node_sums()'s self sums in a malloc'ed array of nnodes + 1
+ * entries. */
 int64_t *sp_profile_node_values(const struct sp_profile *p, uint32_t counter,
 				enum sp_value_pick pick);
 

@@ -475,6 +475,35 @@ static void test_pbwire(void)
 	sp_buf_release(&b);
 }
 
+/* Per-node sums of a tree root -> a -> b, root -> c, with two values at
+ * b: added or maxed, at the node and over its subtree; other counters and
+ * fields apart. */
+static void test_node_sums(void)
+{
+	struct sp_profile *p = sp_profile_new(SP_PROFILE_GPERF);
+	uint32_t root = sp_profile_cct_root(p), a = sp_profile_cct_child(p, root, 0),
+		 b = sp_profile_cct_child(p, a, 1), c = sp_profile_cct_child(p, root, 2);
+	int64_t self[4], sub[4], *v;
+
+	sp_profile_add_value(p, b, 0, 1, 5, 9);
+	sp_profile_add_value(p, b, 0, 2, 7, 9);
+	sp_profile_add_value(p, a, 0, 1, 3, 3);
+	sp_profile_add_value(p, c, 0, 4, 6, 6);
+	sp_profile_add_value(p, c, 1, 100, 100, 100);
+	CU_ASSERT_EQUAL_FATAL(p->nnodes, 4);
+	sp_profile_node_sums(p, 0, SP_PICK_VALUE, 0, self, sub);
+	CU_ASSERT(self[root] == 0 && self[a] == 3 && self[b] == 12 && self[c] == 6);
+	CU_ASSERT(sub[root] == 21 && sub[a] == 15 && sub[b] == 12 && sub[c] == 6);
+	sp_profile_node_sums(p, 0, SP_PICK_VALUE, SP_SUM_MAX, self, sub);
+	CU_ASSERT(self[b] == 7 && sub[a] == 7 && sub[root] == 7);
+	sp_profile_node_sums(p, 0, SP_PICK_COUNT, 0, self, NULL);
+	CU_ASSERT(self[b] == 3 && self[c] == 4);
+	v = sp_profile_node_values(p, 1, SP_PICK_PEAK);
+	CU_ASSERT(v[c] == 100 && v[b] == 0);
+	free(v);
+	sp_profile_free(p);
+}
+
 /* SP_BUG() names the file and line, then aborts (in a child). */
 static void test_bug(void)
 {
@@ -547,7 +576,8 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "protobuf wire format", test_pbwire))
 		return -1;
 	if (!CU_add_test(s, "worker: started, joined, or off", test_worker) ||
-	    !CU_add_test(s, "SP_BUG names the place and aborts", test_bug))
+	    !CU_add_test(s, "SP_BUG names the place and aborts", test_bug) ||
+	    !CU_add_test(s, "node sums: self, subtree, maxima", test_node_sums))
 		return -1;
 	return 0;
 }
