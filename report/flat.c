@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "blurbs.h"
-#include "fmt.h"
+#include "num.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
@@ -101,8 +101,8 @@ static void print_header(struct sp_report *r, char prefix, double *total_time)
 		cg->cost_note ? "cost" : "time", cg->dimen, cg->dimen, "calls", unit, unit, "name");
 }
 
-/* The numbers of a line go straight into room reserved for them (fmt.h),
- * at most this many fields of SP_FMT_NUM_MAX. */
+/* The numbers of a line go straight into room reserved for them (num.h),
+ * at most this many fields of SP_NUM_MAX. */
 #define LINE_FIELDS 8
 
 static void print_line(struct sp_report *r, unsigned node, double scale, double total_time,
@@ -117,35 +117,35 @@ static void print_line(struct sp_report *r, unsigned node, double scale, double 
 	if (n->folded || (r->o->ignore_zeros && n->ncalls == 0 && n->time == 0))
 		return;
 	*accum += n->time;
-	p = sp_fmt_line_begin(b, LINE_FIELDS * (size_t)SP_FMT_NUM_MAX);
+	p = sp_num_line_begin(b, LINE_FIELDS * (size_t)SP_NUM_MAX);
 	if (r->o->bsd) {
-		p = sp_fmt_at_fixed(p, pct, 5, 1);
+		p = sp_num_at_fixed(p, pct, 5, 1);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, *accum / cg->hz, 10, 2);
+		p = sp_num_at_fixed(p, *accum / cg->hz, 10, 2);
 	} else {
-		p = sp_fmt_at_fixed(p, pct, 6, 2);
+		p = sp_num_at_fixed(p, pct, 6, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, *accum / cg->hz, 9, 2);
+		p = sp_num_at_fixed(p, *accum / cg->hz, 9, 2);
 	}
 	*p++ = ' ';
-	p = sp_fmt_at_fixed(p, n->time / cg->hz, 8, 2);
+	p = sp_num_at_fixed(p, n->time / cg->hz, 8, 2);
 	if (cg->precise) {
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, sqrt(n->time) / cg->hz, 8, 2);
+		p = sp_num_at_fixed(p, sqrt(n->time) / cg->hz, 8, 2);
 	}
 	if (n->ncalls != 0) {
 		*p++ = ' ';
-		p = sp_fmt_at_ulong(p, n->ncalls, 8);
+		p = sp_num_at_ulong(p, n->ncalls, 8);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, scale * n->time / cg->hz / n->ncalls, 8, 2);
+		p = sp_num_at_fixed(p, scale * n->time / cg->hz / n->ncalls, 8, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8,
+		p = sp_num_at_fixed(p, scale * (n->time + n->child_time) / cg->hz / n->ncalls, 8,
 				    2);
-		p = sp_fmt_at_spaces(p, 2);
+		p = sp_num_at_spaces(p, 2);
 	} else {
-		p = sp_fmt_at_spaces(p, 1 + 8 + 1 + 8 + 1 + 8 + 2);
+		p = sp_num_at_spaces(p, 1 + 8 + 1 + 8 + 1 + 8 + 2);
 	}
-	sp_fmt_line_end(b, p);
+	sp_num_line_end(b, p);
 	if (r->o->bsd)
 		sp_report_name(r, node);
 	else

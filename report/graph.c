@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "blurbs.h"
-#include "fmt.h"
+#include "num.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
@@ -79,11 +79,11 @@ static void print_header(struct sp_report *r, double *print_time)
 }
 
 /*
- * The lines below are written with the field writers of fmt.h into room
+ * The lines below are written with the field writers of num.h into room
  * reserved once per line (LINE_ROOM plus the name): the name's text is
  * cached per node, so a line is a few stores and one copy.
  */
-#define LINE_ROOM (8 * (size_t)SP_FMT_NUM_MAX)
+#define LINE_ROOM (8 * (size_t)SP_NUM_MAX)
 
 /* sp_report_name_text(), with the usual case (text made) inline. */
 static inline const char *name_text(struct sp_report *r, unsigned node, size_t *len)
@@ -103,9 +103,9 @@ static char *at_self_calls(char *p, uint64_t self_calls, int trailing_space)
 {
 	if (self_calls != 0) {
 		*p++ = '+';
-		p = sp_fmt_at_ulong_left(p, self_calls, 7);
+		p = sp_num_at_ulong_left(p, self_calls, 7);
 	} else {
-		p = sp_fmt_at_spaces(p, 8);
+		p = sp_num_at_spaces(p, 8);
 	}
 	if (trailing_space)
 		*p++ = ' ';
@@ -120,33 +120,33 @@ static char *at_index_field(char *p, int index)
 
 	if (index >= 0 && index < 10000) {
 		n = index < 10 ? 1 : index < 100 ? 2 : index < 1000 ? 3 : 4;
-		sp_fmt_spaces16(p);
+		sp_num_spaces16(p);
 		p[0] = '[';
-		sp_fmt_digits_back(p + 1 + n, (uint64_t)index);
+		sp_num_digits_back(p + 1 + n, (uint64_t)index);
 		p[1 + n] = ']';
 		return p + 6;
 	}
 	if (index >= 0) {
 		tmp[0] = '[';
-		n = (int)sp_fmt_utoa(tmp + 1, (unsigned long long)index) + 1;
+		n = (int)sp_num_utoa(tmp + 1, (unsigned long long)index) + 1;
 		tmp[n++] = ']';
 	} else {
 		n = snprintf(tmp, sizeof(tmp), "[%d]", index);
 	}
 	if (n > 6)
 		n = 6;
-	return sp_fmt_at_text(p, tmp, (size_t)n, 6, 1);
+	return sp_num_at_text(p, tmp, (size_t)n, 6, 1);
 }
 
 /* the " %5.1f %7.2f %7.2f" (BSD: %11.2f) columns */
 static char *at_times(const struct sp_report *r, char *p, double pct, double self, double child)
 {
 	*p++ = ' ';
-	p = sp_fmt_at_fixed(p, pct, 5, 1);
+	p = sp_num_at_fixed(p, pct, 5, 1);
 	*p++ = ' ';
-	p = sp_fmt_at_fixed(p, self, 7, 2);
+	p = sp_num_at_fixed(p, self, 7, 2);
 	*p++ = ' ';
-	return sp_fmt_at_fixed(p, child, r->o->bsd ? 11 : 7, 2);
+	return sp_num_at_fixed(p, child, r->o->bsd ? 11 : 7, 2);
 }
 
 /* sp_report_end_line(), but a worker's report (out NULL, see
@@ -164,7 +164,7 @@ static void end_named_line(struct sp_report *r, char *p, const char *name, size_
 	memcpy(p, name, len);
 	p += len;
 	*p++ = '\n';
-	sp_fmt_line_end(&r->line, p);
+	sp_num_line_end(&r->line, p);
 	end_line(r);
 }
 
@@ -173,19 +173,19 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *n = &cg->nodes[c];
 	struct sp_buf *b = &r->line;
-	char *p = sp_fmt_line_begin(b, LINE_ROOM);
+	char *p = sp_num_line_begin(b, LINE_ROOM);
 
 	p = at_index_field(p, n->index);
 	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
 		     n->prop_child / cg->hz);
 	*p++ = ' ';
-	p = sp_fmt_at_ulong(p, n->ncalls, 7);
+	p = sp_num_at_ulong(p, n->ncalls, 7);
 	p = at_self_calls(p, n->self_calls, 0);
-	sp_fmt_line_end(b, p);
+	sp_num_line_end(b, p);
 	sp_buf_addstr(b, " <cycle ");
-	sp_fmt_put_long(b, n->cycle);
+	sp_num_put_long(b, n->cycle);
 	sp_buf_addstr(b, " as a whole> [");
-	sp_fmt_put_long(b, n->index);
+	sp_num_put_long(b, n->index);
 	sp_buf_addstr(b, "]\n");
 	end_line(r);
 }
@@ -287,16 +287,16 @@ static void print_members(struct sp_report *r, unsigned cyc)
 		const struct sp_cg_node *n = &cg->nodes[m];
 		size_t len;
 		const char *name = name_text(r, m, &len);
-		char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
+		char *p = sp_num_line_begin(&r->line, LINE_ROOM + len);
 
-		p = sp_fmt_at_spaces(p, 6 + 1 + 5 + 1);
-		p = sp_fmt_at_fixed(p, n->prop_self / cg->hz, 7, 2);
+		p = sp_num_at_spaces(p, 6 + 1 + 5 + 1);
+		p = sp_num_at_fixed(p, n->prop_self / cg->hz, 7, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, n->prop_child / cg->hz, r->o->bsd ? 11 : 7, 2);
+		p = sp_num_at_fixed(p, n->prop_child / cg->hz, r->o->bsd ? 11 : 7, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_ulong(p, n->ncalls, 7);
+		p = sp_num_at_ulong(p, n->ncalls, 7);
 		p = at_self_calls(p, n->self_calls, 0);
-		p = sp_fmt_at_spaces(p, 5);
+		p = sp_num_at_spaces(p, 5);
 		end_named_line(r, p, name, len);
 	}
 }
@@ -313,27 +313,27 @@ static inline __attribute__((always_inline)) void print_arc(struct sp_report *r,
 	int wide = r->o->bsd ? 11 : 7;
 	size_t len;
 	const char *name = name_text(r, name_node, &len);
-	char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
+	char *p = sp_num_line_begin(&r->line, LINE_ROOM + len);
 
-	p = sp_fmt_at_spaces(p, 6 + 1 + 5 + 1);
+	p = sp_num_at_spaces(p, 6 + 1 + 5 + 1);
 	if (count_only) {
-		p = sp_fmt_at_spaces(p, (size_t)wide + 1 + 7 + 1);
-		p = cg->counts_known ? sp_fmt_at_ulong(p, a->count, 7) : sp_fmt_at_spaces(p, 7);
-		p = sp_fmt_at_spaces(p, 1 + 7);
+		p = sp_num_at_spaces(p, (size_t)wide + 1 + 7 + 1);
+		p = cg->counts_known ? sp_num_at_ulong(p, a->count, 7) : sp_num_at_spaces(p, 7);
+		p = sp_num_at_spaces(p, 1 + 7);
 	} else {
-		p = sp_fmt_at_fixed(p, a->time / cg->hz, 7, 2);
+		p = sp_num_at_fixed(p, a->time / cg->hz, 7, 2);
 		*p++ = ' ';
-		p = sp_fmt_at_fixed(p, a->child_time / cg->hz, wide, 2);
+		p = sp_num_at_fixed(p, a->child_time / cg->hz, wide, 2);
 		*p++ = ' ';
 		if (cg->counts_known) {
-			p = sp_fmt_at_ulong(p, a->count, 7);
+			p = sp_num_at_ulong(p, a->count, 7);
 			*p++ = '/';
-			p = sp_fmt_at_ulong_left(p, total, 7);
+			p = sp_num_at_ulong_left(p, total, 7);
 		} else {
-			p = sp_fmt_at_spaces(p, 7 + 1 + 7);
+			p = sp_num_at_spaces(p, 7 + 1 + 7);
 		}
 	}
-	p = sp_fmt_at_spaces(p, 5);
+	p = sp_num_at_spaces(p, 5);
 	end_named_line(r, p, name, len);
 }
 
@@ -383,17 +383,17 @@ static void print_primary(struct sp_report *r, unsigned node, double print_time)
 	const struct sp_cg_node *n = &cg->nodes[node];
 	size_t len;
 	const char *name = name_text(r, node, &len);
-	char *p = sp_fmt_line_begin(&r->line, LINE_ROOM + len);
+	char *p = sp_num_line_begin(&r->line, LINE_ROOM + len);
 
 	p = at_index_field(p, n->index);
 	p = at_times(r, p, 100 * (n->prop_self + n->prop_child) / print_time, n->prop_self / cg->hz,
 		     n->prop_child / cg->hz);
 	if (n->ncalls + n->self_calls != 0) {
 		*p++ = ' ';
-		p = sp_fmt_at_ulong(p, n->ncalls, 7);
+		p = sp_num_at_ulong(p, n->ncalls, 7);
 		p = at_self_calls(p, n->self_calls, 1);
 	} else {
-		p = sp_fmt_at_spaces(p, 1 + 7 + 1 + 7 + 1);
+		p = sp_num_at_spaces(p, 1 + 7 + 1 + 7 + 1);
 	}
 	end_named_line(r, p, name, len);
 }

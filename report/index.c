@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "num.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/sort.h"
@@ -86,7 +86,7 @@ void sp_report_index(struct sp_report *r)
 				size_t len = 0;
 
 				buf[len++] = n->print_flag ? '[' : '(';
-				len += sp_fmt_utoa(buf + len, (unsigned long long)n->index);
+				len += sp_num_utoa(buf + len, (unsigned long long)n->index);
 				buf[len++] = n->print_flag ? ']' : ')';
 				buf[len] = '\0';
 			} else {

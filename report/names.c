@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "num.h"
 #include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/symbolize.h"
@@ -119,12 +119,12 @@ static int name_only_to(struct sp_report *r, struct sp_buf *b, unsigned node)
 		sp_buf_addstr(b, file_label(r, s->file->name));
 		sp_buf_addch(b, ':');
 		if (s->line >= 0)
-			sp_buf_add(b, num, sp_fmt_utoa(num, (unsigned long long)s->line));
+			sp_buf_add(b, num, sp_num_utoa(num, (unsigned long long)s->line));
 		else
 			sp_buf_addf(b, "%d", s->line);
 		if (r->o->line_granularity) {
 			sp_buf_add(b, " @ ", 3);
-			sp_buf_add(b, num, sp_fmt_xtoa(num, (unsigned long)s->addr));
+			sp_buf_add(b, num, sp_num_xtoa(num, (unsigned long)s->addr));
 		}
 		sp_buf_addch(b, ')');
 	}
@@ -141,9 +141,9 @@ static char *at_int(char *p, int v)
 {
 	if (v < 0) {
 		*p++ = '-';
-		return p + sp_fmt_utoa(p, (uint64_t) - (int64_t)v);
+		return p + sp_num_utoa(p, (uint64_t) - (int64_t)v);
 	}
-	return p + sp_fmt_utoa(p, (uint64_t)v);
+	return p + sp_num_utoa(p, (uint64_t)v);
 }
 
 /* print_name() appended to b: the name, " <cycle N>", " [index]". */
@@ -153,7 +153,7 @@ static void name_uncached(struct sp_report *r, struct sp_buf *b, unsigned node)
 	char *p;
 
 	name_only_to(r, b, node);
-	p = sp_fmt_line_begin(b, 64);
+	p = sp_num_line_begin(b, 64);
 	if (n->cycle != 0) {
 		memcpy(p, " <cycle ", 8);
 		p = at_int(p + 8, n->cycle);
@@ -164,7 +164,7 @@ static void name_uncached(struct sp_report *r, struct sp_buf *b, unsigned node)
 		p = at_int(p + 2, n->index);
 		*p++ = n->print_flag ? ']' : ')';
 	}
-	sp_fmt_line_end(b, p);
+	sp_num_line_end(b, p);
 }
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Unit tests for report/: the number formatting of fmt.h against the C
+ * Unit tests for report/: the number formatting of num.h against the C
  * library's snprintf() (gprof prints with printf, so the two must agree
  * byte for byte), including the values the fast paths are most likely to
  * get wrong: decimal halfway cases and their neighbours, binary ties,
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "fmt.h"
+#include "num.h"
 #include "suites.h"
 #include "symprof/buf.h"
 #include "symprof/report.h"
@@ -66,12 +66,12 @@ static void check_written(const char *what, const char *want, int n, const char 
 		}
 }
 
-/* One "%{width}.{prec}f" through the writer, sp_fmt_put_fixed() and (for
- * width 0) sp_fmt_fixed(), each compared with snprintf(). */
+/* One "%{width}.{prec}f" through the writer, sp_num_put_fixed() and (for
+ * width 0) sp_num_fixed(), each compared with snprintf(). */
 static void check_fixed(double v, int width, int prec)
 {
-	char want[SP_FMT_NUM_MAX + 64], what[96];
-	size_t room = sp_fmt_room(width);
+	char want[SP_NUM_MAX + 64], what[96];
+	size_t room = sp_num_room(width);
 	char *area = malloc(room + CANARY), *end;
 	struct sp_buf b = SP_BUF_INIT;
 	int n = snprintf(want, sizeof(want), "%*.*f", width, prec, v);
@@ -79,14 +79,14 @@ static void check_fixed(double v, int width, int prec)
 	snprintf(what, sizeof(what), "%%%d.%df of %a", width, prec, v);
 	CU_ASSERT_FATAL(area != NULL && n > 0 && (size_t)n < sizeof(want));
 	memset(area, '#', room + CANARY);
-	end = sp_fmt_at_fixed(area, v, width, prec);
+	end = sp_num_at_fixed(area, v, width, prec);
 	check_written(what, want, n, area, end, room);
 	sp_buf_addstr(&b, "x");
-	sp_fmt_put_fixed(&b, v, width, prec);
+	sp_num_put_fixed(&b, v, width, prec);
 	if (b.len != (size_t)n + 1 || strcmp(b.buf + 1, want))
 		report_failure(what, want, b.buf + 1, b.len - 1);
 	if (width == 0) {
-		size_t len = sp_fmt_fixed(area, v, prec);
+		size_t len = sp_num_fixed(area, v, prec);
 
 		if (len != (size_t)n || memcmp(area, want, len))
 			report_failure(what, want, area, len);
@@ -109,7 +109,7 @@ static void check_fixed_around(double v)
 	near[3] = nextafter(near[1], INFINITY);
 	near[4] = nextafter(near[2], -INFINITY);
 	for (i = 0; i < 5; i++)
-		for (prec = 0; prec <= SP_FMT_PREC_MAX; prec++)
+		for (prec = 0; prec <= SP_NUM_PREC_MAX; prec++)
 			for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
 				check_fixed(near[i], widths[w], prec);
 }
@@ -190,8 +190,8 @@ static void test_fixed_halfway(void)
 	int prec, i;
 
 	failures = 0;
-	for (prec = 0; prec <= SP_FMT_PREC_MAX; prec++) {
-		double scale = (double)sp_fmt_pow10[prec];
+	for (prec = 0; prec <= SP_NUM_PREC_MAX; prec++) {
+		double scale = (double)sp_num_pow10[prec];
 
 		for (i = 0; i < 3000; i++) {
 			/* integer parts of every size up to the fast path's limit and past it */
@@ -226,7 +226,7 @@ static void test_fixed_random(void)
 	failures = 0;
 	for (i = 0; i < 200000; i++) {
 		uint64_t bits = rng();
-		int prec = (int)(rng() % (SP_FMT_PREC_MAX + 1)), width = widths[rng() % 8];
+		int prec = (int)(rng() % (SP_NUM_PREC_MAX + 1)), width = widths[rng() % 8];
 		double v;
 
 		switch (i % 4) {
@@ -251,7 +251,7 @@ static void test_fixed_random(void)
 static void check_ulong(uint64_t v, int width)
 {
 	char want[64], what[64];
-	size_t room = sp_fmt_room(width);
+	size_t room = sp_num_room(width);
 	char *area = malloc(room + CANARY), *end;
 	struct sp_buf b = SP_BUF_INIT;
 	int left, n;
@@ -262,10 +262,10 @@ static void check_ulong(uint64_t v, int width)
 		snprintf(what, sizeof(what), left ? "%%-%dllu of %" PRIu64 : "%%%dllu of %" PRIu64,
 			 width, v);
 		memset(area, '#', room + CANARY);
-		end = left ? sp_fmt_at_ulong_left(area, v, width) : sp_fmt_at_ulong(area, v, width);
+		end = left ? sp_num_at_ulong_left(area, v, width) : sp_num_at_ulong(area, v, width);
 		check_written(what, want, n, area, end, room);
 		sp_buf_reset(&b);
-		sp_fmt_put_ulong(&b, v, width, left);
+		sp_num_put_ulong(&b, v, width, left);
 		if (b.len != (size_t)n || strcmp(b.buf, want))
 			report_failure(what, want, b.buf, b.len);
 	}
@@ -282,9 +282,9 @@ static void test_ulong(void)
 		check_ulong(0, width);
 		check_ulong(UINT64_MAX, width);
 		for (d = 1; d < 20; d++) {
-			check_ulong(sp_fmt_pow10[d] - 1, width);
-			check_ulong(sp_fmt_pow10[d], width);
-			check_ulong(sp_fmt_pow10[d] + 1, width);
+			check_ulong(sp_num_pow10[d] - 1, width);
+			check_ulong(sp_num_pow10[d], width);
+			check_ulong(sp_num_pow10[d] + 1, width);
 		}
 		for (i = 0; i < 2000; i++)
 			check_ulong(rng() >> (rng() % 64), width);
@@ -302,7 +302,7 @@ static void test_long(void)
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		sp_buf_reset(&b);
-		sp_fmt_put_long(&b, v[i]);
+		sp_num_put_long(&b, v[i]);
 		snprintf(want, sizeof(want), "%lld", v[i]);
 		CU_ASSERT_STRING_EQUAL(b.buf, want);
 	}
@@ -338,10 +338,10 @@ static void test_utoa_xtoa(void)
 	for (i = 0; i < 10000; i++) {
 		uint64_t v = rng() >> (rng() % 64);
 
-		n = sp_fmt_utoa(got, v);
+		n = sp_num_utoa(got, v);
 		snprintf(want, sizeof(want), "%" PRIu64, v);
 		CU_ASSERT(n == strlen(want) && !memcmp(got, want, n));
-		n = sp_fmt_xtoa(got, v);
+		n = sp_num_xtoa(got, v);
 		snprintf(want, sizeof(want), "%" PRIx64, v);
 		CU_ASSERT(n == strlen(want) && !memcmp(got, want, n));
 	}

@@ -5,19 +5,19 @@
  * has hundreds of thousands of such fields, and printf's format parsing and
  * exact float conversion dominate the run time.
  *
- * The fast paths are inline in fmt.h; this file holds what they fall back
+ * The fast paths are inline in num.h; this file holds what they fall back
  * on: padding of numbers wider than their field, and snprintf() for the
  * fixed-point values the fast path cannot round with certainty (near
  * ties, -0.0, negatives, huge values, infinities, NaN).
  */
-#include "fmt.h"
+#include "num.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "symprof/error.h"
 
-const char sp_fmt_digit_pairs[200] = {
+const char sp_num_digit_pairs[200] = {
 	'0', '0', '0', '1', '0', '2', '0', '3', '0', '4', '0', '5', '0', '6', '0', '7', '0',
 	'8', '0', '9', '1', '0', '1', '1', '1', '2', '1', '3', '1', '4', '1', '5', '1', '6',
 	'1', '7', '1', '8', '1', '9', '2', '0', '2', '1', '2', '2', '2', '3', '2', '4', '2',
@@ -32,7 +32,7 @@ const char sp_fmt_digit_pairs[200] = {
 	'3', '9', '4', '9', '5', '9', '6', '9', '7', '9', '8', '9', '9',
 };
 
-size_t sp_fmt_xtoa(char *dst, unsigned long long v)
+size_t sp_num_xtoa(char *dst, unsigned long long v)
 {
 	char tmp[24], *p = tmp + sizeof(tmp);
 	size_t n;
@@ -46,7 +46,7 @@ size_t sp_fmt_xtoa(char *dst, unsigned long long v)
 	return n;
 }
 
-char *sp_fmt_at_text(char *p, const char *s, size_t n, int width, int left)
+char *sp_num_at_text(char *p, const char *s, size_t n, int width, int left)
 {
 	size_t w = width > 0 ? (size_t)width : 0, pad = w > n ? w - n : 0;
 
@@ -60,55 +60,55 @@ char *sp_fmt_at_text(char *p, const char *s, size_t n, int width, int left)
 	return p + n + pad;
 }
 
-char *sp_fmt_at_ulong_slow(char *p, uint64_t v, int width, int left)
+char *sp_num_at_ulong_slow(char *p, uint64_t v, int width, int left)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *q = sp_fmt_digits_back(end, v);
+	char tmp[24], *end = tmp + sizeof(tmp), *q = sp_num_digits_back(end, v);
 
-	return sp_fmt_at_text(p, q, (size_t)(end - q), width, left);
+	return sp_num_at_text(p, q, (size_t)(end - q), width, left);
 }
 
-char *sp_fmt_at_fixed_slow(char *p, double v, int width, int prec)
+char *sp_num_at_fixed_slow(char *p, double v, int width, int prec)
 {
-	char tmp[SP_FMT_NUM_MAX + 1];
+	char tmp[SP_NUM_MAX + 1];
 	int n;
 
-	if (prec < 0 || prec > SP_FMT_PREC_MAX)
-		prec = SP_FMT_PREC_MAX; /* outside the contract: stay within tmp */
+	if (prec < 0 || prec > SP_NUM_PREC_MAX)
+		prec = SP_NUM_PREC_MAX; /* outside the contract: stay within tmp */
 	n = snprintf(tmp, sizeof(tmp), "%.*f", prec, v);
 	if (n < 0 || n >= (int)sizeof(tmp))
-		SP_BUG("%%.%df of %g takes %d bytes", prec, v, n); /* SP_FMT_NUM_MAX bounds it */
-	return sp_fmt_at_text(p, tmp, (size_t)n, width, 0);
+		SP_BUG("%%.%df of %g takes %d bytes", prec, v, n); /* SP_NUM_MAX bounds it */
+	return sp_num_at_text(p, tmp, (size_t)n, width, 0);
 }
 
-size_t sp_fmt_fixed(char *dst, double v, int prec)
+size_t sp_num_fixed(char *dst, double v, int prec)
 {
-	char tmp[SP_FMT_NUM_MAX], *end = sp_fmt_at_fixed(tmp, v, 0, prec);
+	char tmp[SP_NUM_MAX], *end = sp_num_at_fixed(tmp, v, 0, prec);
 	size_t n = (size_t)(end - tmp);
 
 	memcpy(dst, tmp, n);
 	return n;
 }
 
-void sp_fmt_put_fixed(struct sp_buf *b, double v, int width, int prec)
+void sp_num_put_fixed(struct sp_buf *b, double v, int width, int prec)
 {
-	char *p = sp_fmt_line_begin(b, sp_fmt_room(width));
+	char *p = sp_num_line_begin(b, sp_num_room(width));
 
-	sp_fmt_line_end(b, sp_fmt_at_fixed(p, v, width, prec));
+	sp_num_line_end(b, sp_num_at_fixed(p, v, width, prec));
 }
 
-void sp_fmt_put_ulong(struct sp_buf *b, unsigned long long v, int width, int left)
+void sp_num_put_ulong(struct sp_buf *b, unsigned long long v, int width, int left)
 {
-	char *p = sp_fmt_line_begin(b, sp_fmt_room(width));
+	char *p = sp_num_line_begin(b, sp_num_room(width));
 
-	sp_fmt_line_end(b, left ? sp_fmt_at_ulong_left(p, v, width) : sp_fmt_at_ulong(p, v, width));
+	sp_num_line_end(b, left ? sp_num_at_ulong_left(p, v, width) : sp_num_at_ulong(p, v, width));
 }
 
-void sp_fmt_put_long(struct sp_buf *b, long long v)
+void sp_num_put_long(struct sp_buf *b, long long v)
 {
 	if (v < 0) {
 		sp_buf_addch(b, '-');
-		sp_fmt_put_ulong(b, (unsigned long long)-(v + 1) + 1, 0, 0);
+		sp_num_put_ulong(b, (unsigned long long)-(v + 1) + 1, 0, 0);
 	} else {
-		sp_fmt_put_ulong(b, (unsigned long long)v, 0, 0);
+		sp_num_put_ulong(b, (unsigned long long)v, 0, 0);
 	}
 }
