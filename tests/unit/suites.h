@@ -8,7 +8,8 @@
 #define SP_SUITES(X)                                                                               \
 	X(core)                                                                                    \
 	X(formats)                                                                                 \
-	X(cg) X(lines) X(static) X(fit) X(aprof) X(flame) X(igprof) X(pprof) X(proto) X(report)     \
+	X(cg)                                                                                      \
+	X(lines) X(static) X(fit) X(aprof) X(flame) X(igprof) X(pprof) X(proto) X(report)          \
 		X(dwcache)
 
 #define SP_SUITE_DECL_(name) int sp_test_register_##name(void);
