@@ -266,19 +266,17 @@ static void print_text(struct pprof_run *g)
 	if (style & STYLE_ANNOTATED_SOURCE) {
 		struct sp_annotate_samples_opts ao;
 		char **dirs;
-		size_t i;
 
 		memset(&ao, 0, sizeof(ao));
 		ao.ndirs = sp_cli_source_dirs(g->o, &dirs);
 		ao.dirs = (const char *const *)dirs;
 		ao.counter = g->prof->counters[g->counter].name;
 		ao.pick = SP_PICK_COUNT;
+		ao.warn = sp_cli_warn_hook();
 		fflush(g->out);
 		sp_annotate_samples(g->out, g->prof, g->sym, &ao,
 				    !(style & ~STYLE_ANNOTATED_SOURCE));
-		for (i = 0; i < ao.ndirs; i++)
-			free(dirs[i]);
-		free(dirs);
+		sp_cli_source_dirs_free(dirs, ao.ndirs);
 	}
 }
 
@@ -319,6 +317,7 @@ static int print_stacks(struct pprof_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
+	so.stderr_lines = sp_cli_echo_hook();
 	/* "samples" is the stack renderers' default (callgrind: "Samples") */
 	so.counter = strcmp(g->prof->counters[g->counter].name, "samples")
 			     ? g->prof->counters[g->counter].name
