@@ -105,7 +105,8 @@ try {
 	// the table's rows: total, self, name (it draws the rows in view only:
 	// scroll until every one has been seen)
 	const rows = new Map();
-	for (let pass = 0; pass < 200; pass++) {
+	let still = 0; // reads in a row at the bottom that found nothing new
+	for (let pass = 0; pass < 400; pass++) {
 		const seen = await page.$$eval('table tr', (trs) => trs
 			.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText))
 			.filter((t) => t.length === 3));
@@ -117,8 +118,11 @@ try {
 			box.scrollTop += box.clientHeight / 2;
 			return true;
 		});
-		if (!moved && rows.size === before) break;
-		await page.waitForTimeout(50);
+		// the rows of the last scroll may be drawn late on a busy machine:
+		// stop only after a few quiet reads at the bottom
+		still = !moved && rows.size === before ? still + 1 : 0;
+		if (still >= 5) break;
+		await page.waitForTimeout(still ? 200 : 50);
 	}
 	const want = [...selfOf.keys()].sort();
 	const got = [...rows.keys()].sort();
