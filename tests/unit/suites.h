@@ -9,8 +9,16 @@
 	X(core)                                                                                    \
 	X(formats)                                                                                 \
 	X(cg)                                                                                      \
-	X(lines) X(static) X(fit) X(aprof) X(flame) X(igprof) X(pprof) X(proto) X(report)          \
-		X(dwcache)
+	X(lines)                                                                                   \
+	X(static)                                                                                  \
+	X(fit)                                                                                     \
+	X(aprof)                                                                                   \
+	X(flame)                                                                                   \
+	X(igprof)                                                                                  \
+	X(pprof)                                                                                   \
+	X(proto)                                                                                   \
+	X(report)                                                                                  \
+	X(dwcache)
 
 #define SP_SUITE_DECL_(name) int sp_test_register_##name(void);
 SP_SUITES(SP_SUITE_DECL_)
