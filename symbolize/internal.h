@@ -192,6 +192,11 @@ int sp_elf_image_nm(struct sp_image *im, int (*fn)(void *ctx, const struct sp_nm
 struct sp_map;
 int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t nloads,
 		uint64_t *bias);
+/* maps.c: the vaddr of `off`, an offset from the object's load base
+ * (IgProf's frames), for a file with these PT_LOAD segments; 0, or -1 if
+ * it has none. */
+int sp_map_base_offset_to_vaddr(uint64_t off, const struct sp_elf_load *loads, size_t nloads,
+				uint64_t *vaddr);
 
 /* ---- where files are found (debuginfo.c, debuginfod.c) ---- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Runtime mappings and ELF files: the only place where a runtime (abs)
- * address becomes an ELF virtual address (vaddr) and back.
+ * address, or an offset from a load base, becomes an ELF virtual address
+ * (vaddr) and back.
  *
  * The loader maps each PT_LOAD segment at page granularity: the mapping
  * starts at bias + (p_vaddr rounded down to a page), from the file offset
@@ -94,6 +95,26 @@ int sp_map_bias(const struct sp_map *m, const struct sp_elf_load *loads, size_t 
 		}
 	}
 	return -1;
+}
+
+uint64_t sp_map_frame_abs(const struct sp_frame *fr)
+{
+	return fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+}
+
+/*
+ * IgProf's offsets are from dladdr's dli_fbase, where the file's first
+ * byte is mapped: vaddr = offset + the first PT_LOAD's p_vaddr - p_offset,
+ * igprof-analyse's `objdump -p` rule (0 for PIE and shared objects,
+ * 0x400000 for a classic x86-64 executable).
+ */
+int sp_map_base_offset_to_vaddr(uint64_t off, const struct sp_elf_load *loads, size_t nloads,
+				uint64_t *vaddr)
+{
+	if (!nloads)
+		return -1;
+	*vaddr = off + (loads[0].vaddr - loads[0].offset);
+	return 0;
 }
 
 uint64_t sp_map_abs_to_vaddr(uint64_t abs, uint64_t bias)

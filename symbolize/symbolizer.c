@@ -430,7 +430,7 @@ static enum sp_sym_reason place_unmapped(struct sp_symbolizer *s, const struct s
 {
 	struct sp_error err = SP_ERROR_INIT;
 
-	*vaddr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	*vaddr = sp_map_frame_abs(fr); /* no mapping: the executable's own */
 	if (p->nmaps || !s->o.exe)
 		return SP_SYM_UNMAPPED;
 	if (!s->exe_tried) {
@@ -874,14 +874,13 @@ static enum sp_sym_reason place(struct sp_symbolizer *s, const struct sp_profile
 {
 	enum sp_sym_reason why;
 	struct sp_symfile *f;
-	uint64_t bias, abs;
+	uint64_t bias;
 
 	if (!(f = sp_symbolizer_object(s, p, p->maps[fr->map].object, &why)))
 		return why;
 	if (map_bias(s, p, fr->map, f, &bias) < 0)
 		return SP_SYM_MISMATCH;
-	abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
-	*vaddr = sp_map_abs_to_vaddr(abs, bias);
+	*vaddr = sp_map_abs_to_vaddr(sp_map_frame_abs(fr), bias);
 	if (outside_code(s, p, fr->map, f, *vaddr))
 		return SP_SYM_MISMATCH;
 	*file = f;
@@ -889,11 +888,9 @@ static enum sp_sym_reason place(struct sp_symbolizer *s, const struct sp_profile
 }
 
 /*
- * A frame given as an offset from its object's load base (IgProf: dladdr's
- * dli_fbase, where the file's first byte is mapped): vaddr = offset + the
- * first PT_LOAD's p_vaddr - p_offset, igprof-analyse's `objdump -p` rule
- * (0 for PIE and shared objects, 0x400000 for a classic x86-64
- * executable). An address outside the file's code means another file.
+ * A frame given as an offset from its object's load base (IgProf), turned
+ * into a vaddr by maps.c. An address outside the file's code means
+ * another file.
  */
 static enum sp_sym_reason place_base_offset(struct sp_symbolizer *s, const struct sp_profile *p,
 					    const struct sp_frame *fr, struct sp_symfile **file,
@@ -901,15 +898,12 @@ static enum sp_sym_reason place_base_offset(struct sp_symbolizer *s, const struc
 {
 	enum sp_sym_reason why;
 	struct sp_symfile *f = sp_symbolizer_object(s, p, fr->object, &why);
-	const struct sp_elf_load *l;
 
 	if (!f)
 		return why;
-	if (!f->info.nloads)
+	if (sp_map_base_offset_to_vaddr(sp_map_frame_abs(fr), f->info.loads, f->info.nloads,
+					vaddr) < 0)
 		return SP_SYM_MISMATCH;
-	l = &f->info.loads[0];
-	*vaddr = fr->addr + (l->vaddr - l->offset) -
-		 ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
 	if (!sp_image_in_code(f->im, *vaddr)) {
 		struct obj_slot *slot = &s->objs[fr->object];
 
@@ -1090,7 +1084,7 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 	for (i = 0; i < p->nframes; i++) {
 		const struct sp_frame *fr = &p->frames[i];
 		struct sp_symfile *f;
-		uint64_t bias, abs, vaddr = 0;
+		uint64_t bias, vaddr = 0;
 		size_t k;
 
 		if (fr->flags & SP_FRAME_LINES)
@@ -1105,8 +1099,7 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 			    s->maps[fr->map].state <= 0)
 				continue;
 			bias = s->maps[fr->map].bias;
-			abs = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
-			vaddr = sp_map_abs_to_vaddr(abs, bias);
+			vaddr = sp_map_abs_to_vaddr(sp_map_frame_abs(fr), bias);
 		}
 		for (k = 0; k < nfiles && s->files[k] != f; k++)
 			;

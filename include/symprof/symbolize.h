@@ -555,6 +555,10 @@ const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw);
  * the file's PT_LOAD segments): vaddr = abs - bias. */
 uint64_t sp_map_abs_to_vaddr(uint64_t abs, uint64_t bias);
 uint64_t sp_map_vaddr_to_abs(uint64_t vaddr, uint64_t bias);
+/* The address frame fr is looked up at: a return address one byte back,
+ * inside the call (addr2line's and pprof's rule for callers). */
+struct sp_frame;
+uint64_t sp_map_frame_abs(const struct sp_frame *fr);
 
 /* ---- demangling ---- */
 
