@@ -9,12 +9,13 @@
  * from sh_type/sh_flags), so that the gprof table builder sees exactly what
  * gprof sees through libbfd.
  *
- * DWARF is opened on first use, from the file itself or its debug file.
+ * The DWARF tables (lines, functions, variables) come from the file
+ * itself or its debug file (sp_elf_image_dwarf_path()); dwarf-tables.c
+ * decides when and on which thread they are built, and this file asks it.
  */
 #include "internal.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,46 +24,20 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "dwarf-tables.h"
 #include "dwarf-vars.h"
-#include "dwcache.h"
+#include "elf-file.h"
 #include "elf-opd.h"
-#include "dwarf-partial.h"
 #include "lines.h"
 #include "symprof/sort.h"
 #include "symprof/error.h"
 
-struct elf_file {
-	int fd;
-	Elf *elf;
-	GElf_Ehdr ehdr;
-	size_t shstrndx;
-};
-
 struct elf_image {
-	struct elf_file main;
-	struct elf_file dbg; /* separate debug file, fd -1 if none */
+	struct sp_elf_file main;
+	struct sp_elf_file dbg; /* separate debug file, fd -1 if none */
 	char *dbg_path;
 	int dbg_tried;
-	/* DWARF and the line table, built on a thread of their own (they
-	 * take as long as everything else gprof's report needs): the thread
-	 * opens its own libelf handle, so nothing is shared while it runs */
-	struct elf_file dwf; /* the file the DWARF comes from */
-	Dwarf *dw;
-	struct sp_linetab *lines;
-	struct sp_dwfuncs *funcs; /* functions and inline chains, on demand */
-	int funcs_tried;
-	pthread_t lines_thread;
-	int lines_state; /* 0 not started, 1 running, 2 done */
-	/* With SP_PREFETCH_FUNCS, the functions' DIEs are read on a third
-	 * thread, with a libelf handle, a Dwarf and a string table of its own,
-	 * as the line thread decides each unit's fate (feed) */
-	struct unit_feed *feed;
-	pthread_t funcs_thread;
-	int funcs_state; /* 0 not started, 1 running, 2 done */
-	struct elf_file fnf;
-	Dwarf *fdw;
-	struct sp_strtab fstrs;
-	struct sp_dwfuncs *funcs_read; /* the thread's sp_dwfuncs_read() */
+	struct sp_dwtables tables; /* DWARF tables: lines, functions (dwarf-tables.c) */
 	int text_found;
 	uint64_t text_vma, text_size;
 	Elf_Scn *text_scn;
@@ -78,31 +53,6 @@ struct elf_image {
 	uint64_t (*alloc)[2]; /* allocated sections [lo, hi), found once */
 	size_t nalloc;
 	int alloc_found;
-	/* runtime symbolization: the addresses wanted (so that a large file
-	 * may be read partially, see dwarf-partial.c) and the functions built
-	 * on the thread too */
-	uint64_t *want;
-	size_t nwant;
-	int want_funcs;
-	/* the only addresses src_line will be asked about (any order), when
-	 * the caller knew them before the thread started: the line table is
-	 * then a query table, replaced by the full one if asked anything else */
-	uint64_t *query;
-	size_t nquery;
-	struct sp_partial partial;
-	int partial_on;
-	Elf *memelf;		/* the partial in-memory copy, if any */
-	struct sp_dwvars *vars; /* addr2line's variables, on first use */
-	/* the index cache (dwcache.c): its directory (NULL: off), whether
-	 * the tables came from it (no DWARF open then), the units of a
-	 * partial index that did not cover the profile (read again too) */
-	char *cache_dir;
-	char *dwarf_path;
-	uint8_t *cache_id; /* the build-id, copied for the line thread */
-	size_t cache_id_len;
-	int cached, cache_off;
-	uint64_t *extra_cus;
-	size_t nextra_cus;
 };
 
 static struct elf_image *EI(struct sp_image *im)
@@ -130,7 +80,7 @@ static uint64_t from_target(const struct elf_image *e, uint64_t a)
 
 /* ---- files and sections ---- */
 
-static int elf_file_open(struct elf_file *f, const char *path)
+int sp_elf_file_open(struct sp_elf_file *f, const char *path)
 {
 	memset(f, 0, sizeof(*f));
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -149,7 +99,7 @@ static int elf_file_open(struct elf_file *f, const char *path)
 	return 0;
 }
 
-static void elf_file_close(struct elf_file *f)
+void sp_elf_file_close(struct sp_elf_file *f)
 {
 	if (f->elf)
 		elf_end(f->elf);
@@ -159,14 +109,14 @@ static void elf_file_close(struct elf_file *f)
 	f->fd = -1;
 }
 
-static const char *scn_name(const struct elf_file *f, const GElf_Shdr *sh)
+static const char *scn_name(const struct sp_elf_file *f, const GElf_Shdr *sh)
 {
 	const char *n = elf_strptr(f->elf, f->shstrndx, sh->sh_name);
 
 	return n ? n : "";
 }
 
-static Elf_Scn *find_scn(const struct elf_file *f, const char *name, GElf_Shdr *out)
+static Elf_Scn *find_scn(const struct sp_elf_file *f, const char *name, GElf_Shdr *out)
 {
 	Elf_Scn *scn = NULL;
 
@@ -182,7 +132,7 @@ static Elf_Scn *find_scn(const struct elf_file *f, const char *name, GElf_Shdr *
 	return NULL;
 }
 
-static Elf_Scn *find_scn_type(const struct elf_file *f, Elf64_Word type)
+static Elf_Scn *find_scn_type(const struct sp_elf_file *f, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
 
@@ -197,7 +147,7 @@ static Elf_Scn *find_scn_type(const struct elf_file *f, Elf64_Word type)
 
 /* ---- debug files ---- */
 
-static void build_id(const struct elf_file *f, const uint8_t **id, size_t *len)
+static void build_id(const struct sp_elf_file *f, const uint8_t **id, size_t *len)
 {
 	Elf_Scn *scn = NULL;
 
@@ -223,7 +173,7 @@ static void build_id(const struct elf_file *f, const uint8_t **id, size_t *len)
 	}
 }
 
-static void debuglink(const struct elf_file *f, const char **name, uint32_t *crc)
+static void debuglink(const struct sp_elf_file *f, const char **name, uint32_t *crc)
 {
 	Elf_Scn *scn = find_scn(f, ".gnu_debuglink", NULL);
 	Elf_Data *d;
@@ -243,7 +193,7 @@ static void debuglink(const struct elf_file *f, const char **name, uint32_t *crc
 }
 
 /* The separate debug file, opened once; NULL if there is none. */
-static struct elf_file *debug_file(struct sp_image *im)
+static struct sp_elf_file *debug_file(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 	const uint8_t *id;
@@ -258,7 +208,7 @@ static struct elf_file *debug_file(struct sp_image *im)
 	build_id(&e->main, &id, &idlen);
 	debuglink(&e->main, &link, &crc);
 	path = sp_debuginfo_find(im->path, id, idlen, link, crc, im->search);
-	if (path && elf_file_open(&e->dbg, path) != 0) {
+	if (path && sp_elf_file_open(&e->dbg, path) != 0) {
 		e->dbg.elf = NULL;
 		free(path);
 		path = NULL;
@@ -328,7 +278,7 @@ char sp_elf_section_letter(const char *name, const GElf_Shdr *sh)
 }
 
 /* The class letter bfd_decode_symclass() gives an ELF symbol. */
-static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
+static char sym_letter(const struct sp_elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
 		       struct raw_sym *r, uint64_t *vma)
 {
 	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
@@ -362,7 +312,7 @@ static char sym_letter(const struct elf_file *f, const GElf_Sym *s, Elf32_Word s
 	return global ? (char)(c - 'a' + 'A') : c;
 }
 
-static int walk_symtab(struct sp_image *im, const struct elf_file *f, Elf_Scn *symscn,
+static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn *symscn,
 		       int (*fn)(void *, const struct raw_sym *), void *ctx, struct sp_error *err)
 {
 	Elf_Data *d = elf_getdata(symscn, NULL), *xd = NULL, *strd;
@@ -416,8 +366,8 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 			    void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
-	const struct elf_file *f = &e->main;
-	struct elf_file *dbg;
+	const struct sp_elf_file *f = &e->main;
+	struct sp_elf_file *dbg;
 	Elf_Scn *s;
 	int ret;
 
@@ -477,359 +427,39 @@ static const uint8_t *elf_text_bytes(struct sp_image *im, struct sp_error *err)
 
 /* ---- lines ---- */
 
-static int has_dwarf(const struct elf_file *f)
+static int has_dwarf(const struct sp_elf_file *f)
 {
 	return find_scn(f, ".debug_info", NULL) || find_scn(f, ".zdebug_info", NULL);
 }
 
-/* The line thread's verdict on each unit, for the functions thread. */
-struct unit_feed {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	uint8_t *state;
-	size_t n, alloc;
-	int done;
-};
-
-static void feed_unit(void *ctx, uint32_t unit, int state)
-{
-	struct unit_feed *f = ctx;
-
-	pthread_mutex_lock(&f->mu);
-	if (unit == UINT32_MAX) {
-		f->done = 1;
-	} else if (unit == f->n) {
-		SP_ALLOC_GROW(f->state, f->n + 1, f->alloc);
-		f->state[f->n++] = (uint8_t)state;
-	}
-	pthread_cond_broadcast(&f->cv);
-	pthread_mutex_unlock(&f->mu);
-}
-
-/* Waits until the line thread has decided unit's fate. */
-static enum sp_linetab_unit_state fed_state(void *ctx, uint32_t unit)
-{
-	struct unit_feed *f = ctx;
-	enum sp_linetab_unit_state st;
-
-	pthread_mutex_lock(&f->mu);
-	while (unit >= f->n && !f->done)
-		pthread_cond_wait(&f->cv, &f->mu);
-	st = unit < f->n ? (enum sp_linetab_unit_state)f->state[unit] : SP_LINETAB_UNIT_NONE;
-	pthread_mutex_unlock(&f->mu);
-	return st;
-}
-
-struct lines_job {
-	struct sp_image *im;
-	char *path;
-};
-
-/* The DWARF of the file opened in e->dwf: all of it, or the wanted units. */
-static Dwarf *open_dwarf(struct elf_image *e)
-{
-	Elf *elf = e->dwf.elf;
-
-	if (e->nwant && sp_partial_prepare_with(&e->partial, elf, e->want, e->nwant, e->extra_cus,
-						e->nextra_cus) == 0) {
-		e->partial_on = 1;
-		if (e->partial.image) {
-			e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
-			elf = e->memelf;
-		}
-	} else if (sp_partial_whole(&e->partial, elf) == 0) {
-		/* the same DWARF, inflated here rather than by libdw */
-		e->memelf = elf_memory((char *)e->partial.image, e->partial.size);
-		elf = e->memelf;
-	}
-	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
-}
-
-/* ---- the index cache (dwcache.c) ---- */
-
-/* The key, from what cache_load() copied on the calling thread (the line
- * thread must not touch the main libelf handle). */
-static void cache_key(struct sp_image *im, struct sp_dwcache_key *k)
+const char *sp_elf_image_dwarf_path(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
-	k->build_id = e->cache_id;
-	k->build_id_len = e->cache_id_len;
-	k->dwarf_path = e->dwarf_path;
-}
-
-/* Saves the tables just built from the DWARF (on the line thread). */
-static void cache_store(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-	struct sp_dwcache_key k;
-
-	if (!e->cache_dir || e->cache_off || !e->funcs)
-		return;
-	cache_key(im, &k);
-	sp_dwcache_store(e->cache_dir, &k, e->lines, e->funcs, e->partial_on ? &e->partial : NULL);
-}
-
-/* 1 if a partial index covers every wanted address. */
-static int covers_wanted(const struct elf_image *e, const struct sp_partial *p)
-{
-	size_t i;
-
-	if (!e->nwant)
-		return 0; /* the whole file is wanted */
-	for (i = 0; i < e->nwant; i++)
-		if (!sp_partial_covers(p, e->want[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * The tables from the cache instead of the DWARF at path: 0, or -1 (read
- * the DWARF; a partial index that does not cover the wanted addresses
- * leaves its units to be read with theirs, so the index grows).
- */
-static int cache_load(struct sp_image *im, const char *path)
-{
-	struct elf_image *e = EI(im);
-	struct sp_dwcache_hit hit;
-	struct sp_dwcache_key k;
-	struct sp_partial units;
-	struct sp_elf_info info;
-	char *real;
-
-	free(e->dwarf_path);
-	e->dwarf_path = sp_xstrdup(path);
-	if (!e->cache_dir || e->cache_off || e->query || e->feed)
-		return -1;
-	/* one key for the file whatever path reaches it */
-	if ((real = realpath(path, NULL))) {
-		free(e->dwarf_path);
-		e->dwarf_path = real;
-	}
-	sp_elf_image_info(im, &info);
-	free(e->cache_id);
-	e->cache_id = NULL;
-	e->cache_id_len = info.build_id_len;
-	if (info.build_id) {
-		e->cache_id = sp_xmalloc(info.build_id_len + 1);
-		memcpy(e->cache_id, info.build_id, info.build_id_len);
-	}
-	cache_key(im, &k);
-	if (sp_dwcache_load(e->cache_dir, &k, &im->strs, &hit, &units) < 0)
-		return -1;
-	if (hit.partial && !covers_wanted(e, &units)) {
-		free(e->extra_cus);
-		e->extra_cus = sp_xreallocarray(NULL, units.ncus + 1, sizeof(*e->extra_cus));
-		memcpy(e->extra_cus, units.cus, units.ncus * sizeof(*e->extra_cus));
-		e->nextra_cus = units.ncus;
-		sp_dwfuncs_free(hit.funcs);
-		sp_linetab_free(hit.lines);
-		sp_partial_release(&units);
-		return -1;
-	}
-	e->lines = hit.lines;
-	e->funcs = hit.funcs;
-	e->funcs_tried = 1;
-	e->cached = 1;
-	e->partial = units;
-	e->partial_on = hit.partial;
-	return 0;
-}
-
-/* The DWARF itself, for what the cached tables do not hold (addr2line's
- * variables); e->dw stays NULL if it cannot be read. */
-static void cache_open_dwarf(struct elf_image *e)
-{
-	if (!e->cached || e->dw || e->partial_on || !e->dwarf_path)
-		return;
-	if (elf_file_open(&e->dwf, e->dwarf_path) == 0)
-		e->dw = dwarf_begin_elf(e->dwf.elf, DWARF_C_READ, NULL);
-}
-
-void sp_elf_image_set_cache(struct sp_image *im, const char *dir)
-{
-	struct elf_image *e = EI(im);
-
-	free(e->cache_dir);
-	e->cache_dir = dir && *dir ? sp_xstrdup(dir) : NULL;
-}
-
-int sp_elf_image_from_cache(struct sp_image *im)
-{
-	return EI(im)->cached;
-}
-
-void sp_elf_image_uncache(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-
-	if (!e->cached)
-		return;
-	e->cache_off = 1;
-	e->partial_on = 1; /* so that read_all drops the tables */
-	sp_elf_image_read_all(im);
-	e->cached = 0;
-}
-
-static void *lines_main(void *arg)
-{
-	struct lines_job *job = arg;
-	struct elf_image *e = EI(job->im);
-
-	if (elf_file_open(&e->dwf, job->path) == 0 && (e->dw = open_dwarf(e))) {
-		if (e->partial_on)
-			e->lines = sp_linetab_new_units(e->dw, &job->im->strs, &e->partial.units,
-							NULL);
-		else if (e->feed)
-			e->lines = sp_linetab_new_watched(e->dw, &job->im->strs, feed_unit, e->feed,
-							  NULL);
-		else if (e->query)
-			e->lines = sp_linetab_new_query(e->dw, &job->im->strs, e->query, e->nquery,
-							NULL);
-		else
-			e->lines = sp_linetab_new_lenient(e->dw, &job->im->strs, NULL);
-		if (e->want_funcs && e->lines) {
-			e->funcs_tried = 1;
-			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &job->im->strs, NULL);
-			cache_store(job->im);
-		}
-	}
-	if (e->feed)
-		feed_unit(e->feed, UINT32_MAX, 0); /* whatever happened above */
-	free(job->path);
-	free(job);
-	return NULL;
-}
-
-static void *funcs_main(void *arg)
-{
-	struct lines_job *job = arg;
-	struct elf_image *e = EI(job->im);
-
-	if (elf_file_open(&e->fnf, job->path) == 0 &&
-	    (e->fdw = dwarf_begin_elf(e->fnf.elf, DWARF_C_READ, NULL)))
-		e->funcs_read = sp_dwfuncs_read(e->fdw, fed_state, e->feed, &e->fstrs, NULL);
-	free(job->path);
-	free(job);
-	return NULL;
-}
-
-static struct lines_job *new_job(struct sp_image *im, const char *path)
-{
-	struct lines_job *job = sp_xmalloc(sizeof(*job));
-
-	job->im = im;
-	job->path = sp_xstrdup(path);
-	return job;
-}
-
-/* Starts reading the functions' DIEs in the background: before the line
- * thread starts, which feeds it. Without a thread, nothing: dwarf_funcs()
- * reads them itself. */
-static void funcs_start(struct sp_image *im, const char *path)
-{
-	struct elf_image *e = EI(im);
-	struct lines_job *job = new_job(im, path);
-
-	e->feed = sp_xcalloc(1, sizeof(*e->feed));
-	pthread_mutex_init(&e->feed->mu, NULL);
-	pthread_cond_init(&e->feed->cv, NULL);
-	if (pthread_create(&e->funcs_thread, NULL, funcs_main, job) == 0) {
-		e->funcs_state = 1;
-		return;
-	}
-	free(job->path);
-	free(job);
-	e->funcs_state = 2;
-}
-
-/* Starts building the line table in the background (once). */
-static void lines_start(struct sp_image *im, unsigned what)
-{
-	struct elf_image *e = EI(im);
-	const char *path = NULL;
-	struct lines_job *job;
-
-	if (e->lines_state)
-		return;
-	e->lines_state = 2;
 	if (has_dwarf(&e->main))
-		path = im->path;
-	else if (debug_file(im))
-		path = e->dbg_path;
-	if (!path || (e->want_funcs && cache_load(im, path) == 0))
-		return;
-	if (what & SP_PREFETCH_FUNCS)
-		funcs_start(im, path);
-	job = new_job(im, path);
-	if (pthread_create(&e->lines_thread, NULL, lines_main, job) == 0) {
-		e->lines_state = 1;
-		return;
-	}
-	lines_main(job);
-}
-
-/* Waits for the functions thread, if there is one. */
-static void funcs_wait(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-
-	if (e->funcs_state == 1) {
-		pthread_join(e->funcs_thread, NULL);
-		e->funcs_state = 2;
-	}
-}
-
-static void lines_wait(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-
-	if (!e->lines_state)
-		lines_start(im, SP_PREFETCH_LINES);
-	if (e->lines_state == 1) {
-		pthread_join(e->lines_thread, NULL);
-		e->lines_state = 2;
-	}
-}
-
-/*
- * The full line table, for questions a query table cannot answer: built
- * here, on the calling thread, if the line thread built a query table.
- * File names stay valid (they are interned in im->strs either way).
- */
-static void lines_wait_full(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-
-	lines_wait(im);
-	if (!e->query)
-		return;
-	free(e->query);
-	e->query = NULL;
-	e->nquery = 0;
-	if (!e->lines)
-		return;
-	sp_linetab_free(e->lines);
-	e->lines = sp_linetab_new_lenient(e->dw, &im->strs, NULL);
+		return im->path;
+	if (debug_file(im))
+		return e->dbg_path;
+	return NULL;
 }
 
 static void elf_prefetch(struct sp_image *im, unsigned what)
 {
-	lines_start(im, what);
+	sp_dwtables_start(&EI(im)->tables, what);
 }
 
 static void elf_prefetch_query(struct sp_image *im, const uint64_t *vaddrs, size_t n)
 {
 	struct elf_image *e = EI(im);
+	uint64_t *query;
 	size_t i;
 
-	if (e->lines_state)
+	if (e->tables.started)
 		return; /* too late: the full table is on its way */
-	e->query = sp_xreallocarray(NULL, n ? n : 1, sizeof(*e->query));
+	query = sp_xreallocarray(NULL, n ? n : 1, sizeof(*query));
 	for (i = 0; i < n; i++)
-		e->query[i] = from_target(e, vaddrs[i]);
-	e->nquery = n;
-	lines_start(im, SP_PREFETCH_LINES);
+		query[i] = from_target(e, vaddrs[i]);
+	sp_dwtables_start_query(&e->tables, query, n);
 }
 
 static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line)
@@ -837,15 +467,15 @@ static int elf_src_line(struct sp_image *im, uint64_t vaddr, const char **file, 
 	struct elf_image *e = EI(im);
 	const struct sp_line *l;
 
-	lines_wait(im);
+	const struct sp_linetab *lines = sp_dwtables_lines(&e->tables);
+
 	vaddr = from_target(e, vaddr);
-	if (!e->lines)
+	if (!lines)
 		return -1;
-	if (sp_linetab_ask(e->lines, vaddr, &l) < 0) {
-		lines_wait_full(im);
-		if (!e->lines)
+	if (sp_linetab_ask(lines, vaddr, &l) < 0) {
+		if (!(lines = sp_dwtables_lines_full(&e->tables)))
 			return -1;
-		l = sp_linetab_find(e->lines, vaddr);
+		l = sp_linetab_find(lines, vaddr);
 	}
 	if (!l || !l->file || !l->line)
 		return -1;
@@ -880,29 +510,6 @@ static int elf_in_code(struct sp_image *im, uint64_t vaddr)
 		if (vaddr >= e->code[i][0] && vaddr < e->code[i][1])
 			return 1;
 	return 0;
-}
-
-static struct sp_dwfuncs *dwarf_funcs(struct sp_image *im)
-{
-	struct elf_image *e = EI(im);
-
-	/* with a cache, the functions are built with the lines (and saved) */
-	if (!e->lines_state && e->cache_dir)
-		e->want_funcs = 1;
-	lines_wait_full(im);
-	funcs_wait(im);
-	if (!e->funcs_tried && e->lines) {
-		e->funcs_tried = 1;
-		if (e->funcs_read) {
-			/* read on the functions thread while the lines were decoded */
-			e->funcs = e->funcs_read;
-			e->funcs_read = NULL;
-			sp_dwfuncs_finish(e->funcs, e->lines);
-		} else {
-			e->funcs = sp_dwfuncs_new(e->dw, e->lines, &im->strs, NULL);
-		}
-	}
-	return e->funcs;
 }
 
 static int cmp_u64(const void *a, const void *b, void *ctx)
@@ -940,11 +547,11 @@ static size_t take_sorted(uint64_t *out, size_t k, const uint64_t *v, size_t n, 
  * the three lists, each (nearly always) ascending already. */
 static uint64_t *change_points(struct sp_image *im, uint64_t lo, uint64_t hi, size_t *n)
 {
-	struct elf_image *e = EI(im);
-	struct sp_dwfuncs *f = dwarf_funcs(im);
+	struct sp_dwtables *t = &EI(im)->tables;
+	struct sp_dwfuncs *f = sp_dwtables_funcs(t);
 	const struct sp_line *rows = NULL;
 	const uint64_t *segs = NULL, *syms = NULL;
-	size_t nrows = e->lines ? sp_linetab_rows(e->lines, &rows) : 0, nsegs = 0, nsyms = 0;
+	size_t nrows = t->lines ? sp_linetab_rows(t->lines, &rows) : 0, nsegs = 0, nsyms = 0;
 	size_t a, b, c, na, nb, nc, k = 0;
 	uint64_t *tmp, *v;
 
@@ -984,26 +591,26 @@ static uint64_t *change_points(struct sp_image *im, uint64_t lo, uint64_t hi, si
 static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *line,
 		    const char **func, struct sp_dwfuncs_cursor *c)
 {
-	struct elf_image *e = EI(im);
+	const struct sp_dwtables *t = &EI(im)->tables;
 	struct sp_inline_frame fr;
 	const struct sp_line *l;
 
 	*file = NULL;
 	*line = 0;
 	*func = NULL;
-	if (e->funcs && sp_dwfuncs_find_at(e->funcs, addr, &fr, 1, c)) {
+	if (t->funcs && sp_dwfuncs_find_at(t->funcs, addr, &fr, 1, c)) {
 		*file = fr.file;
 		*line = (int)fr.line;
 		*func = fr.name;
 		return;
 	}
-	l = sp_linetab_find_any_at(e->lines, addr, &c->lines);
+	l = sp_linetab_find_any_at(t->lines, addr, &c->lines);
 	if (l && l->file && l->line) {
 		*file = l->file;
 		*line = (int)l->line;
 	}
-	if (e->funcs)
-		*func = sp_dwfuncs_symbol_at(e->funcs, addr, c);
+	if (t->funcs)
+		*func = sp_dwfuncs_symbol_at(t->funcs, addr, c);
 }
 
 static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
@@ -1017,8 +624,8 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	int ret = 0;
 
 	(void)err;
-	dwarf_funcs(im);
-	if (!e->lines)
+	sp_dwtables_funcs(&e->tables);
+	if (!e->tables.lines)
 		return 0;
 	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
 	memset(&c, 0, sizeof(c));
@@ -1038,7 +645,7 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 static int elf_code(struct sp_image *im, struct sp_code *c, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
-	struct elf_file *dbg;
+	struct sp_elf_file *dbg;
 	Elf *symelf = e->main.elf;
 
 	if (!find_scn_type(&e->main, SHT_SYMTAB) && (dbg = debug_file(im)) &&
@@ -1051,42 +658,14 @@ static void elf_free(struct sp_image *im)
 {
 	struct elf_image *e = EI(im);
 
-	if (e->lines_state == 1)
-		pthread_join(e->lines_thread, NULL);
-	funcs_wait(im);
-	sp_dwfuncs_free(e->funcs_read);
-	if (e->fdw)
-		dwarf_end(e->fdw);
-	elf_file_close(&e->fnf);
-	sp_strtab_release(&e->fstrs);
-	if (e->feed) {
-		pthread_mutex_destroy(&e->feed->mu);
-		pthread_cond_destroy(&e->feed->cv);
-		free(e->feed->state);
-		free(e->feed);
-	}
-	sp_dwfuncs_free(e->funcs);
+	sp_dwtables_release(&e->tables);
 	sp_dwfuncs_free(e->symfuncs);
-	sp_dwvars_free(e->vars);
-	sp_linetab_free(e->lines);
 	free(e->code);
 	free(e->loads);
 	free(e->alloc);
-	if (e->dw)
-		dwarf_end(e->dw);
-	if (e->memelf)
-		elf_end(e->memelf);
-	sp_partial_release(&e->partial);
-	free(e->want);
-	free(e->query);
-	free(e->cache_dir);
-	free(e->dwarf_path);
-	free(e->cache_id);
-	free(e->extra_cus);
-	elf_file_close(&e->dwf);
 	free(e->dbg_path);
-	elf_file_close(&e->dbg);
-	elf_file_close(&e->main);
+	sp_elf_file_close(&e->dbg);
+	sp_elf_file_close(&e->main);
 	free(e);
 }
 
@@ -1138,65 +717,45 @@ void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out)
 
 void sp_elf_image_start(struct sp_image *im)
 {
-	lines_start(im, SP_PREFETCH_LINES);
+	sp_dwtables_start(&EI(im)->tables, SP_PREFETCH_LINES);
 }
 
 void sp_elf_image_start_for(struct sp_image *im, const uint64_t *vaddrs, size_t n)
 {
-	struct elf_image *e = EI(im);
-
-	if (e->lines_state)
-		return;
-	e->want_funcs = 1;
-	if (n) {
-		e->want = sp_xreallocarray(NULL, n, sizeof(*e->want));
-		memcpy(e->want, vaddrs, n * sizeof(*e->want));
-		e->nwant = n;
-	}
-	lines_start(im, SP_PREFETCH_LINES);
+	sp_dwtables_start_for(&EI(im)->tables, vaddrs, n);
 }
 
 int sp_elf_image_covers(struct sp_image *im, uint64_t vaddr)
 {
-	struct elf_image *e = EI(im);
-
-	lines_wait(im);
-	return !e->partial_on || sp_partial_covers(&e->partial, vaddr);
+	return sp_dwtables_covers(&EI(im)->tables, vaddr);
 }
 
 void sp_elf_image_read_all(struct sp_image *im)
 {
-	struct elf_image *e = EI(im);
+	sp_dwtables_read_all(&EI(im)->tables);
+}
 
-	lines_wait(im);
-	if (!e->partial_on)
-		return;
-	sp_dwfuncs_free(e->funcs);
-	sp_dwvars_free(e->vars);
-	sp_linetab_free(e->lines);
-	dwarf_end(e->dw);
-	if (e->memelf)
-		elf_end(e->memelf);
-	elf_file_close(&e->dwf);
-	sp_partial_release(&e->partial);
-	e->funcs = NULL;
-	e->vars = NULL;
-	e->lines = NULL;
-	e->dw = NULL;
-	e->memelf = NULL;
-	e->partial_on = 0;
-	e->funcs_tried = 0;
-	e->nwant = 0;
-	e->lines_state = 0;
-	e->cached = 0;
+void sp_elf_image_set_cache(struct sp_image *im, const char *dir)
+{
+	sp_dwtables_set_cache(&EI(im)->tables, dir);
+}
+
+int sp_elf_image_from_cache(struct sp_image *im)
+{
+	return sp_dwtables_from_cache(&EI(im)->tables);
+}
+
+void sp_elf_image_uncache(struct sp_image *im)
+{
+	sp_dwtables_uncache(&EI(im)->tables);
 }
 
 struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines)
 {
 	struct elf_image *e = EI(im);
-	struct sp_dwfuncs *f = dwarf_funcs(im);
+	struct sp_dwfuncs *f = sp_dwtables_funcs(&e->tables);
 
-	*lines = e->lines;
+	*lines = e->tables.lines;
 	if (f)
 		return f;
 	if (!e->symfuncs_tried) {
@@ -1239,12 +798,8 @@ int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **fil
 
 	if (sp_image_in_code(im, vaddr))
 		return 0;
-	lines_wait(im);
-	if (!e->vars) {
-		cache_open_dwarf(e);
-		e->vars = sp_dwvars_new(e->main.elf, e->partial_on ? NULL : e->dw, &im->strs);
-	}
-	return sp_dwvars_find(e->vars, from_target(e, vaddr), file, line);
+	return sp_dwvars_find(sp_dwtables_vars(&e->tables, e->main.elf), from_target(e, vaddr),
+			      file, line);
 }
 
 /* Version names of a dynamic symbol table, as bfd composes them for nm. */
@@ -1260,7 +815,7 @@ struct versions {
 
 /* The versions the file needs (.gnu.version_r): a symbol the executable
  * defines for a library (a copy-relocated `stdout`) carries one of them. */
-static void read_verneeds(const struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh,
+static void read_verneeds(const struct sp_elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh,
 			  struct versions *v)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -1299,7 +854,7 @@ static void read_verneeds(const struct elf_file *f, Elf_Scn *scn, const GElf_Shd
 	}
 }
 
-static void read_verdefs(const struct elf_file *f, struct versions *v)
+static void read_verdefs(const struct sp_elf_file *f, struct versions *v)
 {
 	Elf_Scn *scn = NULL;
 
@@ -1376,7 +931,7 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 		   int (*fn)(void *, const struct sp_nm_sym *), void *ctx)
 {
 	struct elf_image *e = EI(im);
-	const struct elf_file *f = &e->main;
+	const struct sp_elf_file *f = &e->main;
 	struct versions v;
 	Elf_Data *d = elf_getdata(symscn, NULL);
 	GElf_Shdr sh;
@@ -1453,10 +1008,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 
 	elf_version(EV_CURRENT);
 	e->dbg.fd = -1;
-	e->dwf.fd = -1;
-	e->fnf.fd = -1;
-	sp_strtab_init(&e->fstrs);
-	r = elf_file_open(&e->main, im->path);
+	r = sp_elf_file_open(&e->main, im->path);
 	if (r != 0) {
 		free(e);
 		if (r < 0)
@@ -1464,6 +1016,7 @@ int sp_elf_image_open(struct sp_image *im, struct sp_error *err)
 		return 1;
 	}
 	im->priv = e;
+	sp_dwtables_init(&e->tables, im);
 	im->ops = &sp_elf_image_ops;
 	im->target.is_elf = 1;
 	im->target.ptr_size = e->main.ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;

@@ -132,7 +132,10 @@ struct sp_linetab;
 int sp_image_is_elf(const struct sp_image *im);
 /* Program headers and build-id (borrowed from the image). */
 void sp_elf_image_info(struct sp_image *im, struct sp_elf_info *out);
-/* Starts reading the DWARF line table in the background. */
+/* The file the image's DWARF comes from: its own, else its separate debug
+ * file (opened here); NULL if neither has DWARF. Borrowed from the image. */
+const char *sp_elf_image_dwarf_path(struct sp_image *im);
+/* Starts reading the DWARF line table in the background (dwarf-tables.c). */
 void sp_elf_image_start(struct sp_image *im);
 /*
  * Starts reading the line table and the functions in the background for
