@@ -1,25 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The runtime-address symbolizer (symbolize.h): from a stack profile's
- * frames (runtime addresses plus the process's mappings) to functions,
- * source lines and inline chains.
+ * frames (runtime addresses plus the process's mappings) to the file and
+ * vaddr each one is; symfile.c then looks the vaddr up.
  *
  *   frame --(mapping)--> object --(find the file)--> sp_symfile
- *         --(bias from PT_LOAD, -1 for return addresses)--> vaddr
- *         --(addr2line -f -i rules: DWARF, else ELF symbols)--> sp_symloc
+ *         --(bias from PT_LOAD, -1 for return addresses: maps.c)--> vaddr
+ *         --(symfile.c: addr2line -f -i rules)--> sp_symloc
  *
- * Every step is cached: an object's file is found once, a mapping's bias
- * computed once, a frame symbolized once, and an address of a file looked
- * up once (frames of several profiles, or return addresses equal to leaf
- * addresses, share it). Files are opened once whatever the number of
- * objects that resolve to them, and their DWARF is read on first use (the
- * line table in the background, see elf-image.c).
- *
- * The answers are libbfd's (what addr2line prints), because google-pprof
- * and users compare with addr2line: the function of the innermost frame is
- * the DWARF function's linkage name (or the ELF symbol, see dwarf-funcs.c),
- * callers come from DW_TAG_inlined_subroutine chains, and a file without
- * DWARF answers with the nearest ELF symbol of its .symtab (or .dynsym).
+ * Every step is cached: an object's file is found once (in the order of
+ * docs/architecture.md, "Where files and debug files are found": the
+ * executable given, --path-map, the recorded path, $PATH, the build-id
+ * under the debug root, debuginfod), a mapping's bias computed once, a
+ * frame symbolized once. Files are opened once whatever the number of
+ * objects that resolve to them, and their DWARF is read ahead for the
+ * profile's addresses (sp_symbolizer_prefetch).
  */
 #include "internal.h"
 
@@ -29,43 +24,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dwarf-funcs.h"
-#include "lines.h"
+#include "symfile.h"
 #include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/hashmap.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
-
-#define MAX_INLINE 256
-
-/* A routine as google-pprof's nm pass keeps it. */
-struct nm_routine {
-	uint64_t start, end;
-	const char *fullname; /* "name<start>", or "name" (see nm_build) */
-};
-
-struct sp_symfile {
-	struct sp_symbolizer *s;
-	char *path;
-	struct sp_image *im;
-	struct sp_elf_info info;
-	struct sp_dwfuncs *funcs; /* on first lookup */
-	const struct sp_linetab *lines;
-	int loaded;
-	struct sp_pairmap index; /* vaddr -> locs[] */
-	struct sp_symloc **locs;
-	size_t nlocs, locs_alloc;
-	struct nm_routine *routines; /* sorted by start; on first use */
-	size_t nroutines;
-	const char *fini_name; /* the "_fini" pprof found, or NULL */
-	int nm_loaded;
-	struct sp_dwfuncs_state session; /* one addr2line process's memory */
-	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */
-	int session_ready;
-	struct sp_symloc scratch; /* the last session answer */
-	struct sp_sym_frame scratch_frames[MAX_INLINE];
-};
 
 struct obj_slot {
 	struct sp_symfile *file;
@@ -166,17 +130,6 @@ struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o)
 	return s;
 }
 
-static void symfile_free(struct sp_symfile *f)
-{
-	sp_symfile_session_reset(f);
-	sp_pairmap_release(&f->index);
-	free(f->locs);
-	free(f->routines);
-	sp_image_free(f->im);
-	free(f->path);
-	free(f);
-}
-
 void sp_symbolizer_free(struct sp_symbolizer *s)
 {
 	size_t i;
@@ -184,7 +137,7 @@ void sp_symbolizer_free(struct sp_symbolizer *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nfiles; i++)
-		symfile_free(s->files[i]);
+		sp_symfile_free(s->files[i]);
 	free(s->files);
 	free(s->objs);
 	free(s->maps);
@@ -198,14 +151,6 @@ void sp_symbolizer_free(struct sp_symbolizer *s)
 }
 
 /* ---- files ---- */
-
-static void loc_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
-{
-	const struct sp_symfile *f = ctx;
-
-	*k1 = f->locs[i]->vaddr;
-	*k2 = 0;
-}
 
 /* The opened file at `path`, shared by every object that resolves to it. */
 static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path, struct sp_error *err)
@@ -224,13 +169,8 @@ static struct sp_symfile *file_open(struct sp_symbolizer *s, const char *path, s
 		sp_image_free(im);
 		return NULL;
 	}
-	f = sp_xcalloc(1, sizeof(*f));
-	f->s = s;
-	f->path = sp_xstrdup(path);
-	f->im = im;
 	sp_elf_image_set_cache(im, s->o.cache_dir);
-	sp_elf_image_info(im, &f->info);
-	sp_pairmap_init(&f->index, loc_key, f);
+	f = sp_symfile_new(s, &s->arena, &s->strs, path, im);
 	SP_ALLOC_GROW(s->files, s->nfiles + 1, s->files_alloc);
 	s->files[s->nfiles++] = f;
 	return f;
@@ -240,17 +180,6 @@ struct sp_symfile *sp_symbolizer_open(struct sp_symbolizer *s, const char *path,
 				      struct sp_error *err)
 {
 	return file_open(s, path, err);
-}
-
-const char *sp_symfile_path(const struct sp_symfile *f)
-{
-	return f->path;
-}
-
-const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len)
-{
-	*len = f->info.build_id ? f->info.build_id_len : 0;
-	return f->info.build_id;
 }
 
 static int is_file(const char *path)
@@ -483,342 +412,6 @@ struct sp_symfile *sp_symbolizer_object(struct sp_symbolizer *s, const struct sp
 	return slot->file;
 }
 
-/* ---- lookups ---- */
-
-static void load(struct sp_symfile *f)
-{
-	if (f->loaded)
-		return;
-	f->loaded = 1;
-	f->funcs = sp_elf_image_funcs(f->im, &f->lines);
-	f->funcs_gen++;
-}
-
-/* A file read partially (for the profile's addresses) is read whole when
- * an address outside those units is asked. */
-static void load_for(struct sp_symfile *f, uint64_t vaddr)
-{
-	load(f);
-	if (!sp_elf_image_covers(f->im, vaddr)) {
-		sp_elf_image_read_all(f->im);
-		f->loaded = 0;
-		load(f);
-	}
-}
-
-/* The discriminator addr2line prints: the line row's, for frame 0's line. */
-static uint32_t discriminator(const struct sp_symfile *f, uint64_t vaddr,
-			      const struct sp_inline_frame *fr0, struct sp_dwfuncs_cursor *cur)
-{
-	const struct sp_line *l;
-
-	if (!f->lines || !fr0->line)
-		return 0;
-	l = cur ? sp_linetab_find_any_at(f->lines, vaddr, &cur->lines)
-		: sp_linetab_find_any(f->lines, vaddr);
-	if (!l)
-		return 0;
-	return l->line == fr0->line && l->file == fr0->file ? l->discriminator : 0;
-}
-
-/* The naming rule's names for the frames of a chain (sp_name_frame());
- * fr NULL: no DWARF function there, the one frame is the ELF symbol's. */
-static void name_frames(struct sp_symfile *f, uint64_t vaddr, const struct sp_inline_frame *fr,
-			size_t n, struct sp_sym_frame *out)
-{
-	size_t i;
-	int linkage, is_linkage, inlined = 0;
-
-	for (i = 0; i < n; i++) {
-		/* the outermost frame is the function itself, unless the
-		 * chain was cut short */
-		if (fr && i == n - 1)
-			sp_dwfuncs_fn_name(f->funcs, fr[i].fn, &is_linkage, &inlined);
-		out[i].func = sp_name_frame(f->funcs, fr ? &fr[i] : NULL, i == n - 1 && !inlined,
-					    vaddr, &linkage);
-		out[i].func_linkage = out[i].func && linkage;
-	}
-}
-
-/* 1 if naming the chain would read DIEs that tables from the index
- * cache do not have. */
-static int needs_dies(struct sp_symfile *f, const struct sp_inline_frame *fr, size_t n)
-{
-	size_t i;
-
-	if (!sp_elf_image_from_cache(f->im))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (sp_dwfuncs_needs_dies(f->funcs, fr[i].fn))
-			return 1;
-	return 0;
-}
-
-/* How compute() looks an address up. */
-struct how {
-	struct sp_dwfuncs_state *st;   /* one process's memory, or NULL: a fresh one */
-	struct sp_dwfuncs_cursor *cur; /* where the last lookup ended, or NULL */
-	int session;		       /* a session's lookup (variables in data too) */
-	int names;		       /* also the naming rule's names */
-	uint32_t *fns;		       /* NULL, or per frame its function (NONE_FN: none) */
-};
-
-#define NONE_FN UINT32_MAX
-
-/*
- * addr2line -f -i: bfd_find_nearest_line, then bfd_find_inliner_info,
- * into out[] (MAX_INLINE entries) as `how` says. Returns the number of
- * frames.
- */
-static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *how,
-		      struct sp_sym_frame *out)
-{
-	struct sp_inline_frame fr[MAX_INLINE];
-	struct sp_dwfuncs_cursor fresh;
-	size_t n = 0, i;
-	uint32_t disc = 0;
-	int from_dwarf = 1;
-
-	load_for(f, vaddr);
-	if (!sp_elf_image_in_alloc(f->im, vaddr))
-		return 0;
-	memset(&fresh, 0, sizeof(fresh));
-	if (f->lines)
-		n = how->st ? sp_dwfuncs_find_state(f->funcs, how->st, vaddr, fr, MAX_INLINE)
-			    : sp_dwfuncs_find_at(f->funcs, vaddr, fr, MAX_INLINE,
-						 how->cur ? how->cur : &fresh);
-	if (!n) {
-		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
-
-		const char *symfile;
-
-		fr[0].name = sp_dwfuncs_symbol_file(f->funcs, vaddr, &symfile);
-		fr[0].file = l && l->file ? l->file : symfile;
-		fr[0].line = l ? l->line : 0;
-		fr[0].fn = NONE_FN;
-		n = fr[0].name || l;
-		from_dwarf = 0;
-		/* addr2line's answer for a variable (in a session: --addr2line;
-		 * a profile's frames are code) */
-		if (how->session && f->lines &&
-		    sp_elf_image_data_line(f->im, vaddr, &fr[0].file, &fr[0].line))
-			n = 1;
-	}
-	if (n)
-		disc = discriminator(f, vaddr, &fr[0], how->cur);
-	for (i = 0; i < n; i++) {
-		out[i].name = fr[i].name;
-		out[i].file = fr[i].file;
-		out[i].line = fr[i].line;
-		out[i].discriminator = disc;
-		out[i].func = NULL;
-		out[i].func_linkage = 0;
-		if (how->fns)
-			how->fns[i] = from_dwarf ? fr[i].fn : NONE_FN;
-	}
-	if (how->names && from_dwarf && needs_dies(f, fr, n)) {
-		/* tables from the index cache cannot name this chain: read
-		 * the DWARF and look again */
-		sp_elf_image_uncache(f->im);
-		f->loaded = 0;
-		return compute(f, vaddr, how, out);
-	}
-	if (how->names)
-		name_frames(f, vaddr, from_dwarf ? fr : NULL, n, out);
-	return n;
-}
-
-static void fill(struct sp_symloc *loc, struct sp_symfile *f, uint64_t vaddr, size_t n)
-{
-	loc->reason = n ? SP_SYM_OK : SP_SYM_NO_SYMBOL;
-	loc->file = f;
-	loc->vaddr = vaddr;
-	loc->nframes = (uint32_t)n;
-}
-
-/* A session's memory is per function of the tables it started with: when
- * those were replaced (read whole, or read from DWARF instead of the index
- * cache), it starts again. */
-static void session_start(struct sp_symfile *f)
-{
-	if (f->session_ready && f->session_gen != f->funcs_gen)
-		sp_symfile_session_reset(f);
-	if (!f->session_ready) {
-		sp_dwfuncs_state_init(&f->session, f->funcs);
-		f->session_gen = f->funcs_gen;
-		f->session_ready = 1;
-	}
-}
-
-const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
-{
-	struct how how = {&f->session, NULL, 1, 0, NULL};
-
-	load_for(f, vaddr);
-	session_start(f);
-	fill(&f->scratch, f, vaddr, compute(f, vaddr, &how, f->scratch_frames));
-	f->scratch.frames = f->scratch_frames;
-	return &f->scratch;
-}
-
-/*
- * Many session lookups at once. The chains are found in address order
- * (each distinct address once, the lookups stepping forward through the
- * tables instead of missing the cache at random), then handed out in the
- * callers' order, where the one thing a session remembers is replayed:
- * the names bfd gives functions without a linkage name (rule 8 of
- * dwarf-funcs.c, sp_dwfuncs_state_apply()).
- */
-struct batch_addr {
-	uint64_t vaddr;
-	uint32_t i; /* position in the caller's order */
-};
-
-#define BATCH_KEY(x) ((x)->vaddr)
-SP_DEFINE_RADIX_SORT(sort_batch, struct batch_addr, BATCH_KEY)
-
-struct batch_answer {
-	size_t first; /* into frames[] and fns[] */
-	uint32_t n;
-	uint8_t replay; /* a frame's function has no linkage name */
-};
-
-struct batch {
-	struct batch_answer *ans; /* per distinct address */
-	uint32_t *of;		  /* per input: its answer */
-	struct sp_sym_frame *frames;
-	uint32_t *fns;
-	size_t nframes, frames_alloc;
-};
-
-static void batch_resolve(struct sp_symfile *f, const uint64_t *vaddrs, size_t n, struct batch *b)
-{
-	struct batch_addr *v = sp_xmalloc((n + 1) * sizeof(*v)), *tmp, *sorted;
-	struct sp_dwfuncs_cursor cur;
-	size_t i, k, nans = 0;
-
-	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
-	for (i = 0; i < n; i++) {
-		v[i].vaddr = vaddrs[i];
-		v[i].i = (uint32_t)i;
-		load_for(f, vaddrs[i]);
-	}
-	sorted = sort_batch(v, n, tmp);
-	memset(&cur, 0, sizeof(cur));
-	b->ans = sp_xmalloc((n + 1) * sizeof(*b->ans));
-	b->of = sp_xmalloc((n + 1) * sizeof(*b->of));
-	for (i = 0; i < n; i++) {
-		struct batch_answer *a;
-		struct how how = {NULL, &cur, 1, 0, NULL};
-
-		if (i && sorted[i].vaddr == sorted[i - 1].vaddr) {
-			b->of[sorted[i].i] = (uint32_t)(nans - 1);
-			continue;
-		}
-		if (b->nframes + MAX_INLINE > b->frames_alloc) {
-			SP_ALLOC_GROW(b->frames, b->nframes + MAX_INLINE, b->frames_alloc);
-			b->fns = sp_xreallocarray(b->fns, b->frames_alloc, sizeof(*b->fns));
-		}
-		a = &b->ans[nans];
-		a->first = b->nframes;
-		how.fns = b->fns + b->nframes;
-		a->n = (uint32_t)compute(f, sorted[i].vaddr, &how, b->frames + b->nframes);
-		a->replay = 0;
-		for (k = 0; k < a->n; k++) {
-			int linkage = 1, inlined;
-
-			if (how.fns[k] != NONE_FN)
-				sp_dwfuncs_fn_name(f->funcs, how.fns[k], &linkage, &inlined);
-			a->replay |= !linkage;
-		}
-		b->nframes += a->n;
-		b->of[sorted[i].i] = (uint32_t)nans++;
-	}
-	free(v);
-	free(tmp);
-}
-
-void sp_symfile_lookup_session_many(struct sp_symfile *f, const uint64_t *vaddrs, size_t n,
-				    void (*fn)(void *ctx, size_t i, const struct sp_symloc *loc),
-				    void *ctx)
-{
-	struct batch b;
-	size_t i;
-
-	memset(&b, 0, sizeof(b));
-	batch_resolve(f, vaddrs, n, &b);
-	session_start(f);
-	f->scratch.frames = f->scratch_frames;
-	for (i = 0; i < n; i++) {
-		const struct batch_answer *a = &b.ans[b.of[i]];
-		struct sp_inline_frame fr[MAX_INLINE];
-		uint32_t k;
-
-		/* the answers are in address order, the callers' order jumps
-		 * around them: fetch a few ahead */
-		if (i + 16 < n)
-			__builtin_prefetch(&b.ans[b.of[i + 16]]);
-		if (i + 8 < n)
-			__builtin_prefetch(b.frames + b.ans[b.of[i + 8]].first);
-
-		fill(&f->scratch, f, vaddrs[i], a->n);
-		if (!a->replay) {
-			f->scratch.frames = b.frames + a->first;
-			fn(ctx, i, &f->scratch);
-			continue;
-		}
-		for (k = 0; k < a->n; k++) {
-			fr[k].name = b.frames[a->first + k].name;
-			fr[k].fn = b.fns[a->first + k];
-		}
-		sp_dwfuncs_state_apply(f->funcs, &f->session, vaddrs[i], fr, a->n);
-		for (k = 0; k < a->n; k++) {
-			f->scratch_frames[k] = b.frames[a->first + k];
-			f->scratch_frames[k].name = fr[k].name;
-		}
-		f->scratch.frames = f->scratch_frames;
-		fn(ctx, i, &f->scratch);
-	}
-	f->scratch.frames = f->scratch_frames;
-	free(b.ans);
-	free(b.of);
-	free(b.frames);
-	free(b.fns);
-}
-
-void sp_symfile_session_reset(struct sp_symfile *f)
-{
-	if (f->session_ready)
-		sp_dwfuncs_state_release(&f->session);
-	f->session_ready = 0;
-}
-
-const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
-{
-	uint32_t i = sp_pairmap_get(&f->index, vaddr, 0);
-	struct sp_symloc *loc;
-
-	if (i != UINT32_MAX)
-		return f->locs[i];
-	struct sp_sym_frame tmp[MAX_INLINE];
-	struct how how = {NULL, NULL, 0, 1, NULL};
-	size_t n;
-
-	loc = sp_arena_zalloc(&f->s->arena, sizeof(*loc));
-	n = compute(f, vaddr, &how, tmp);
-	fill(loc, f, vaddr, n);
-	if (n) {
-		struct sp_sym_frame *out = sp_arena_array(&f->s->arena, n, sizeof(*out));
-
-		memcpy(out, tmp, n * sizeof(*out));
-		loc->frames = out;
-	}
-	SP_ALLOC_GROW(f->locs, f->nlocs + 1, f->locs_alloc);
-	f->locs[f->nlocs] = loc;
-	sp_pairmap_put(&f->index, vaddr, 0, (uint32_t)f->nlocs++);
-	return loc;
-}
-
 /* Why a file cannot be the one a mapping showed; NULL if it fits. */
 static const char *misfit(const struct sp_map *map, const struct sp_symfile *f, uint64_t *bias)
 {
@@ -1002,41 +595,6 @@ const struct sp_symloc *sp_symbolizer_frame(struct sp_symbolizer *s, const struc
 	return s->frames[frame];
 }
 
-/* ---- symbols by name (addr2line's "name+offset" input) ---- */
-
-struct find_name {
-	struct sp_symbolizer *s;
-	const char *name;
-	int demangled;
-	uint64_t addr;
-	int found;
-};
-
-static int find_name_cb(void *ctx, const struct sp_nm_sym *sym)
-{
-	struct find_name *fn = ctx;
-	const char *n = fn->demangled ? sp_symbolizer_demangle(fn->s, sym->name) : sym->name;
-
-	if (fn->found || strcmp(n, fn->name))
-		return 0;
-	fn->addr = sym->addr;
-	fn->found = 1;
-	return 0;
-}
-
-int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *addr)
-{
-	struct find_name fn = {f->s, name, 0, 0, 0};
-
-	sp_elf_image_nm(f->im, find_name_cb, &fn);
-	if (!fn.found) {
-		fn.demangled = 1;
-		sp_elf_image_nm(f->im, find_name_cb, &fn);
-	}
-	*addr = fn.addr;
-	return fn.found ? 0 : -1;
-}
-
 /* ---- reading ahead ---- */
 
 void sp_symbolizer_preload(struct sp_symbolizer *s)
@@ -1115,188 +673,4 @@ void sp_symbolizer_prefetch(struct sp_symbolizer *s, const struct sp_profile *p)
 	free(want);
 	free(nwant);
 	free(walloc);
-}
-
-/* ---- google-pprof's nm view ---- */
-
-struct nm_collect {
-	struct sp_nm_sym *v;
-	size_t n, alloc;
-};
-
-static int nm_add(void *ctx, const struct sp_nm_sym *sym)
-{
-	struct nm_collect *c = ctx;
-
-	SP_ALLOC_GROW(c->v, c->n + 1, c->alloc);
-	c->v[c->n++] = *sym;
-	return 0;
-}
-
-/* nm -n: by address, then by name (C locale), then table order. */
-static int cmp_nm(const void *a, const void *b, void *ctx)
-{
-	const struct sp_nm_sym *x = a, *y = b;
-	int c;
-
-	(void)ctx;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if ((c = strcmp(x->name, y->name)))
-		return c;
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* The name nm prints: demangled, then @VERSION or @@VERSION. */
-static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
-{
-	const char *d = sp_symbolizer_demangle(f->s, sym->name);
-	struct sp_buf b = SP_BUF_INIT;
-	const char *out;
-
-	if (!sym->version[0])
-		return d;
-	sp_buf_addstr(&b, d);
-	sp_buf_addstr(&b, sym->hidden ? "@" : "@@");
-	sp_buf_addstr(&b, sym->version);
-	out = sp_strtab_intern(&f->s->strs, b.buf);
-	sp_buf_release(&b);
-	return out;
-}
-
-static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
-{
-	const struct sp_symfile *f = ctx;
-
-	*k1 = (uint64_t)(uintptr_t)f->routines[i].fullname;
-	*k2 = 0;
-}
-
-/* pprof keeps routines in a hash by name: a later one replaces the range */
-static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *alloc,
-		    const char *fullname, uint64_t start, uint64_t end)
-{
-	uint32_t i;
-
-	SP_ALLOC_GROW(f->routines, f->nroutines + 1, *alloc);
-	f->routines[f->nroutines].fullname = fullname;
-	i = sp_pairmap_put(index, (uint64_t)(uintptr_t)fullname, 0, (uint32_t)f->nroutines);
-	if (i == f->nroutines)
-		f->nroutines++;
-	f->routines[i].start = start;
-	f->routines[i].end = end;
-}
-
-/*
- * GetProcedureBoundariesViaNm: the first symbol at each address opens a
- * routine named "name<addr>" that ends at the next address; a later t/T
- * symbol at the same address replaces its name (without the <addr> tag).
- */
-/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (11,000 of
- * them for a big program: no printf). */
-static void nm_tag(struct sp_buf *b, const char *name, uint64_t addr)
-{
-	char hex[18];
-	int i;
-
-	hex[0] = '<';
-	for (i = 16; i > 0; i--, addr >>= 4)
-		hex[i] = "0123456789abcdef"[addr & 15];
-	hex[17] = '>';
-	sp_buf_addstr(b, name);
-	sp_buf_add(b, hex, sizeof(hex));
-}
-
-static void nm_build(struct sp_symfile *f)
-{
-	struct nm_collect c = {NULL, 0, 0};
-	struct sp_buf b = SP_BUF_INIT;
-	const char *routine = NULL;
-	struct sp_pairmap index;
-	uint64_t last = 0;
-	size_t i, alloc = 0;
-	int have_last = 0;
-
-	f->nm_loaded = 1;
-	sp_pairmap_init(&index, routine_key, f);
-	sp_elf_image_nm(f->im, nm_add, &c);
-	sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
-	for (i = 0; i < c.n; i++) {
-		const struct sp_nm_sym *sym = &c.v[i];
-		const char *name = nm_printed(f, sym);
-
-		if (have_last && sym->addr == last) {
-			if (sym->type == 't' || sym->type == 'T')
-				routine = name;
-			continue;
-		}
-		if (!strcmp(name, "_fini"))
-			f->fini_name = name;
-		if (routine && routine[0])
-			nm_emit(f, &index, &alloc, routine, last, sym->addr);
-		last = sym->addr;
-		have_last = 1;
-		sp_buf_reset(&b);
-		nm_tag(&b, name, sym->addr);
-		routine = sp_strtab_intern(&f->s->strs, b.buf);
-	}
-	sp_buf_release(&b);
-	if (routine && routine[0])
-		nm_emit(f, &index, &alloc, routine, last, last);
-	sp_pairmap_release(&index);
-	free(c.v);
-}
-
-static int cmp_routine(const void *a, const void *b, void *ctx)
-{
-	const struct nm_routine *x = a, *y = b;
-
-	(void)ctx;
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-static void nm_load(struct sp_symfile *f)
-{
-	if (f->nm_loaded)
-		return;
-	nm_build(f);
-	sp_sort(f->routines, f->nroutines, sizeof(*f->routines), cmp_routine, NULL);
-}
-
-int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name, uint64_t *start)
-{
-	size_t lo = 0, hi, n;
-
-	nm_load(f);
-	n = f->nroutines;
-	if (!n)
-		return 0;
-	/* MapSymbolsWithNM: the first routine (up to the last) whose end is
-	 * above vaddr */
-	hi = n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (vaddr >= f->routines[mid].end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (vaddr >= f->routines[lo].end)
-		return 0;
-	*name = f->routines[lo].fullname;
-	*start = f->routines[lo].start;
-	return 1;
-}
-
-int sp_symfile_nm_has_routines(struct sp_symfile *f)
-{
-	nm_load(f);
-	return f->nroutines != 0;
-}
-
-int sp_symfile_nm_has_fini(struct sp_symfile *f)
-{
-	nm_load(f);
-	return f->fini_name != NULL;
 }

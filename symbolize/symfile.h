@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A file the runtime-address symbolizer opened (symbolize.h's struct
+ * sp_symfile): symbolizer.c finds it and says which of its vaddrs a frame
+ * is; symfile.c answers what is at a vaddr (addr2line -f -i).
+ */
+#ifndef SYMPROF_SYMBOLIZE_SYMFILE_H
+#define SYMPROF_SYMBOLIZE_SYMFILE_H
+
+#include "dwarf-funcs.h"
+#include "internal.h"
+#include "symprof/hashmap.h"
+#include "symprof/symbolize.h"
+
+#define MAX_INLINE 256
+
+/* A routine as google-pprof's nm pass keeps it. */
+struct nm_routine {
+	uint64_t start, end;
+	const char *fullname; /* "name<start>", or "name" (see nm_build) */
+};
+
+struct sp_symfile {
+	struct sp_symbolizer *s; /* the owner (its demangling cache) */
+	struct sp_arena *arena;	 /* the owner's: answers live there */
+	struct sp_strtab *strs;	 /* the owner's: names built here */
+	char *path;
+	struct sp_image *im;
+	struct sp_elf_info info;
+	struct sp_dwfuncs *funcs; /* on first lookup */
+	const struct sp_linetab *lines;
+	int loaded;
+	struct sp_pairmap index; /* vaddr -> locs[] */
+	struct sp_symloc **locs;
+	size_t nlocs, locs_alloc;
+	struct nm_routine *routines; /* sorted by start; on first use */
+	size_t nroutines;
+	const char *fini_name; /* the "_fini" pprof found, or NULL */
+	int nm_loaded;
+	struct sp_dwfuncs_state session; /* one addr2line process's memory */
+	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */
+	int session_ready;
+	struct sp_symloc scratch; /* the last session answer */
+	struct sp_sym_frame scratch_frames[MAX_INLINE];
+};
+
+/* The file at path, read through im (taken: freed with the file). */
+struct sp_symfile *sp_symfile_new(struct sp_symbolizer *s, struct sp_arena *arena,
+				  struct sp_strtab *strs, const char *path, struct sp_image *im);
+void sp_symfile_free(struct sp_symfile *f);
+
+#endif
