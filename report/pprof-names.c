@@ -5,7 +5,7 @@
  * symbolizer instead of nm and addr2line processes:
  *
  *  - MapSymbolsWithNM: the `nm -n --demangle` routine around the address
- *    (see sp_symfile_nm_routine), tagged "name<addr>";
+ *    (pprof-nmview.c), tagged "name<addr>";
  *  - MapToSymbols: `addr2line -f -C` answers, with -i (inline chains) only
  *    for files whose nm listing has `_fini` (pprof's separator trick),
  *    each answer becoming (ShortFunctionName, "file:line", full name); nm
@@ -274,14 +274,14 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	const char *nm_full = NULL, *nm_short = NULL;
 	uint64_t start;
 	uint32_t k, count;
-	int inl = loc->file ? sp_symfile_nm_has_fini(loc->file) : 1;
+	int inl = loc->file ? sp_pprof_nmview_has_fini(&n->nm, loc->file) : 1;
 	struct sp_pprof_sym *sy;
 
 	if (!loc->file) {
 		/* recorded: no routine to look up */
-	} else if (sp_symfile_nm_routine(loc->file, loc->vaddr, &nm_full, &start)) {
+	} else if (sp_pprof_nmview_routine(&n->nm, loc->file, loc->vaddr, &nm_full, &start)) {
 		nm_short = short_of(n, nm_full);
-	} else if (sp_symfile_nm_has_routines(loc->file)) {
+	} else if (sp_pprof_nmview_has_routines(&n->nm, loc->file)) {
 		nm_full = nm_short = hex_pc(n, a->pc, 1);
 	}
 	count = loc->nframes ? (inl ? loc->nframes : 1) : 1;
@@ -345,6 +345,7 @@ void sp_pprof_names_init(struct sp_pprof_names *n, struct sp_symbolizer *s, int 
 	n->lines = lines;
 	sp_strtab_init(&n->strs);
 	sp_arena_init(&n->arena);
+	sp_pprof_nmview_init(&n->nm);
 	sp_pairmap_init(&n->short_index, short_key, n);
 	sp_pairmap_init(&n->fl_index, fl_key, n);
 }
@@ -357,4 +358,5 @@ void sp_pprof_names_release(struct sp_pprof_names *n)
 	free(n->fls);
 	sp_strtab_release(&n->strs);
 	sp_arena_release(&n->arena);
+	sp_pprof_nmview_release(&n->nm);
 }

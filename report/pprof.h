@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Private to report/: google-pprof's names for the addresses of a CPU
- * profile (pprof-names.c), used by its text report (pprof.c).
+ * profile (pprof-names.c), used by its text report (pprof.c), and its
+ * view of each file through nm (pprof-nmview.c), which the names and the
+ * profile.proto writer (proto.c) ask.
  */
 #ifndef SYMPROF_REPORT_PPROF_H
 #define SYMPROF_REPORT_PPROF_H
@@ -13,7 +15,35 @@
 #include "symprof/strtab.h"
 
 struct sp_symbolizer;
+struct sp_symfile;
 struct sp_symloc;
+
+/*
+ * google-pprof's view of files through `nm -n --demangle` (pprof-nmview.c),
+ * each file's built on first use from sp_symfile_nm(). Names returned are
+ * borrowed, valid until the release and sp_symbolizer_free().
+ */
+struct sp_pprof_nmfile;
+struct sp_pprof_nmview {
+	struct sp_pairmap index; /* file -> files[] */
+	struct sp_pprof_nmfile *files;
+	size_t nfiles, files_alloc;
+	struct sp_strtab strs; /* the "name<addr>" names */
+};
+
+void sp_pprof_nmview_init(struct sp_pprof_nmview *v);
+void sp_pprof_nmview_release(struct sp_pprof_nmview *v);
+/* The routine whose range [start, next symbol's address) holds vaddr, as
+ * pprof names it ("name<addr>", or the t/T symbol's name at that address);
+ * 0 if vaddr lies at or above the last symbol (below the first, the first
+ * routine answers, as in pprof). */
+int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uint64_t vaddr,
+			    const char **name, uint64_t *start);
+/* 1 if the view has any routine (pprof then names every address). */
+int sp_pprof_nmview_has_routines(struct sp_pprof_nmview *v, struct sp_symfile *f);
+/* 1 if a routine starts with a symbol "_fini": pprof then asks addr2line
+ * for inline chains (it uses _fini as a separator). */
+int sp_pprof_nmview_has_fini(struct sp_pprof_nmview *v, struct sp_symfile *f);
 
 /* One entry of pprof's symbol list: ShortFunctionName (interned in the
  * names' strs, so that equal names are equal pointers), the full name
@@ -47,6 +77,7 @@ struct sp_pprof_names {
 	int lines;	/* fill sp_pprof_sym.file, line, fl */
 	struct sp_strtab strs;
 	struct sp_arena arena;
+	struct sp_pprof_nmview nm;
 	/* memos: full name -> short name, (file, line) -> its number */
 	struct sp_pairmap short_index, fl_index;
 	struct sp_pprof_memo *shorts, *fls;

@@ -40,6 +40,7 @@
 #include <zlib.h>
 
 #include "json.h"
+#include "pprof.h"
 #include "symprof/alloc.h"
 #include "symprof/hashmap.h"
 #include "symprof/pbwire.h"
@@ -396,6 +397,7 @@ struct stackw {
 	uint64_t *obj_limit; /* its highest offset + 1 */
 	struct pline *lines; /* of the location being made */
 	size_t lines_alloc;
+	struct sp_pprof_nmview nm; /* start lines: pprof's routines */
 };
 
 /* Objects without mappings (IgProf) are laid at (object + 1) << 40. */
@@ -457,13 +459,13 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
  * the first instruction of the routine nm lists it in (the outermost
  * function there is the one vaddr is in); 0 if unknown.
  */
-static int64_t start_line(struct sp_symfile *f, uint64_t vaddr)
+static int64_t start_line(struct stackw *sw, struct sp_symfile *f, uint64_t vaddr)
 {
 	const struct sp_symloc *l;
 	const char *name;
 	uint64_t start;
 
-	if (!f || !sp_symfile_nm_routine(f, vaddr, &name, &start) || start > vaddr)
+	if (!f || !sp_pprof_nmview_routine(&sw->nm, f, vaddr, &name, &start) || start > vaddr)
 		return 0;
 	l = sp_symfile_lookup(f, start);
 	return l->nframes ? l->frames[l->nframes - 1].line : 0;
@@ -512,7 +514,7 @@ static size_t frame_lines(struct stackw *sw, uint32_t f, int *with_file)
 						    ? sp_symbolizer_demangle(sw->s, raw)
 						    : raw;
 			int64_t start =
-				k + 1 == loc->nframes ? start_line(loc->file, loc->vaddr) : 0;
+				k + 1 == loc->nframes ? start_line(sw, loc->file, loc->vaddr) : 0;
 
 			sw->lines[n].func = function(w, string(w, shown), string(w, raw),
 						     string(w, sf->file), start);
@@ -621,6 +623,7 @@ void sp_report_proto_stacks(FILE *out, const struct sp_profile *p, struct sp_sym
 	sw.map_id = sp_xcalloc(p->nmaps + 1, sizeof(*sw.map_id));
 	sw.obj_id = sp_xcalloc(p->nobjects + 1, sizeof(*sw.obj_id));
 	sw.obj_limit = sp_xcalloc(p->nobjects + 1, sizeof(*sw.obj_limit));
+	sp_pprof_nmview_init(&sw.nm);
 	cct_samples(&sw);
 	list_samples(&sw);
 	for (i = 0; i < p->nobjects; i++)
@@ -633,6 +636,7 @@ void sp_report_proto_stacks(FILE *out, const struct sp_profile *p, struct sp_sym
 	free(sw.obj_id);
 	free(sw.obj_limit);
 	free(sw.lines);
+	sp_pprof_nmview_release(&sw.nm);
 }
 
 /* ---- call graphs (gmon.out, aprof) ---- */

@@ -53,7 +53,7 @@ void sp_symfile_free(struct sp_symfile *f)
 	sp_symfile_session_reset(f);
 	sp_pairmap_release(&f->index);
 	free(f->locs);
-	free(f->routines);
+	free(f->nm);
 	sp_image_free(f->im);
 	free(f->path);
 	free(f);
@@ -441,7 +441,7 @@ int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *add
 	return fn.found ? 0 : -1;
 }
 
-/* ---- google-pprof's nm view ---- */
+/* ---- nm's listing (google-pprof's view: report/pprof-nmview.c) ---- */
 
 struct nm_collect {
 	struct sp_nm_sym *v;
@@ -488,139 +488,24 @@ static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
 	return out;
 }
 
-static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
-{
-	const struct sp_symfile *f = ctx;
-
-	*k1 = (uint64_t)(uintptr_t)f->routines[i].fullname;
-	*k2 = 0;
-}
-
-/* pprof keeps routines in a hash by name: a later one replaces the range */
-static void nm_emit(struct sp_symfile *f, struct sp_pairmap *index, size_t *alloc,
-		    const char *fullname, uint64_t start, uint64_t end)
-{
-	uint32_t i;
-
-	SP_ALLOC_GROW(f->routines, f->nroutines + 1, *alloc);
-	f->routines[f->nroutines].fullname = fullname;
-	i = sp_pairmap_put(index, (uint64_t)(uintptr_t)fullname, 0, (uint32_t)f->nroutines);
-	if (i == f->nroutines)
-		f->nroutines++;
-	f->routines[i].start = start;
-	f->routines[i].end = end;
-}
-
-/*
- * GetProcedureBoundariesViaNm: the first symbol at each address opens a
- * routine named "name<addr>" that ends at the next address; a later t/T
- * symbol at the same address replaces its name (without the <addr> tag).
- */
-/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (11,000 of
- * them for a big program: no printf). */
-static void nm_tag(struct sp_buf *b, const char *name, uint64_t addr)
-{
-	char hex[18];
-	int i;
-
-	hex[0] = '<';
-	for (i = 16; i > 0; i--, addr >>= 4)
-		hex[i] = "0123456789abcdef"[addr & 15];
-	hex[17] = '>';
-	sp_buf_addstr(b, name);
-	sp_buf_add(b, hex, sizeof(hex));
-}
-
-static void nm_build(struct sp_symfile *f)
+size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines)
 {
 	struct nm_collect c = {NULL, 0, 0};
-	struct sp_buf b = SP_BUF_INIT;
-	const char *routine = NULL;
-	struct sp_pairmap index;
-	uint64_t last = 0;
-	size_t i, alloc = 0;
-	int have_last = 0;
+	size_t i;
 
-	f->nm_loaded = 1;
-	sp_pairmap_init(&index, routine_key, f);
-	sp_elf_image_nm(f->im, nm_add, &c);
-	sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
-	for (i = 0; i < c.n; i++) {
-		const struct sp_nm_sym *sym = &c.v[i];
-		const char *name = nm_printed(f, sym);
-
-		if (have_last && sym->addr == last) {
-			if (sym->type == 't' || sym->type == 'T')
-				routine = name;
-			continue;
+	if (!f->nm_loaded) {
+		f->nm_loaded = 1;
+		sp_elf_image_nm(f->im, nm_add, &c);
+		sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
+		f->nm = sp_xreallocarray(NULL, c.n + 1, sizeof(*f->nm));
+		for (i = 0; i < c.n; i++) {
+			f->nm[i].addr = c.v[i].addr;
+			f->nm[i].name = nm_printed(f, &c.v[i]);
+			f->nm[i].type = c.v[i].type;
 		}
-		if (!strcmp(name, "_fini"))
-			f->fini_name = name;
-		if (routine && routine[0])
-			nm_emit(f, &index, &alloc, routine, last, sym->addr);
-		last = sym->addr;
-		have_last = 1;
-		sp_buf_reset(&b);
-		nm_tag(&b, name, sym->addr);
-		routine = sp_strtab_intern(f->strs, b.buf);
+		f->nnm = c.n;
+		free(c.v);
 	}
-	sp_buf_release(&b);
-	if (routine && routine[0])
-		nm_emit(f, &index, &alloc, routine, last, last);
-	sp_pairmap_release(&index);
-	free(c.v);
-}
-
-static int cmp_routine(const void *a, const void *b, void *ctx)
-{
-	const struct nm_routine *x = a, *y = b;
-
-	(void)ctx;
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-static void nm_load(struct sp_symfile *f)
-{
-	if (f->nm_loaded)
-		return;
-	nm_build(f);
-	sp_sort(f->routines, f->nroutines, sizeof(*f->routines), cmp_routine, NULL);
-}
-
-int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name, uint64_t *start)
-{
-	size_t lo = 0, hi, n;
-
-	nm_load(f);
-	n = f->nroutines;
-	if (!n)
-		return 0;
-	/* MapSymbolsWithNM: the first routine (up to the last) whose end is
-	 * above vaddr */
-	hi = n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (vaddr >= f->routines[mid].end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (vaddr >= f->routines[lo].end)
-		return 0;
-	*name = f->routines[lo].fullname;
-	*start = f->routines[lo].start;
-	return 1;
-}
-
-int sp_symfile_nm_has_routines(struct sp_symfile *f)
-{
-	nm_load(f);
-	return f->nroutines != 0;
-}
-
-int sp_symfile_nm_has_fini(struct sp_symfile *f)
-{
-	nm_load(f);
-	return f->fini_name != NULL;
+	*lines = f->nm;
+	return f->nnm;
 }

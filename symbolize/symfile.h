@@ -14,12 +14,6 @@
 
 #define MAX_INLINE 256
 
-/* A routine as google-pprof's nm pass keeps it. */
-struct nm_routine {
-	uint64_t start, end;
-	const char *fullname; /* "name<start>", or "name" (see nm_build) */
-};
-
 struct sp_symfile {
 	struct sp_symbolizer *s; /* the owner (its demangling cache) */
 	struct sp_arena *arena;	 /* the owner's: answers live there */
@@ -33,9 +27,8 @@ struct sp_symfile {
 	struct sp_pairmap index; /* vaddr -> locs[] */
 	struct sp_symloc **locs;
 	size_t nlocs, locs_alloc;
-	struct nm_routine *routines; /* sorted by start; on first use */
-	size_t nroutines;
-	const char *fini_name; /* the "_fini" pprof found, or NULL */
+	struct sp_nm_line *nm; /* nm -n's listing, on first use */
+	size_t nnm;
 	int nm_loaded;
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */
 	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */

@@ -528,19 +528,18 @@ const char *sp_symfile_path(const struct sp_symfile *f);
  * borrowed, valid until sp_symbolizer_free(). */
 const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len);
 
-/*
- * google-pprof's view of the file through `nm -n --demangle` (or `nm -D`
- * when the file has no .symtab): the routine whose range [start, next
- * symbol's address) holds vaddr, as nm prints its name (demangled, with a
- * version suffix for dynamic symbols); 0 if vaddr lies at or above the last
- * symbol (below the first, the first routine answers, as in pprof).
- */
-int sp_symfile_nm_routine(struct sp_symfile *f, uint64_t vaddr, const char **name, uint64_t *start);
-/* 1 if that view has any routine (pprof then names every address). */
-int sp_symfile_nm_has_routines(struct sp_symfile *f);
-/* 1 if a routine of that view starts with a symbol "_fini": google-pprof
- * then asks addr2line for inline chains (it uses _fini as a separator). */
-int sp_symfile_nm_has_fini(struct sp_symfile *f);
+/* A line of `nm -n --demangle` for the file (of `nm -D -n --demangle`
+ * when it has no .symtab): what google-pprof reads (report/pprof-nmview.c). */
+struct sp_nm_line {
+	uint64_t addr;
+	const char *name; /* as nm prints it: demangled, then @VERSION or
+			   * @@VERSION for versioned dynamic symbols */
+	char type;	  /* nm's class letter */
+};
+/* The file's defined symbols in nm -n's order (address, then name, then
+ * table order); returns how many. Read on first use; borrowed, valid
+ * until sp_symbolizer_free(). */
+size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines);
 
 /* 1 if `name` can be a linkage name as it is (a C or a mangled name: no
  * blank, parenthesis, '<' or "::"), 0 if it is a demangled or built one. */
