@@ -154,6 +154,7 @@ static int make_symbolizer(struct pprof_run *g)
 	so.exe = g->exe;
 	so.path_maps = g->o->path_maps;
 	so.npath_maps = g->o->npath_maps;
+	so.search = &g->o->search;
 	so.warn = warn_cb;
 	g->sym = sp_symbolizer_new(&so);
 	return 0;
