@@ -249,6 +249,28 @@ static char *in_path(const struct sp_symbolizer *s, const char *name)
 
 static int is_pseudo(const char *path);
 
+/*
+ * Object o from debuginfod by its build-id (a mapping without a path may
+ * still have one: pprof). A local .debug file (debug, owned) is debug
+ * info, not the object (its code is not in it): the executable is asked
+ * for, and the .debug file then gives its DWARF; it stands for the object
+ * only when no server has the executable (an unstripped copy may).
+ */
+static char *from_debuginfod(const struct sp_symbolizer *s, const struct sp_object *o, char *debug)
+{
+	struct sp_debuginfod *d = s->o.search ? s->o.search->debuginfod : NULL;
+	char *p = NULL;
+
+	if (d && o->build_id && !(o->path[0] && is_pseudo(o->path)))
+		p = debug ? sp_debuginfod_find(d, SP_DEBUGINFOD_EXECUTABLE, o->build_id,
+					       o->build_id_len, o->path)
+			  : sp_debuginfod_find_file(d, o->build_id, o->build_id_len, o->path);
+	if (!p)
+		return debug;
+	free(debug);
+	return p;
+}
+
 /* Where to read object o from, in search order; NULL if nowhere. */
 static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 {
@@ -265,13 +287,9 @@ static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 		return sp_xstrdup(o->path);
 	if ((p = in_path(s, o->path)))
 		return p;
-	if ((p = by_build_id(s, o, "")) || (p = by_build_id(s, o, ".debug")))
+	if ((p = by_build_id(s, o, "")))
 		return p;
-	/* a mapping without a path may still have a build-id (pprof) */
-	if (!s->o.search || !o->build_id || (o->path[0] && is_pseudo(o->path)))
-		return NULL;
-	return sp_debuginfod_find_file(s->o.search->debuginfod, o->build_id, o->build_id_len,
-				       o->path);
+	return from_debuginfod(s, o, by_build_id(s, o, ".debug"));
 }
 
 static void hex_id(struct sp_buf *b, const uint8_t *id, size_t n)
