@@ -23,6 +23,11 @@
 #   - the same profile with every binary known by build-id only (as a
 #     pprof protobuf records them; tests/helper/moved-objects.c) is named
 #     frame for frame as in place, each build-id asked for once;
+#   - a real unsymbolized pprof protobuf (fixtures/pprof/unsymbolized):
+#     its executable, not at its recorded path, comes from the server by
+#     build-id, libc's debug info too: named as with the files in place,
+#     each asked for once; the same when the executable's .debug file is
+#     in the debug root (debug info: the executable is still asked for);
 #   - gmon.out with a stripped executable: gprof's output (t5000); an
 #     IgProf dump (no build-ids: paths) whose binary has no DWARF, -l;
 #   - a build-id the server does not have: one clear warning, the report
@@ -211,6 +216,50 @@ test -s "$tmp/queries" && test -z "$(uniq -d "$tmp/queries")"
 check $? "each build-id asked for once per kind ($(wc -l <"$tmp/queries") questions)"
 grep -q "^debuginfod_find_executable $libc_id" "$tmp/queries"
 check $? "libc.so.6 itself came from debuginfod"
+
+# 2b. a real unsymbolized pprof protobuf (Go's pprof conversion of
+# libc.prof, fixtures/pprof/unsymbolized): its executable is known by
+# build-id only (its recorded path is not here) and comes from the server,
+# libc.so.6 is found by its path and its debug info comes from the server.
+# Then the same with the executable's .debug file in the debug root: that
+# is debug info, not the executable, which is still asked for.
+P=$fixtures/pprof/unsymbolized
+recorded=/tmp/symprof-gperf-fixtures/libc
+# a regen of the gperf fixtures leaves the recorded path in place: hidden
+# in this mount namespace
+[ -e $recorded ] && mount -t tmpfs tmpfs $recorded
+test ! -e $recorded/libc
+check $? "the protobuf's executable is not at its recorded path $recorded/libc"
+mkdir -p "$tmp/pb" "$tmp/root-exe"
+cp "$P/libc.pb.gz" "$G/libc.c" "$tmp/pb/"
+exe_debug=$(echo $exe_id | sed 's|^\(..\)\(.*\)|.build-id/\1/\2.debug|')
+mkdir -p "$tmp/root-exe/$(dirname $exe_debug)"
+objcopy --only-keep-debug "$G/libc" "$tmp/root-exe/$exe_debug"
+for root in root root-exe; do
+	rm -rf "$tmp/cache-pb"
+	for args in -b -l --format=pprof "--format=pprof --lines" --format=folded -A; do
+		(cd "$G" && "$symprof" $args libc "$P/libc.pb.gz" >"$tmp/inplace.out" 2>/dev/null)
+		(cd "$tmp/pb" && env SYMPROF_DEBUG_ROOT="$tmp/$root" DEBUGINFOD_URLS=$url \
+			DEBUGINFOD_CACHE_PATH="$tmp/cache-pb" DEBUGINFOD_VERBOSE=1 \
+			"$symprof" $args libc.pb.gz >"$tmp/pb.out" 2>"$tmp/pb.err")
+		sameout "pprof protobuf, debug root $root, $args: named by debuginfod as in place" \
+			"$tmp/inplace.out" "$tmp/pb.out"
+		# symprof's own lines (the others are libdebuginfod's, verbose)
+		grep "^symprof: " "$tmp/pb.err" | grep -v "cannot find source file" >"$tmp/pb.warn"
+		test ! -s "$tmp/pb.warn"
+		check $? "pprof protobuf, debug root $root, $args: no warning"
+		cat "$tmp/pb.warn"
+		[ "$args" = -b ] || continue
+		grep '^debuginfod_find_' "$tmp/pb.err" | sort >"$tmp/queries"
+		printf 'debuginfod_find_debuginfo %s\ndebuginfod_find_executable %s\n' $libc_id $exe_id |
+			cmp -s - "$tmp/queries"
+		rc=$?
+		check $rc "pprof protobuf, debug root $root: the executable and libc's debug info asked for, once each"
+		[ $rc = 0 ] || cat "$tmp/queries"
+		grep -q " cmp$" "$tmp/pb.out" && grep -q " __strcmp_evex$" "$tmp/pb.out"
+		check $? "... the executable's functions and libc's named (cmp, __strcmp_evex)"
+	done
+done
 
 # 3. gmon.out and a stripped executable
 (cd "$tmp/gmon" && env $moved "$symprof" -b prog-stripped gmon.out >"$tmp/gmon.out" 2>"$tmp/gmon.err")
