@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "symprof/alloc.h"
+#include "symprof/error.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
 #include "internal.h"
@@ -491,15 +492,17 @@ static void propagate_time(struct sp_cg *cg, uint32_t parent, FILE *dbg)
 
 		if (arc->count == 0 || child == parent || N[child].prop_fract == 0)
 			continue;
+		/* number_nodes() numbers every arc's callee below its caller
+		 * unless both are in one cycle: gprof's "toporder botches"
+		 * cannot happen here, whatever the profile says */
+		if (p->top_order <= N[child].top_order &&
+		    !(N[child].cyc_head != child && p->cycle == N[child].cycle))
+			SP_BUG("arc %u: caller numbered %d, callee %d", a, p->top_order,
+			       N[child].top_order);
 		if (N[child].cyc_head != child) {
 			if (p->cycle == N[child].cycle)
 				continue;
-			if (p->top_order <= N[child].top_order)
-				fprintf(stderr, "[propagate] toporder botches\n");
 			child = N[child].cyc_head;
-		} else if (p->top_order <= N[child].top_order) {
-			fprintf(stderr, "[propagate] toporder botches\n");
-			continue;
 		}
 		if (N[child].ncalls == 0)
 			continue;
