@@ -598,9 +598,9 @@ static void read_environment(struct sp_opts *o)
 	const char *split = getenv("SYMPROF_GRAPH_SPLIT");
 
 	o->no_threads = threads && !strcmp(threads, "0");
+	/* with threads off the graph takes one thread whatever this says
+	 * (report/graph.c asks sp_workers_enabled()) */
 	o->graph_split = split && *split ? (unsigned)strtoul(split, NULL, 10) : GRAPH_SPLIT_LINES;
-	if (o->no_threads)
-		o->graph_split = 0;
 }
 
 int sp_cli_parse(struct sp_opts *o, int argc, char **argv)

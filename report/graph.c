@@ -21,6 +21,7 @@
 #include "symprof/cg.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
+#include "symprof/worker.h"
 
 static void print_granularity(struct sp_report *r, double *print_time)
 {
@@ -512,9 +513,12 @@ struct graph_worker {
 	struct sp_report r; /* out NULL, its own line buffer */
 };
 
-static void *print_blocks(void *arg)
+/* The worker (worker.h): it reads the graph and the filled name cache,
+ * writes its own report's buffers and sort keys, and takes blocks and
+ * spare buffers under s->mu. */
+static void print_blocks(void *job)
 {
-	struct graph_worker *w = arg;
+	struct graph_worker *w = job;
 	struct graph_split *s = w->s;
 	size_t b;
 
@@ -522,7 +526,6 @@ static void *print_blocks(void *arg)
 	while ((b = claim_block(s)) < s->nblocks)
 		format_block(s, &w->r, b);
 	pthread_mutex_unlock(&s->mu);
-	return NULL;
 }
 
 /* The main thread's part: every block in order, see above. */
@@ -678,7 +681,8 @@ static size_t cut_blocks(struct graph_split *s, const uint32_t *lines, size_t n,
 /*
  * When the entries have at least o->graph_split lines, a worker thread
  * formats some of the blocks (see above) while this thread formats and
- * writes the others. Returns 0 (nothing printed) below the threshold.
+ * writes the others; if no worker starts, this thread does them all.
+ * Returns 0 (nothing printed) below the threshold.
  */
 static int print_split(struct sp_report *r, double print_time)
 {
@@ -690,8 +694,7 @@ static int print_split(struct sp_report *r, double print_time)
 	uint64_t total = 0;
 	struct graph_split s;
 	struct graph_worker w;
-	pthread_t t;
-	int threaded;
+	struct sp_worker *worker;
 
 	for (i = 0; i < n; i++)
 		total += entry_lines(lines, nodes[i]);
@@ -715,11 +718,11 @@ static int print_split(struct sp_report *r, double print_time)
 	/* the worker's own keys, the shared runs */
 	memset(&w.r.sort_mem, 0, sizeof(w.r.sort_mem));
 	w.r.sort_mem.runs = r->sort_mem.runs;
-	/* without a thread, this one claims every block and writes it directly */
-	threaded = pthread_create(&t, NULL, print_blocks, &w) == 0;
+	/* without a worker, this thread claims every block and writes it
+	 * directly */
+	worker = sp_worker_start(print_blocks, &w);
 	write_blocks(&s, r);
-	if (threaded)
-		pthread_join(t, NULL);
+	sp_worker_join(worker);
 	sp_buf_release(&w.r.line);
 	sp_cg_sort_mem_release(&w.r.sort_mem);
 	for (i = 0; i < s.nspare; i++)
@@ -747,7 +750,9 @@ void sp_report_graph(struct sp_report *r)
 	if (!r->o->brief && r->o->bsd)
 		fputs(sp_blurb_graph_bsd, sp_report_out(r));
 	print_header(r, &print_time);
-	if (!r->o->graph_split || !print_split(r, print_time)) {
+	/* with threads off (worker.h), the plain loop: a split would only
+	 * cost its preparation */
+	if (!r->o->graph_split || !sp_workers_enabled() || !print_split(r, print_time)) {
 		for (i = 0; i < cg->nnodes; i++) {
 			unsigned node = cg->order[i];
 
