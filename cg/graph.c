@@ -108,7 +108,6 @@ uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name)
 	nd->prop_fract = 1.0;
 	nd->cyc_head = (uint32_t)n;
 	nd->cyc_next = nd->parents = nd->children = SP_CG_NONE;
-	nd->chain_next = nd->chain_prev = SP_CG_NONE;
 	cg->npseudo++;
 	return (uint32_t)n;
 }

@@ -47,12 +47,43 @@
 
 #define NONE SP_CG_NONE
 
+/* A node's state in the placement (gprof keeps it in its symbols; the
+ * graph is only read here). */
+struct place {
+	uint32_t chain_next, chain_prev; /* its chain, NONE at the ends */
+	uint32_t nuses;			 /* -r: uses among the top arcs */
+	unsigned placed : 1;		 /* printed, or out of the placement */
+};
+
 struct order {
 	FILE *out;
-	struct sp_cg *cg;
-	uint32_t *unplaced; /* set-aside arcs of a placement run */
+	const struct sp_cg *cg;
+	struct place *P;     /* per node and pseudo node */
+	uint8_t *arc_placed; /* per arc: placed, or out of the placement */
+	uint32_t *unplaced;  /* set-aside arcs of a placement run */
 	size_t nunplaced;
 };
+
+/* The placement's state for r's graph: no chains, nothing placed. */
+static void order_init(struct order *o, const struct sp_report *r, uint32_t *unplaced)
+{
+	size_t i, n = r->cg->nnodes + r->cg->npseudo;
+
+	o->out = r->out;
+	o->cg = r->cg;
+	o->P = sp_xcalloc(n + 1, sizeof(*o->P));
+	for (i = 0; i < n; i++)
+		o->P[i].chain_next = o->P[i].chain_prev = NONE;
+	o->arc_placed = sp_xcalloc(r->cg->narcs + 1, 1);
+	o->unplaced = unplaced;
+	o->nunplaced = 0;
+}
+
+static void order_release(struct order *o)
+{
+	free(o->P);
+	free(o->arc_placed);
+}
 
 static void put_name(struct order *o, uint32_t node)
 {
@@ -69,9 +100,8 @@ static int cmp_arc_count(const void *a, const void *b, void *ctx)
 
 static int cmp_nuses(const void *a, const void *b, void *ctx)
 {
-	const struct sp_cg *cg = ctx;
-	uint32_t l = cg->nodes[*(const uint32_t *)a].nuses,
-		 r = cg->nodes[*(const uint32_t *)b].nuses;
+	const struct place *P = ctx;
+	uint32_t l = P[*(const uint32_t *)a].nuses, r = P[*(const uint32_t *)b].nuses;
 
 	return (l < r) - (l > r);
 }
@@ -79,7 +109,7 @@ static int cmp_nuses(const void *a, const void *b, void *ctx)
 /* ---- the placement (order_and_dump_functions_by_arcs) ---- */
 
 /* The far end of node n's chain, and how many links away it is. */
-static uint32_t chain_end(const struct sp_cg_node *N, uint32_t n, int forward, int *count)
+static uint32_t chain_end(const struct place *N, uint32_t n, int forward, int *count)
 {
 	*count = 0;
 	for (;;) {
@@ -93,29 +123,29 @@ static uint32_t chain_end(const struct sp_cg_node *N, uint32_t n, int forward, i
 }
 
 /* gprof's "make sure we don't tie two ends together" walk. */
-static uint32_t chain_tip(const struct sp_cg_node *N, uint32_t n)
+static uint32_t chain_tip(const struct place *N, uint32_t n)
 {
 	int count;
 
 	return chain_end(N, n, N[n].chain_next != NONE, &count);
 }
 
-static int unattached(const struct sp_cg_node *n)
+static int unattached(const struct place *n)
 {
 	return n->chain_next == NONE && n->chain_prev == NONE;
 }
 
-static void link_nodes(struct sp_cg_node *N, uint32_t first, uint32_t second)
+static void link_nodes(struct place *N, uint32_t first, uint32_t second)
 {
 	N[first].chain_next = second;
 	N[second].chain_prev = first;
 }
 
 /* Tries to chain the arc's ends; 0 placed or dropped, -1 set aside. */
-static int place_arc(struct sp_cg *cg, struct sp_cg_arc *arc)
+static int place_arc(struct order *o, uint32_t a)
 {
-	struct sp_cg_node *N = cg->nodes;
-	uint32_t parent = arc->parent, child = arc->child;
+	struct place *N = o->P;
+	uint32_t parent = o->cg->arcs[a].parent, child = o->cg->arcs[a].child;
 	int nc, pc;
 
 	if (N[parent].chain_next != NONE && N[parent].chain_prev != NONE &&
@@ -137,27 +167,27 @@ static int place_arc(struct sp_cg *cg, struct sp_cg_arc *arc)
 	if (N[parent].chain_next != NONE) {
 		if (N[child].chain_next == NONE) {
 			link_nodes(N, child, parent);
-			arc->has_been_placed = 1;
+			o->arc_placed[a] = 1;
 		}
 	} else if (N[parent].chain_prev != NONE) {
 		if (N[child].chain_prev == NONE) {
 			link_nodes(N, parent, child);
-			arc->has_been_placed = 1;
+			o->arc_placed[a] = 1;
 		}
 	} else {
 		if (N[child].chain_prev != NONE)
 			link_nodes(N, child, parent);
 		else
 			link_nodes(N, parent, child);
-		arc->has_been_placed = 1;
+		o->arc_placed[a] = 1;
 	}
 	return 0;
 }
 
 static void dump_chains(struct order *o, const uint32_t *arcs, size_t n, int all)
 {
-	struct sp_cg *cg = o->cg;
-	struct sp_cg_node *N = cg->nodes;
+	const struct sp_cg *cg = o->cg;
+	struct place *N = o->P;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -165,11 +195,10 @@ static void dump_chains(struct order *o, const uint32_t *arcs, size_t n, int all
 		uint32_t sym = a->parent;
 		int count;
 
-		if (N[a->parent].has_been_placed || N[a->child].has_been_placed ||
-		    unattached(&N[sym]))
+		if (N[a->parent].placed || N[a->child].placed || unattached(&N[sym]))
 			continue;
 		for (sym = chain_end(N, sym, 0, &count); sym != NONE; sym = N[sym].chain_next) {
-			N[sym].has_been_placed = 1;
+			N[sym].placed = 1;
 			put_name(o, sym);
 		}
 	}
@@ -178,9 +207,9 @@ static void dump_chains(struct order *o, const uint32_t *arcs, size_t n, int all
 	for (i = 0; i < n; i++) {
 		const struct sp_cg_arc *a = &cg->arcs[arcs[i]];
 
-		if (N[a->parent].has_been_placed || N[a->child].has_been_placed)
+		if (N[a->parent].placed || N[a->child].placed)
 			continue;
-		N[a->parent].has_been_placed = 1;
+		N[a->parent].placed = 1;
 		put_name(o, a->parent);
 	}
 }
@@ -193,7 +222,7 @@ static void set_aside(struct order *o, uint32_t arc)
 
 static void order_and_dump(struct order *o, const uint32_t *arcs, size_t n, int all)
 {
-	struct sp_cg *cg = o->cg;
+	const struct sp_cg *cg = o->cg;
 	unsigned long long total = 0, tmp = 0;
 	size_t i;
 
@@ -201,17 +230,17 @@ static void order_and_dump(struct order *o, const uint32_t *arcs, size_t n, int 
 		for (i = 0; i < n; i++)
 			total += cg->arcs[arcs[i]].count;
 	for (i = 0; i < n; i++) {
-		struct sp_cg_arc *a = &cg->arcs[arcs[i]];
+		const struct sp_cg_arc *a = &cg->arcs[arcs[i]];
 
 		tmp += a->count;
-		if (a->has_been_placed)
+		if (o->arc_placed[arcs[i]])
 			continue;
-		if ((!all && (double)tmp / (double)total > 0.99) ||
-		    cg->nodes[a->child].has_been_placed || cg->nodes[a->parent].has_been_placed) {
+		if ((!all && (double)tmp / (double)total > 0.99) || o->P[a->child].placed ||
+		    o->P[a->parent].placed) {
 			set_aside(o, arcs[i]);
 			continue;
 		}
-		if (place_arc(cg, a) < 0)
+		if (place_arc(o, arcs[i]) < 0)
 			set_aside(o, arcs[i]);
 	}
 	dump_chains(o, arcs, n, all);
@@ -220,71 +249,68 @@ static void order_and_dump(struct order *o, const uint32_t *arcs, size_t n, int 
 /* ---- -r ---- */
 
 /* Steps 2 and 3: uses, the multi-use functions and their high arcs. */
-static size_t pick_high(struct sp_cg *cg, const uint32_t *sorted, uint32_t *used, size_t nused,
+static size_t pick_high(struct order *o, const uint32_t *sorted, uint32_t *used, size_t nused,
 			uint32_t *scratch, uint32_t *high, size_t *nhigh)
 {
+	const struct sp_cg *cg = o->cg;
+	struct place *P = o->P;
 	unsigned long long total = 0, tmp = 0;
 	size_t i, nscratch = 0, last = 0;
 
 	for (i = 0; i < cg->narc_list; i++) {
 		total += cg->arcs[sorted[i]].count;
-		cg->arcs[sorted[i]].has_been_placed = 0;
+		o->arc_placed[sorted[i]] = 0;
 	}
 	for (i = 0; i < cg->narc_list; i++) {
 		tmp += cg->arcs[sorted[i]].count;
 		if ((double)tmp / (double)total > 0.90)
 			break;
-		cg->nodes[cg->arcs[sorted[i]].child].nuses++;
+		P[cg->arcs[sorted[i]].child].nuses++;
 	}
-	sp_sort(used, nused, sizeof(*used), cmp_nuses, cg);
+	sp_sort(used, nused, sizeof(*used), cmp_nuses, P);
 	for (i = 0; i < nused / 80; i++) {
-		struct sp_cg_node *sym = &cg->nodes[used[i]];
+		const struct sp_cg_node *sym = &cg->nodes[used[i]];
 		uint32_t a;
 
-		if (sym->nuses == 5)
+		if (P[used[i]].nuses == 5)
 			break;
 		for (a = sym->children; a != NONE; a = cg->arcs[a].next_child) {
 			if (cg->arcs[a].parent != cg->arcs[a].child)
 				scratch[nscratch++] = a;
-			cg->arcs[a].has_been_placed = 1;
+			o->arc_placed[a] = 1;
 		}
 		for (a = sym->parents; a != NONE; a = cg->arcs[a].next_parent) {
 			if (cg->arcs[a].parent != cg->arcs[a].child)
 				scratch[nscratch++] = a;
-			cg->arcs[a].has_been_placed = 1;
+			o->arc_placed[a] = 1;
 		}
 		last = i;
-		sym->has_been_placed = 1;
+		P[used[i]].placed = 1;
 	}
 	for (i = 0, *nhigh = 0; i < nscratch; i++) {
-		struct sp_cg_arc *a = &cg->arcs[scratch[i]];
+		const struct sp_cg_arc *a = &cg->arcs[scratch[i]];
 
-		if (cg->nodes[a->child].has_been_placed && cg->nodes[a->parent].has_been_placed) {
+		if (P[a->child].placed && P[a->parent].placed) {
 			high[(*nhigh)++] = scratch[i];
-			cg->nodes[a->child].has_been_placed = 0;
-			cg->nodes[a->parent].has_been_placed = 0;
+			P[a->child].placed = 0;
+			P[a->parent].placed = 0;
 		}
 	}
 	return last;
 }
 
 /* Step 1: unused functions are placed, used ones reset. */
-static size_t split_used(struct sp_cg *cg, uint32_t *used, uint32_t *unused, size_t *nunused)
+static size_t split_used(struct order *o, uint32_t *used, uint32_t *unused, size_t *nunused)
 {
 	size_t i, nused = 0;
 
 	*nunused = 0;
-	for (i = 0; i < cg->nsyms; i++) {
-		struct sp_cg_node *n = &cg->nodes[i];
-
-		n->chain_next = n->chain_prev = NONE;
-		if (n->ncalls == 0) {
+	for (i = 0; i < o->cg->nsyms; i++) {
+		if (o->cg->nodes[i].ncalls == 0) {
 			unused[(*nunused)++] = (uint32_t)i;
-			n->has_been_placed = 1;
+			o->P[i].placed = 1;
 		} else {
 			used[nused++] = (uint32_t)i;
-			n->has_been_placed = 0;
-			n->nuses = 0;
 		}
 	}
 	return nused;
@@ -292,7 +318,7 @@ static size_t split_used(struct sp_cg *cg, uint32_t *used, uint32_t *unused, siz
 
 void sp_report_function_ordering(struct sp_report *r)
 {
-	struct sp_cg *cg = r->cg;
+	const struct sp_cg *cg = r->cg;
 	size_t na = cg->narc_list, ns = cg->nsyms, nused, nunused, nhigh, last, i, nunplaced;
 	uint32_t *used = sp_xmalloc((ns + 1) * sizeof(*used));
 	uint32_t *unused = sp_xmalloc((ns + 1) * sizeof(*unused));
@@ -301,28 +327,30 @@ void sp_report_function_ordering(struct sp_report *r)
 	uint32_t *scratch = sp_xmalloc((2 * na + 1) * sizeof(*scratch));
 	uint32_t *high = sp_xmalloc((2 * na + 1) * sizeof(*high));
 	uint32_t *unplaced = sp_xmalloc((na + 1) * sizeof(*unplaced));
-	struct order o = {r->out, cg, unplaced, 0};
+	struct order o;
 
-	nused = split_used(cg, used, unused, &nunused);
+	order_init(&o, r, unplaced);
+	nused = split_used(&o, used, unused, &nunused);
 	if (na)
 		memcpy(sorted, cg->arc_list, na * sizeof(*sorted));
-	sp_sort(sorted, na, sizeof(*sorted), cmp_arc_count, cg);
+	sp_sort(sorted, na, sizeof(*sorted), cmp_arc_count, (void *)cg);
 	memcpy(scratch_syms, used, nused * sizeof(*used));
-	last = pick_high(cg, sorted, scratch_syms, nused, scratch, high, &nhigh);
+	last = pick_high(&o, sorted, scratch_syms, nused, scratch, high, &nhigh);
 	for (i = 0; i < last; i++)
-		if (cg->nodes[scratch_syms[i]].has_been_placed)
+		if (o.P[scratch_syms[i]].placed)
 			put_name(&o, scratch_syms[i]);
-	sp_sort(high, nhigh, sizeof(*high), cmp_arc_count, cg);
+	sp_sort(high, nhigh, sizeof(*high), cmp_arc_count, (void *)cg);
 	order_and_dump(&o, high, nhigh, 1);
 	order_and_dump(&o, sorted, na, 0);
 	nunplaced = o.nunplaced;
 	o.unplaced = NULL;
 	order_and_dump(&o, unplaced, nunplaced, 1);
 	for (i = 0; i < nused; i++)
-		if (!cg->nodes[used[i]].has_been_placed)
+		if (!o.P[used[i]].placed)
 			put_name(&o, used[i]);
 	for (i = 0; i < nunused; i++)
 		put_name(&o, unused[i]);
+	order_release(&o);
 	free(used);
 	free(unused);
 	free(scratch_syms);
@@ -381,24 +409,22 @@ static void files_without_text(struct order *o, const struct sp_function_map *ma
 
 void sp_report_file_ordering(struct sp_report *r, const struct sp_function_map *map)
 {
-	struct sp_cg *cg = r->cg;
-	struct order o = {r->out, cg, NULL, 0};
+	const struct sp_cg *cg = r->cg;
+	struct order o;
 	size_t i;
 
-	for (i = 0; i < cg->nsyms; i++) {
-		cg->nodes[i].chain_next = cg->nodes[i].chain_prev = NONE;
-		cg->nodes[i].has_been_placed = 0;
-	}
+	order_init(&o, r, NULL);
 	for (i = 0; i < cg->narc_list; i++) {
-		struct sp_cg_arc *a = &cg->arcs[cg->arc_list[i]];
+		const struct sp_cg_arc *a = &cg->arcs[cg->arc_list[i]];
 
 		if (!cg->nodes[a->parent].sym->mapped || !cg->nodes[a->child].sym->mapped)
-			a->has_been_placed = 1;
+			o.arc_placed[cg->arc_list[i]] = 1;
 	}
 	order_and_dump(&o, cg->arc_list, cg->narc_list, 0);
 	for (i = 0; i < cg->nsyms; i++)
-		if (cg->nodes[i].sym->mapped && !cg->nodes[i].has_been_placed)
+		if (cg->nodes[i].sym->mapped && !o.P[i].placed)
 			put_name(&o, (uint32_t)i);
 	if (map)
 		files_without_text(&o, map);
+	order_release(&o);
 }

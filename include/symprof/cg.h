@@ -83,12 +83,9 @@ struct sp_cg_node {
 	uint32_t children;	     /* first arc out of this node */
 	unsigned print_flag : 1;     /* printed in the call graph ([N] vs (N)) */
 	unsigned flat_print : 1;     /* selected for the flat profile */
-	unsigned has_been_placed : 1;
-	unsigned folded : 1; /* --precise: a GCC clone counted in its origin */
-	unsigned pseudo : 1; /* a stand-in callee (sp_cg_pseudo_findnew) */
-	uint32_t nuses;
-	uint32_t chain_next, chain_prev; /* -r/-R placement chains */
-	uint32_t bb_first;		 /* basic blocks of this symbol (index into bbs) */
+	unsigned folded : 1;	     /* --precise: a GCC clone counted in its origin */
+	unsigned pseudo : 1;	     /* a stand-in callee (sp_cg_pseudo_findnew) */
+	uint32_t bb_first;	     /* basic blocks of this symbol (index into bbs) */
 	uint32_t nbbs;
 	uint32_t indirect_calls; /* -c: calls through a register or memory in its code */
 };
@@ -105,7 +102,6 @@ struct sp_cg_arc {
 	uint32_t next_parent;	 /* next arc into the same child */
 	uint32_t next_child;	 /* next arc out of the same parent */
 	uint32_t flags;
-	unsigned has_been_placed : 1;
 };
 
 struct sp_cg_bb {
