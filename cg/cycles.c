@@ -680,7 +680,7 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 	free(mb.v);
 	for (i = 0; i < cg->nsyms; i++)
 		propagate_time(cg, top[i], pdbg);
-	if (top != cg->scratch)
+	if (top != cg->priv->scratch)
 		free(top);
 	cg->order = sp_xmalloc((cg->nnodes + 1) * sizeof(*cg->order));
 	for (i = 0; i < cg->nnodes; i++)

@@ -300,7 +300,7 @@ static void attach_bbs(struct sp_cg *cg, const struct sp_profile *p)
 struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab *t,
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err)
 {
-	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
+	struct sp_cg *cg = sp_cg_new();
 	size_t i;
 
 	(void)err;

@@ -29,27 +29,28 @@ static void arc_key(const void *ctx, uint32_t a, uint64_t *k1, uint64_t *k2)
  * adds the arcs of a gmon.out without it (tally_arcs() finds repeats by
  * other means), and most runs never ask for an arc by its ends.
  */
-static struct sp_pairmap *arc_index(struct sp_cg *cg)
+static struct sp_pairmap *arc_index(const struct sp_cg *cg)
 {
+	struct sp_cg_private *pv = cg->priv;
 	size_t i;
 
-	if (!cg->arc_index) {
-		cg->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
-		sp_pairmap_init(cg->arc_index, arc_key, cg);
-		sp_pairmap_reserve(cg->arc_index, cg->narcs);
+	if (!pv->arc_index) {
+		pv->arc_index = sp_xmalloc(sizeof(struct sp_pairmap));
+		sp_pairmap_init(pv->arc_index, arc_key, cg);
+		sp_pairmap_reserve(pv->arc_index, cg->narcs);
 		for (i = 0; i < cg->narcs; i++)
-			sp_pairmap_put(cg->arc_index, cg->arcs[i].parent, cg->arcs[i].child,
+			sp_pairmap_put(pv->arc_index, cg->arcs[i].parent, cg->arcs[i].child,
 				       (uint32_t)i);
 	}
-	return cg->arc_index;
+	return pv->arc_index;
 }
 
 void sp_cg_arc_reserve(struct sp_cg *cg, size_t n)
 {
 	SP_ALLOC_GROW(cg->arcs, cg->narcs + n, cg->arcs_alloc);
 	SP_ALLOC_GROW(cg->arc_list, cg->narc_list + n, cg->arc_list_alloc);
-	if (cg->arc_index)
-		sp_pairmap_reserve(cg->arc_index, n);
+	if (cg->priv->arc_index)
+		sp_pairmap_reserve(cg->priv->arc_index, n);
 }
 
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
@@ -59,7 +60,7 @@ uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child)
 	if (!cg->narcs)
 		return SP_CG_NONE;
 	/* the index is a cache: building it changes nothing the caller sees */
-	a = sp_pairmap_get(arc_index((struct sp_cg *)cg), parent, child);
+	a = sp_pairmap_get(arc_index(cg), parent, child);
 	return a == UINT32_MAX ? SP_CG_NONE : a;
 }
 
@@ -70,8 +71,8 @@ uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child
 	SP_ALLOC_GROW(cg->arcs, cg->narcs + 1, cg->arcs_alloc);
 	SP_ALLOC_GROW(cg->arc_list, cg->narc_list + 1, cg->arc_list_alloc);
 	a = sp_cg_arc_link(cg, parent, child, count);
-	if (cg->arc_index)
-		sp_pairmap_put(cg->arc_index, parent, child, a);
+	if (cg->priv->arc_index)
+		sp_pairmap_put(cg->priv->arc_index, parent, child, a);
 	return a;
 }
 
@@ -116,11 +117,11 @@ uint32_t sp_cg_pseudo_findnew(struct sp_cg *cg, const char *name)
  * builds it again). */
 static void reindex_arcs(struct sp_cg *cg)
 {
-	if (!cg->arc_index)
+	if (!cg->priv->arc_index)
 		return;
-	sp_pairmap_release(cg->arc_index);
-	free(cg->arc_index);
-	cg->arc_index = NULL;
+	sp_pairmap_release(cg->priv->arc_index);
+	free(cg->priv->arc_index);
+	cg->priv->arc_index = NULL;
 }
 
 void sp_cg_insert_nodes(struct sp_cg *cg, size_t n)
@@ -147,6 +148,14 @@ void sp_cg_insert_nodes(struct sp_cg *cg, size_t n)
 	memset(&cg->nodes[at], 0, n * sizeof(*cg->nodes));
 }
 
+struct sp_cg *sp_cg_new(void)
+{
+	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
+
+	cg->priv = sp_xcalloc(1, sizeof(*cg->priv));
+	return cg;
+}
+
 void sp_cg_free(struct sp_cg *cg)
 {
 	size_t i;
@@ -155,16 +164,14 @@ void sp_cg_free(struct sp_cg *cg)
 		return;
 	for (i = cg->nnodes; i < cg->nnodes + cg->npseudo; i++)
 		free((void *)cg->nodes[i].sym);
-	if (cg->arc_index) {
-		sp_pairmap_release(cg->arc_index);
-		free(cg->arc_index);
-	}
+	reindex_arcs(cg);
 	free(cg->nodes);
 	free(cg->arcs);
 	free(cg->order);
 	free(cg->arc_list);
-	free(cg->name_rank);
-	free(cg->scratch);
+	free(cg->priv->name_rank);
+	free(cg->priv->scratch);
+	free(cg->priv);
 	free(cg->bbs);
 	free(cg);
 }
@@ -178,19 +185,20 @@ struct packed_key {
 	uint32_t rank, node;
 };
 
-void *sp_cg_scratch(struct sp_cg *cg, size_t size)
+void *sp_cg_scratch(const struct sp_cg *cg, size_t size)
 {
+	struct sp_cg_private *pv = cg->priv;
 	/* room for the largest user from the start, the sort keys of every
 	 * node (a cycle node needs two symbols): pages never touched cost
 	 * nothing, and growing would fault in a new block */
 	size_t keys = 3 * (cg->nsyms + cg->nsyms / 2 + cg->npseudo + 2) * sizeof(struct packed_key);
 
-	if (size > cg->scratch_size) {
-		free(cg->scratch);
-		cg->scratch_size = size > keys ? size : keys;
-		cg->scratch = sp_xmalloc(cg->scratch_size);
+	if (size > pv->scratch_size) {
+		free(pv->scratch);
+		pv->scratch_size = size > keys ? size : keys;
+		pv->scratch = sp_xmalloc(pv->scratch_size);
 	}
-	return cg->scratch;
+	return pv->scratch;
 }
 
 static int packed_less(const struct packed_key *l, const struct packed_key *r)
@@ -402,34 +410,44 @@ static int cmp_arc(const struct sp_cg *cg, const struct sp_cg_arc *l, const stru
 	return (l->count > r->count) - (l->count < r->count);
 }
 
+/* Room for n entries in mem's view. */
+static uint32_t *view_room(struct sp_cg_sort_mem *mem, size_t n)
+{
+	SP_ALLOC_GROW(mem->view, n + 1, mem->view_alloc);
+	return mem->view;
+}
+
 /*
  * gprof's own sort, by insertion into a new list: each arc, in list order,
  * goes before the first arc it does not exceed (callers) or is not below
  * (callees). O(n^2); used only when a time is NaN, where cmp_arc is not an
- * order and no other algorithm is sure to give the same list.
+ * order and no other algorithm is sure to give the same list. The list
+ * into mem's view; returns its length.
  */
-static uint32_t insertion_sort_list(struct sp_cg *cg, uint32_t head, int parents, int descending)
+static size_t insertion_sort_list(const struct sp_cg *cg, uint32_t head, int parents,
+				  int descending, struct sp_cg_sort_mem *mem)
 {
-	uint32_t sorted = SP_CG_NONE, a, next;
+	size_t n = 0, j;
+	uint32_t a, *v;
 
-	for (a = head; a != SP_CG_NONE; a = next) {
-		uint32_t *link = &sorted;
-
-		next = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child;
-		while (*link != SP_CG_NONE) {
-			int c = cmp_arc(cg, &cg->arcs[a], &cg->arcs[*link]);
+	for (a = head; a != SP_CG_NONE;
+	     a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child)
+		n++;
+	v = view_room(mem, n);
+	n = 0;
+	for (a = head; a != SP_CG_NONE;
+	     a = parents ? cg->arcs[a].next_parent : cg->arcs[a].next_child) {
+		for (j = 0; j < n; j++) {
+			int c = cmp_arc(cg, &cg->arcs[a], &cg->arcs[v[j]]);
 
 			if (descending ? c >= 0 : c <= 0)
 				break;
-			link = parents ? &cg->arcs[*link].next_parent : &cg->arcs[*link].next_child;
 		}
-		if (parents)
-			cg->arcs[a].next_parent = *link;
-		else
-			cg->arcs[a].next_child = *link;
-		*link = a;
+		memmove(v + j + 1, v + j, (n - j) * sizeof(*v));
+		v[j] = a;
+		n++;
 	}
-	return sorted;
+	return n;
 }
 
 /*
@@ -450,32 +468,28 @@ enum {
 
 /*
  * Twice the room for keys: the alloc keys filled so far (keys[0..alloc),
- * from its end) move to the end of the new first part. Memory of `mem`
- * (its keys, or the stack's when it had less) is kept there for the next
- * list; without it the caller frees what is not the stack's.
+ * from its end) move to the end of the new first part, which `mem` keeps
+ * for the next list (instead of its keys, or the stack's when it had less).
  */
 static struct packed_key *grow_keys(struct packed_key *keys, size_t alloc,
-				    const struct packed_key *stack_buf, struct sp_cg_sort_mem *mem)
+				    struct sp_cg_sort_mem *mem)
 {
 	struct packed_key *nk = sp_xreallocarray(NULL, 3 * (alloc * 2), sizeof(*nk));
 
 	memcpy(nk + alloc, keys, alloc * sizeof(*keys));
-	if (mem) {
-		free(mem->keys);
-		mem->keys = nk;
-		mem->alloc = alloc * 2;
-	} else if (keys != stack_buf) {
-		free(keys);
-	}
+	free(mem->keys);
+	mem->keys = nk;
+	mem->alloc = alloc * 2;
 	return nk;
 }
 
-/* Inlined into its two callers, so that each gets a loop without the
- * tests on `parents` and `descending`. */
-static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg, uint32_t node,
-								uint32_t head, int parents,
-								int descending,
-								struct sp_cg_sort_mem *mem)
+/* The list from `head` in printing order into mem's view; returns its
+ * length. Inlined into its two callers, so that each gets a loop without
+ * the tests on `parents` and `descending`. */
+static inline __attribute__((always_inline)) size_t sort_list(const struct sp_cg *cg, uint32_t node,
+							      uint32_t head, int parents,
+							      int descending,
+							      struct sp_cg_sort_mem *mem)
 {
 	/*
 	 * The keys fill keys[0..alloc) from its end, so that they come out
@@ -484,18 +498,19 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 	 */
 	struct packed_key stack_buf[3 * ARC_KEYS_ON_STACK], *keys = stack_buf, *v, *sorted;
 	size_t n = 0, i, alloc = ARC_KEYS_ON_STACK;
+	uint32_t *view;
 	uint64_t flip = descending ? ~UINT64_C(0) : 0;
 	const uint32_t *run = NULL;
 	size_t run_len = 0, k = 0;
 	uint32_t a;
 
-	if (mem && mem->alloc > alloc) {
+	if (mem->alloc > alloc) {
 		keys = mem->keys;
 		alloc = mem->alloc;
 	}
 
 	/* the node's run, when it is this list (its first arc is the head) */
-	if (parents && mem && mem->runs && node < mem->runs->nnodes) {
+	if (parents && mem->runs && node < mem->runs->nnodes) {
 		run = mem->runs->arcs + mem->runs->first[node];
 		run_len = mem->runs->first[node + 1] - mem->runs->first[node];
 		if (run_len ? run[0] != head : head != SP_CG_NONE)
@@ -512,15 +527,12 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 		if (cls == 2) {
 			double t = arc->time + arc->child_time;
 
-			if (t != t) {
-				if (keys != stack_buf && !mem)
-					free(keys);
-				return insertion_sort_list(cg, head, parents, descending);
-			}
+			if (t != t)
+				return insertion_sort_list(cg, head, parents, descending, mem);
 			k1 = double_order(t);
 		}
 		if (n == alloc) {
-			keys = grow_keys(keys, alloc, stack_buf, mem);
+			keys = grow_keys(keys, alloc, mem);
 			alloc *= 2;
 		}
 		n++;
@@ -536,42 +548,113 @@ static inline __attribute__((always_inline)) uint32_t sort_list(struct sp_cg *cg
 		sorted = sort_packed_large(v, n, keys + alloc, 0);
 	else
 		sort_packed(v, n, keys + alloc);
-	head = SP_CG_NONE;
-	if (parents) {
-		for (i = n; i > 0; i--) {
-			cg->arcs[sorted[i - 1].node].next_parent = head;
-			head = sorted[i - 1].node;
-		}
-	} else {
-		for (i = n; i > 0; i--) {
-			cg->arcs[sorted[i - 1].node].next_child = head;
-			head = sorted[i - 1].node;
-		}
+	view = view_room(mem, n);
+	for (i = 0; i < n; i++)
+		view[i] = sorted[i].node;
+	return n;
+}
+
+const uint32_t *sp_cg_sorted_parents(const struct sp_cg *cg, uint32_t node,
+				     struct sp_cg_sort_mem *mem, size_t *n)
+{
+	*n = sort_list(cg, node, cg->nodes[node].parents, 1, 0, mem);
+	return mem->view;
+}
+
+const uint32_t *sp_cg_sorted_children(const struct sp_cg *cg, uint32_t node,
+				      struct sp_cg_sort_mem *mem, size_t *n)
+{
+	*n = sort_list(cg, node, cg->nodes[node].children, 0, 1, mem);
+	return mem->view;
+}
+
+/* ---- a cycle's members (gprof's sort_members) ---- */
+
+/* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
+static int member_greater(const struct sp_cg_node *l, const struct sp_cg_node *r)
+{
+	double lt = l->prop_self + l->prop_child, rt = r->prop_self + r->prop_child;
+	uint64_t lc = l->ncalls + l->self_calls, rc = r->ncalls + r->self_calls;
+
+	if (lt > rt)
+		return 1;
+	if (lt < rt)
+		return 0;
+	return lc > rc;
+}
+
+/* A member as sp_cg_sorted_members() compares it. */
+struct member_key {
+	double time;
+	uint64_t calls;
+	uint32_t node;
+};
+
+/* member_greater() on keys: l sorts before r. */
+static int member_before(const struct member_key *l, const struct member_key *r)
+{
+	return l->time > r->time || (l->time == r->time && l->calls > r->calls);
+}
+
+SP_DEFINE_STABLE_SORT(sort_member_keys, struct member_key, member_before)
+
+/* gprof's insertion of each member, in list order, after the members it
+ * is not greater than: quadratic, kept for NaN times only, where
+ * member_greater() is no order and only gprof's own steps are sure to
+ * give its list. Into v (room for every member); returns their number. */
+static size_t insert_members(const struct sp_cg *cg, uint32_t cyc, uint32_t *v)
+{
+	const struct sp_cg_node *N = cg->nodes;
+	size_t n = 0, j;
+	uint32_t m;
+
+	for (m = N[cyc].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next) {
+		for (j = 0; j < n && !member_greater(&N[m], &N[v[j]]); j++)
+			;
+		memmove(v + j + 1, v + j, (n - j) * sizeof(*v));
+		v[j] = m;
+		n++;
 	}
-	if (keys != stack_buf && !mem)
-		free(keys);
-	return head;
+	return n;
 }
 
-/* The lists stop being newest first (sp_cg_parent_runs_new()). A report
- * sorting them on two threads sets the flag before it starts them, so
- * that here it is only read. */
-static void lists_sorted(struct sp_cg *cg)
+/*
+ * gprof's sort_members() relinks the cycle's member list. Its insertion
+ * puts each member after every earlier one that is not below it: a
+ * stable sort by time, then calls, both descending, which a merge sort
+ * gives in n log n for cycles of thousands of members.
+ */
+const uint32_t *sp_cg_sorted_members(const struct sp_cg *cg, uint32_t cyc,
+				     struct sp_cg_sort_mem *mem, size_t *n)
 {
-	if (!cg->lists_sorted)
-		cg->lists_sorted = 1;
-}
+	const struct sp_cg_node *N = cg->nodes;
+	struct member_key *k = NULL;
+	size_t alloc = 0, i;
+	uint32_t m, *v;
 
-void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
-{
-	lists_sorted(cg);
-	cg->nodes[node].parents = sort_list(cg, node, cg->nodes[node].parents, 1, 0, mem);
-}
+	*n = 0;
+	for (m = N[cyc].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next) {
+		double t = N[m].prop_self + N[m].prop_child;
 
-void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem)
-{
-	lists_sorted(cg);
-	cg->nodes[node].children = sort_list(cg, node, cg->nodes[node].children, 0, 1, mem);
+		if (t != t) {
+			free(k);
+			for (*n = 0, m = N[cyc].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next)
+				++*n;
+			*n = insert_members(cg, cyc, view_room(mem, *n));
+			return mem->view;
+		}
+		SP_ALLOC_GROW(k, 2 * (*n + 1), alloc);
+		k[*n].time = t;
+		k[*n].calls = N[m].ncalls + N[m].self_calls;
+		k[*n].node = m;
+		++*n;
+	}
+	sort_member_keys(k, *n, k + *n);
+	v = view_room(mem, *n);
+	for (i = 0; i < *n; i++)
+		v[i] = k[i].node;
+	free(k);
+	return v;
 }
 
 void sp_cg_count_callees(const struct sp_cg *cg, size_t n, uint32_t *first)
@@ -593,11 +676,8 @@ void sp_cg_count_callees(const struct sp_cg *cg, size_t n, uint32_t *first)
 struct sp_cg_parent_runs *sp_cg_parent_runs_new(const struct sp_cg *cg)
 {
 	size_t n = cg->nnodes + cg->npseudo, i;
-	struct sp_cg_parent_runs *r;
+	struct sp_cg_parent_runs *r = sp_xmalloc(sizeof(*r));
 
-	if (cg->lists_sorted)
-		return NULL;
-	r = sp_xmalloc(sizeof(*r));
 	r->nnodes = n;
 	r->first = sp_xreallocarray(NULL, n + 2, sizeof(*r->first));
 	r->arcs = sp_xreallocarray(NULL, cg->narcs + 1, sizeof(*r->arcs));
@@ -622,8 +702,10 @@ void sp_cg_parent_runs_free(struct sp_cg_parent_runs *runs)
 void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem)
 {
 	free(mem->keys);
+	free(mem->view);
 	mem->keys = NULL;
-	mem->alloc = 0;
+	mem->view = NULL;
+	mem->alloc = mem->view_alloc = 0;
 }
 
 /* ---- node orders ---- */
@@ -703,8 +785,8 @@ static int cmp_key_name(const void *pa, const void *pb, void *ctx)
  * (a NaN time, call counts of 2^61 or more) take the comparator path.
  */
 /* Fills k[i] for nodes[i]; returns -1 if some key does not fit. */
-static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_cg_order order,
-		     struct packed_key *k)
+static int pack_keys(const struct sp_cg *cg, const uint32_t *nodes, size_t n,
+		     enum sp_cg_order order, struct packed_key *k)
 {
 	const uint64_t calls_max = UINT64_C(1) << 61;
 	size_t i;
@@ -715,7 +797,7 @@ static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_
 		double a;
 
 		k[i].node = nodes[i];
-		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].rank = nodes[i] < cg->nsyms ? cg->priv->name_rank[nodes[i]] : 0;
 		k[i].k1 = k[i].k2 = 0;
 		switch (order) {
 		case SP_CG_ORDER_TOTAL:
@@ -751,15 +833,15 @@ static int pack_keys(struct sp_cg *cg, const uint32_t *nodes, size_t n, enum sp_
 	return 0;
 }
 
-void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order)
+void sp_cg_sort_nodes(const struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order)
 {
 	static const sp_cmp_fn cmp[] = {cmp_key_total, cmp_key_time, cmp_key_topo, cmp_key_name};
 	struct node_key *k;
 	struct packed_key *pk;
 	size_t i;
 
-	if (!cg->name_rank)
-		cg->name_rank = sp_symtab_name_ranks_in(
+	if (!cg->priv->name_rank)
+		cg->priv->name_rank = sp_symtab_name_ranks_in(
 			cg->symtab, sp_cg_scratch(cg, sp_symtab_name_ranks_scratch(cg->symtab)));
 	pk = sp_cg_scratch(cg, (3 * n + 1) * sizeof(*pk));
 	if (pack_keys(cg, nodes, n, order, pk) == 0) {
@@ -781,7 +863,7 @@ void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_or
 		k[i].node = nodes[i];
 		k[i].a = order == SP_CG_ORDER_TIME ? nd->time : nd->prop_self + nd->prop_child;
 		k[i].calls = nd->ncalls;
-		k[i].rank = nodes[i] < cg->nsyms ? cg->name_rank[nodes[i]] : 0;
+		k[i].rank = nodes[i] < cg->nsyms ? cg->priv->name_rank[nodes[i]] : 0;
 		k[i].top_order = nd->top_order;
 		k[i].noname = name == NULL;
 		k[i].cycle = nd->cycle != 0;

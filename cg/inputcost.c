@@ -308,7 +308,7 @@ size_t sp_inputcost_find(const struct sp_inputcost *ic, const char *name, uint32
 
 struct sp_cg *sp_inputcost_flat_cg(const struct sp_inputcost *ic, const struct sp_symtab *t)
 {
-	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
+	struct sp_cg *cg = sp_cg_new();
 	size_t i;
 
 	cg->symtab = t;

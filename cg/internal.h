@@ -12,6 +12,23 @@
 
 #include "symprof/cg.h"
 
+struct sp_pairmap;
+
+/*
+ * What cg/ keeps beside the public graph (struct sp_cg's priv), made on
+ * first use and never part of what the graph says: const functions fill
+ * them (sp_cg_arc_find(), sp_cg_sort_nodes()), so those run on one thread
+ * at a time; the sorted views use none of it.
+ */
+struct sp_cg_private {
+	struct sp_pairmap *arc_index; /* (parent, child) -> arc */
+	uint32_t *name_rank;	      /* strcmp rank of each symbol's name */
+	/* one scratch block for the temporaries of building and sorting
+	 * (sp_cg_scratch), so that they reuse its pages */
+	void *scratch;
+	size_t scratch_size;
+};
+
 /* gprof's cg_assemble() (cycles.c), once, on the nodes as
  * sp_cg_from_gmon() made them. */
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);
@@ -51,7 +68,7 @@ static inline uint32_t sp_cg_arc_link(struct sp_cg *cg, uint32_t parent, uint32_
  * they all use the same pages: a fresh page costs a fault and zeroing,
  * about as much as the work done on it. Not zeroed.
  */
-void *sp_cg_scratch(struct sp_cg *cg, size_t size);
+void *sp_cg_scratch(const struct sp_cg *cg, size_t size);
 
 /*
  * The arcs into nodes [0, n) counted into first[0 .. n + 2): first[c + 1]
@@ -73,7 +90,8 @@ uint32_t sp_cg_arc_append_slow(struct sp_cg *cg, uint32_t parent, uint32_t child
 static inline uint32_t sp_cg_arc_append(struct sp_cg *cg, uint32_t parent, uint32_t child,
 					uint64_t count)
 {
-	if (cg->narcs == cg->arcs_alloc || cg->narc_list == cg->arc_list_alloc || cg->arc_index)
+	if (cg->narcs == cg->arcs_alloc || cg->narc_list == cg->arc_list_alloc ||
+	    cg->priv->arc_index)
 		return sp_cg_arc_append_slow(cg, parent, child, count);
 	return sp_cg_arc_link(cg, parent, child, count);
 }

@@ -298,7 +298,7 @@ struct sp_cg *sp_cg_from_cct(const struct sp_profile *p, const struct sp_cg_stac
 			     struct sp_error *err)
 {
 	const struct sp_symtab *t = o->funcs;
-	struct sp_cg *cg = sp_xcalloc(1, sizeof(*cg));
+	struct sp_cg *cg = sp_cg_new();
 	struct walk w;
 	size_t i;
 

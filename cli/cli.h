@@ -200,7 +200,7 @@ int sp_cli_run(struct sp_opts *o);
  * `release` frees what the pipeline keeps behind it (NULL: nothing).
  */
 struct sp_cli_model {
-	struct sp_cg *cg;
+	const struct sp_cg *cg;
 	struct sp_report_opts ro;
 	struct sp_report_meta meta;
 	const struct sp_flame *flame;	      /* exact stacks, or NULL: estimated from cg */
@@ -270,7 +270,7 @@ int sp_cli_close_output(const struct sp_opts *o, FILE *out, int rc);
 void sp_cli_stack_report_opts(const struct sp_opts *o, struct sp_report_opts *ro);
 /* gprof's flat profile, call graph and index of such a graph, as -p, -q,
  * -P and -Q choose; returns the styles chosen (STYLE_*). */
-int sp_cli_print_stack_text(const struct sp_opts *o, FILE *out, struct sp_cg *cg);
+int sp_cli_print_stack_text(const struct sp_opts *o, FILE *out, const struct sp_cg *cg);
 
 /* Progress lines on stderr (cli/progress.c): only when stderr is a
  * terminal and not --quiet; a step shows once it runs for half a second. */

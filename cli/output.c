@@ -94,7 +94,7 @@ void sp_cli_stack_report_opts(const struct sp_opts *o, struct sp_report_opts *ro
 	ro->width = o->width;
 }
 
-int sp_cli_print_stack_text(const struct sp_opts *o, FILE *out, struct sp_cg *cg)
+int sp_cli_print_stack_text(const struct sp_opts *o, FILE *out, const struct sp_cg *cg)
 {
 	struct sp_report_opts ro;
 	struct sp_report r;

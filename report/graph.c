@@ -5,9 +5,11 @@
  * callees below descending; cycles as a whole with their members; the BSD
  * layout (-T) with its wider "descendants" column and blank lines.
  *
- * A large graph is formatted on two threads (print_split()): the entries
- * are independent, each sorting only its own lists, so a worker formats
- * blocks of them into memory while the main thread prints the others.
+ * The graph is only read: each list is printed from a sorted view that
+ * cg/ makes into the report's memory (sp_cg_sorted_parents() ...). A large
+ * graph is formatted on two threads (print_split()): the entries are
+ * independent, so a worker formats blocks of them into memory while the
+ * main thread prints the others.
  */
 #include "symprof/report.h"
 
@@ -191,100 +193,15 @@ static void print_cycle(struct sp_report *r, unsigned c, double print_time)
 	end_line(r);
 }
 
-/* gprof's cmp_member(): 1 if l sorts before r (more time, then calls). */
-static int member_greater(const struct sp_cg_node *l, const struct sp_cg_node *r)
-{
-	double lt = l->prop_self + l->prop_child, rt = r->prop_self + r->prop_child;
-	uint64_t lc = l->ncalls + l->self_calls, rc = r->ncalls + r->self_calls;
-
-	if (lt > rt)
-		return 1;
-	if (lt < rt)
-		return 0;
-	return lc > rc;
-}
-
-/* A member as sort_members() compares it. */
-struct member_key {
-	double time;
-	uint64_t calls;
-	uint32_t node;
-};
-
-/* member_greater() on keys: l sorts before r. */
-static int member_before(const struct member_key *l, const struct member_key *r)
-{
-	return l->time > r->time || (l->time == r->time && l->calls > r->calls);
-}
-
-SP_DEFINE_STABLE_SORT(sort_member_keys, struct member_key, member_before)
-
-/* gprof's insertion of each member, in list order, after the members it
- * is not greater than: quadratic, kept for NaN times only, where
- * member_greater() is no order and only gprof's own steps are sure to
- * give its list. */
-static void insert_members(struct sp_cg *cg, unsigned cyc)
-{
-	struct sp_cg_node *N = cg->nodes;
-	uint32_t todo = N[cyc].cyc_next, doing;
-
-	N[cyc].cyc_next = SP_CG_NONE;
-	for (doing = todo; doing != SP_CG_NONE; doing = todo) {
-		uint32_t prev = cyc;
-
-		todo = N[doing].cyc_next;
-		while (N[prev].cyc_next != SP_CG_NONE &&
-		       !member_greater(&N[doing], &N[N[prev].cyc_next]))
-			prev = N[prev].cyc_next;
-		N[doing].cyc_next = N[prev].cyc_next;
-		N[prev].cyc_next = doing;
-	}
-}
-
-/*
- * gprof's sort_members() (it relinks the cycle's member list). Its
- * insertion puts each member after every earlier one that is not below
- * it: a stable sort by time, then calls, both descending, which a merge
- * sort gives in n log n for cycles of thousands of members.
- */
-static void sort_members(struct sp_cg *cg, unsigned cyc)
-{
-	struct sp_cg_node *N = cg->nodes;
-	struct member_key *k = NULL;
-	size_t n = 0, alloc = 0, i;
-	uint32_t m, *link;
-
-	for (m = N[cyc].cyc_next; m != SP_CG_NONE; m = N[m].cyc_next) {
-		double t = N[m].prop_self + N[m].prop_child;
-
-		if (t != t) {
-			free(k);
-			insert_members(cg, cyc);
-			return;
-		}
-		SP_ALLOC_GROW(k, 2 * (n + 1), alloc);
-		k[n].time = t;
-		k[n].calls = N[m].ncalls + N[m].self_calls;
-		k[n].node = m;
-		n++;
-	}
-	sort_member_keys(k, n, k + n);
-	link = &N[cyc].cyc_next;
-	for (i = 0; i < n; i++) {
-		*link = k[i].node;
-		link = &N[k[i].node].cyc_next;
-	}
-	*link = SP_CG_NONE;
-	free(k);
-}
-
+/* A cycle's members, in gprof's order (sp_cg_sorted_members()). */
 static void print_members(struct sp_report *r, unsigned cyc)
 {
-	struct sp_cg *cg = r->cg;
-	uint32_t m;
+	const struct sp_cg *cg = r->cg;
+	size_t k, nm;
+	const uint32_t *members = sp_cg_sorted_members(cg, cyc, &r->sort_mem, &nm);
 
-	sort_members(cg, cyc);
-	for (m = cg->nodes[cyc].cyc_next; m != SP_CG_NONE; m = cg->nodes[m].cyc_next) {
+	for (k = 0; k < nm; k++) {
+		uint32_t m = members[k];
 		const struct sp_cg_node *n = &cg->nodes[m];
 		size_t len;
 		const char *name = name_text(r, m, &len);
@@ -340,9 +257,11 @@ static inline __attribute__((always_inline)) void print_arc(struct sp_report *r,
 
 static void print_parents(struct sp_report *r, unsigned child)
 {
-	struct sp_cg *cg = r->cg;
+	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *c = &cg->nodes[child];
-	uint32_t head = c->cyc_head, a;
+	uint32_t head = c->cyc_head;
+	const uint32_t *arcs;
+	size_t k, na;
 
 	if (c->parents == SP_CG_NONE) {
 		/* into the line buffer: a report without a FILE has only that */
@@ -353,9 +272,9 @@ static void print_parents(struct sp_report *r, unsigned child)
 		end_line(r);
 		return;
 	}
-	sp_cg_sort_parents(cg, child, &r->sort_mem);
-	for (a = cg->nodes[child].parents; a != SP_CG_NONE; a = cg->arcs[a].next_parent) {
-		uint32_t p = cg->arcs[a].parent;
+	arcs = sp_cg_sorted_parents(cg, child, &r->sort_mem, &na);
+	for (k = 0; k < na; k++) {
+		uint32_t a = arcs[k], p = cg->arcs[a].parent;
 		int inner = child == p || (c->cycle != 0 && cg->nodes[p].cycle == c->cycle);
 
 		print_arc(r, &cg->arcs[a], inner, cg->nodes[head].ncalls, p);
@@ -364,13 +283,13 @@ static void print_parents(struct sp_report *r, unsigned child)
 
 static void print_children(struct sp_report *r, unsigned parent)
 {
-	struct sp_cg *cg = r->cg;
+	const struct sp_cg *cg = r->cg;
 	const struct sp_cg_node *p = &cg->nodes[parent];
-	uint32_t a;
+	size_t k, na;
+	const uint32_t *arcs = sp_cg_sorted_children(cg, parent, &r->sort_mem, &na);
 
-	sp_cg_sort_children(cg, parent, &r->sort_mem);
-	for (a = cg->nodes[parent].children; a != SP_CG_NONE; a = cg->arcs[a].next_child) {
-		uint32_t c = cg->arcs[a].child;
+	for (k = 0; k < na; k++) {
+		uint32_t a = arcs[k], c = cg->arcs[a].child;
 		int inner =
 			c == parent || (cg->nodes[c].cycle != 0 && cg->nodes[c].cycle == p->cycle);
 
@@ -436,13 +355,12 @@ static void print_entry(struct sp_report *r, unsigned node, double print_time)
 /* ---- the entries on two threads ---- */
 
 /*
- * Entries are independent: each sorts only its own lists (the arcs into
- * its node by next_parent, the arcs out of it by next_child, a cycle's
- * members by cyc_next), which no other entry reads, and every node is
- * printed once. What entries share is the name cache, which fills lazily
- * and may move: fill_names() fills it for every name the graph may print
- * before the worker starts, so that both threads only read it (the arcs
- * and nodes the other thread relinks are other fields than they read).
+ * Entries are independent: both threads only read the graph, each with
+ * its own memory for the sorted views of its lists (struct
+ * sp_cg_sort_mem), and every node is printed once. What entries share is
+ * the name cache, which fills lazily and may move: fill_names() fills it
+ * for every name the graph may print before the worker starts, so that
+ * both threads only read it.
  *
  * The entries are cut into blocks of consecutive entries, which the two
  * threads claim in order. The main thread writes the blocks in order: the
@@ -737,14 +655,12 @@ static int print_split(struct sp_report *r, double print_time)
 
 void sp_report_graph(struct sp_report *r)
 {
-	struct sp_cg *cg = r->cg;
+	const struct sp_cg *cg = r->cg;
 	double print_time = cg->print_time;
-	/* the arcs into each node, read by the parents' sorts (the lists are
-	 * sorted from here on) */
+	/* the arcs into each node, read by the sorted views of the callers */
 	struct sp_cg_parent_runs *runs = sp_cg_parent_runs_new(cg);
 	size_t i;
 
-	cg->lists_sorted = 1;
 	r->sort_mem.runs = runs;
 
 	if (!r->o->brief && r->o->bsd)

@@ -16,7 +16,7 @@
 #include "symprof/cg.h"
 #include "symprof/symbolize.h"
 
-void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
+void sp_report_init(struct sp_report *r, FILE *out, const struct sp_cg *cg,
 		    const struct sp_report_opts *o)
 {
 	r->out = out;
@@ -29,8 +29,7 @@ void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
 	r->nfull = 0;
 	sp_buf_init(&r->names, 0);
 	sp_buf_init(&r->line, 256);
-	r->sort_mem.keys = NULL;
-	r->sort_mem.alloc = 0;
+	memset(&r->sort_mem, 0, sizeof(r->sort_mem));
 }
 
 void sp_report_flush_line(struct sp_report *r)

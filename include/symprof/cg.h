@@ -138,25 +138,19 @@ struct sp_cg {
 	int have_hist;
 	int have_arcs;
 	int have_bbs;
-	int stack_based;     /* built from exact stacks (no cycles) */
-	int precise;	     /* --precise arithmetic (exact bins, sizes, clones) */
-	double unattributed; /* --precise: ticks that fell on no symbol */
-	int counts_known;    /* call counts are meaningful */
-	uint32_t *name_rank; /* private: strcmp rank of each symbol's name */
-	/* private: one scratch block for the temporaries of building and
-	 * sorting (sp_cg_scratch), so that they reuse its pages */
-	void *scratch;
-	size_t scratch_size;
+	int stack_based;       /* built from exact stacks (no cycles) */
+	int precise;	       /* --precise arithmetic (exact bins, sizes, clones) */
+	double unattributed;   /* --precise: ticks that fell on no symbol */
+	int counts_known;      /* call counts are meaningful */
 	unsigned static_flags; /* enum sp_cg_static_flags of the scan, 0 without -c */
 	/* For costs that are not samples (aprof): one line describing the
 	 * unit, printed instead of gprof's sampling lines in the flat profile
 	 * and call graph headers; per-call columns then use `dimen` as is.
 	 * NULL for gmon.out and sampling profiles. Borrowed from the caller. */
 	const char *cost_note;
-	void *arc_index; /* private: (parent, child) -> arc, built on first use */
-	/* a report has sorted arc lists (sp_cg_sort_parents/children): they
-	 * are no longer newest first, as the graph was built */
-	int lists_sorted;
+	/* cg/'s own (cg/internal.h): caches and scratch memory, no part of
+	 * what the graph says */
+	struct sp_cg_private *priv;
 };
 
 struct sp_cg_debug {
@@ -288,6 +282,9 @@ void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint6
  */
 struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab *t,
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err);
+/* An empty graph (no nodes, no arcs), for the builders and for tests;
+ * free with sp_cg_free(). */
+struct sp_cg *sp_cg_new(void);
 void sp_cg_free(struct sp_cg *cg);
 
 /* ---- stack-based profiles ---- */
@@ -337,8 +334,10 @@ enum sp_cg_order {
 	SP_CG_ORDER_NAME,  /* cmp_name: index by function name */
 };
 
-/* Sorts n node indices in that order (stable, glibc's merge order). */
-void sp_cg_sort_nodes(struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order);
+/* Sorts n node indices in that order (stable, glibc's merge order). It
+ * uses the graph's scratch memory and name ranks (made on first use):
+ * one thread at a time. */
+void sp_cg_sort_nodes(const struct sp_cg *cg, uint32_t *nodes, size_t n, enum sp_cg_order order);
 
 /*
  * The pseudo node called `name`, added on first use (see struct sp_cg): its
@@ -429,10 +428,9 @@ uint32_t sp_cg_arc_add(struct sp_cg *cg, uint32_t parent, uint32_t child, uint64
  * The arcs into each node, in the order of its list, as one array: the
  * list walked from arc to arc costs a cache miss per arc, one after the
  * other, where the array's arcs are fetched together. Made from the arc
- * array in two passes, while no list is sorted (the lists are newest
- * first as the graph builds them): NULL once cg->lists_sorted is set. It
- * describes only lists not sorted since; a report uses it for each node's
- * one sort.
+ * array in two passes (the lists are newest first as the graph builds
+ * them, and nothing reorders them after); a report's sorted views of the
+ * callers read it.
  */
 struct sp_cg_parent_runs {
 	uint32_t *first; /* node n's run: arcs[first[n] .. first[n + 1]) */
@@ -441,22 +439,35 @@ struct sp_cg_parent_runs {
 };
 struct sp_cg_parent_runs *sp_cg_parent_runs_new(const struct sp_cg *cg);
 void sp_cg_parent_runs_free(struct sp_cg_parent_runs *runs);
-/* Sort keys kept from one arc list's sort to the next (one per thread):
- * a long list's keys otherwise come from malloc and go back, fresh pages
- * each time. Zeroed to start with. */
+/*
+ * Sorted views: a report reads the graph and asks cg/ for a node's arcs
+ * or a cycle's members in printing order; the graph is never reordered,
+ * so the threads of one report may ask at the same time, each with a
+ * struct sp_cg_sort_mem of its own. The memory holds the view and the
+ * sort keys from one sort to the next (a long list's keys otherwise come
+ * from malloc and go back, fresh pages each time). Zeroed to start with.
+ */
 struct sp_cg_sort_mem {
 	void *keys;
 	size_t alloc;
-	/* borrowed, or NULL: the runs sp_cg_sort_parents() reads instead of
-	 * walking a list it describes (shared by the threads of one report) */
+	uint32_t *view; /* the last view */
+	size_t view_alloc;
+	/* borrowed, or NULL: the runs sp_cg_sorted_parents() reads instead
+	 * of walking the lists (shared by the threads of one report) */
 	const struct sp_cg_parent_runs *runs;
 };
 void sp_cg_sort_mem_release(struct sp_cg_sort_mem *mem);
-/* gprof's sort_parents()/sort_children(): relinks the node's arc list in
- * printing order (callers ascending, callees descending by time). `mem`
- * may be NULL. */
-void sp_cg_sort_parents(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem);
-void sp_cg_sort_children(struct sp_cg *cg, uint32_t node, struct sp_cg_sort_mem *mem);
+/* gprof's sort_parents()/sort_children(): the arcs into (out of) `node`
+ * in printing order (callers ascending, callees descending by time), *n
+ * of them. The array is mem's: valid until mem's next view or release. */
+const uint32_t *sp_cg_sorted_parents(const struct sp_cg *cg, uint32_t node,
+				     struct sp_cg_sort_mem *mem, size_t *n);
+const uint32_t *sp_cg_sorted_children(const struct sp_cg *cg, uint32_t node,
+				      struct sp_cg_sort_mem *mem, size_t *n);
+/* gprof's sort_members(): the members of the cycle node `cycle`, most
+ * time first, then most calls, *n of them; the array is mem's, as above. */
+const uint32_t *sp_cg_sorted_members(const struct sp_cg *cg, uint32_t cycle,
+				     struct sp_cg_sort_mem *mem, size_t *n);
 /* The arc parent -> child, SP_CG_NONE if absent. */
 uint32_t sp_cg_arc_find(const struct sp_cg *cg, uint32_t parent, uint32_t child);
 

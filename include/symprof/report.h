@@ -62,7 +62,7 @@ static inline int sp_report_full_name_fresh(const struct sp_report_full_name *f,
 /* State shared by the sections of one report. */
 struct sp_report {
 	FILE *out;
-	struct sp_cg *cg;
+	const struct sp_cg *cg;
 	const struct sp_report_opts *o;
 	int first_output;		  /* no form feed before the first section */
 	char **demangled;		  /* per symbol node: the name to print (cache) */
@@ -71,10 +71,10 @@ struct sp_report {
 	size_t nfull;
 	struct sp_buf names;		/* the texts of `full`, one after the other */
 	struct sp_buf line;		/* the line being built */
-	struct sp_cg_sort_mem sort_mem; /* the call graph's arc-list sorts */
+	struct sp_cg_sort_mem sort_mem; /* the call graph's sorted views */
 };
 
-void sp_report_init(struct sp_report *r, FILE *out, struct sp_cg *cg,
+void sp_report_init(struct sp_report *r, FILE *out, const struct sp_cg *cg,
 		    const struct sp_report_opts *o);
 void sp_report_release(struct sp_report *r);
 

@@ -174,7 +174,7 @@ static void test_from_cg(void)
 {
 	static const char *const names[] = {"main", "a", "b", "c"};
 	struct sp_symtab *t = funcs(names, 4);
-	struct sp_cg *cg = calloc(1, sizeof(*cg));
+	struct sp_cg *cg = sp_cg_new();
 	struct sp_report_opts ro;
 	struct sp_report r;
 	struct sp_flame *f;
