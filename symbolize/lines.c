@@ -72,7 +72,6 @@
 
 #include "addrindex.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1302,10 +1301,8 @@ int sp_linetab_answers(const struct sp_linetab *t, uint64_t addr)
  */
 static void full_only(const struct sp_linetab *t, const char *what)
 {
-	if (!t->query)
-		return;
-	fprintf(stderr, "symprof: BUG: %s() on a query line table\n", what);
-	abort();
+	if (t->query)
+		SP_BUG("%s() on a query line table", what);
 }
 
 /* row_at() starting from *hint: a few steps forward when addr is at or
