@@ -72,6 +72,7 @@
 
 #include "addrindex.h"
 
+#include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -499,6 +500,7 @@ struct query {
 	struct sp_lprow top; /* the open sequence's last row */
 	int open;	     /* a sequence is open: top is valid */
 	size_t next;	     /* the first asked address at or above top's */
+	int every_unit;	     /* decode the units unit_may_answer() would skip */
 };
 
 /* The first asked address at or above addr (q->n if none). */
@@ -643,6 +645,67 @@ static void answer_unit(struct build *b)
 		if (s)
 			answer(b, j, s);
 	}
+}
+
+/*
+ * bfd consults a unit for an address only if the unit's ranges hold it, or
+ * if the unit has none (rule 3 walks the units that bfd consults): the
+ * ranges its DIE gives with DW_AT_low_pc and DW_AT_high_pc or with
+ * DW_AT_ranges, to which bfd adds those of the unit's line sequences once
+ * it has decoded them (so for a unit it never decodes, the DIE's alone).
+ * A query table skips a unit whose DIE's ranges hold no asked address,
+ * and decodes every unit whose ranges it does not read here as bfd would
+ * (other forms, a base address, no ranges at all).
+ */
+struct unit_ranges {
+	const struct query *q;
+	int hit, any;
+};
+
+static void unit_range(void *ctx, uint64_t low, uint64_t high)
+{
+	struct unit_ranges *ur = ctx;
+	size_t i;
+
+	if (low >= high) /* bfd's arange_add() keeps no empty range */
+		return;
+	ur->any = 1;
+	i = want_from(ur->q, low);
+	if (i < ur->q->n && ur->q->want[i] < high)
+		ur->hit = 1;
+}
+
+static int unit_may_answer(const struct sp_dwsecs *secs, const struct sp_dwunit *u,
+			   const struct query *q)
+{
+	struct unit_ranges ur = {q, 0, 0};
+	Dwarf_Die die = u->die;
+	Dwarf_Attribute a;
+	Dwarf_Addr low = 0;
+	Dwarf_Word v;
+
+	if (dwarf_attr(&die, DW_AT_low_pc, &a) &&
+	    (dwarf_whatform(&a) != DW_FORM_addr || dwarf_formaddr(&a, &low) != 0))
+		return 1;
+	if (dwarf_attr(&die, DW_AT_ranges, &a)) {
+		if (low != 0 || dwarf_hasattr(&die, DW_AT_high_pc) ||
+		    !sp_dw_is_int_form(dwarf_whatform(&a)) || dwarf_formudata(&a, &v) != 0 ||
+		    sp_dw_rangelist(secs, u, 0, v, unit_range, &ur) < 0)
+			return 1;
+	} else if (dwarf_attr(&die, DW_AT_high_pc, &a)) {
+		Dwarf_Addr high;
+
+		if (dwarf_whatform(&a) == DW_FORM_addr) {
+			if (dwarf_formaddr(&a, &high) != 0)
+				return 1;
+		} else if (sp_dw_is_int_form(dwarf_whatform(&a)) && dwarf_formudata(&a, &v) == 0) {
+			high = low + v;
+		} else {
+			return 1;
+		}
+		unit_range(&ur, low, high);
+	}
+	return ur.hit || !ur.any;
 }
 
 /*
@@ -1083,6 +1146,8 @@ static int read_units(struct build *b, Dwarf *dw, struct sp_strtab *strs, int le
 			*st = SP_LINETAB_UNIT_FAILED;
 			continue;
 		}
+		if (b->q && !b->q->every_unit && !unit_may_answer(&secs, &u, b->q))
+			continue;
 		/* bfd decodes the program at offset 0 once, for the first unit */
 		*st = SP_LINETAB_UNIT_SHARED;
 		if (u.line_offset == 0 && have_offset0)
@@ -1187,8 +1252,8 @@ struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
 #define U64_LESS(a, b) (*(a) < *(b))
 SP_DEFINE_STABLE_SORT(sort_u64, uint64_t, U64_LESS)
 
-struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
-					size_t n, struct sp_error *err)
+static struct sp_linetab *build_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
+				      size_t n, int every_unit, struct sp_error *err)
 {
 	uint64_t *want = sp_xreallocarray(NULL, n ? n : 1, sizeof(*want));
 	uint64_t *tmp = sp_xreallocarray(NULL, n ? n : 1, sizeof(*tmp));
@@ -1206,6 +1271,7 @@ struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const
 	memset(&q, 0, sizeof(q));
 	q.want = want;
 	q.n = k;
+	q.every_unit = every_unit;
 	q.ans = sp_xreallocarray(NULL, k ? k : 1, sizeof(*q.ans));
 	for (i = 0; i < k; i++)
 		set_gap(&q.ans[i], want[i]);
@@ -1216,6 +1282,19 @@ struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const
 	free(q.ends);
 	free(want);
 	return t;
+}
+
+struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
+					size_t n, struct sp_error *err)
+{
+	return build_query(dw, strs, addrs, n, 0, err);
+}
+
+struct sp_linetab *sp_linetab_new_query_every_unit(Dwarf *dw, struct sp_strtab *strs,
+						   const uint64_t *addrs, size_t n,
+						   struct sp_error *err)
+{
+	return build_query(dw, strs, addrs, n, 1, err);
 }
 
 const char *sp_linetab_warning(const struct sp_linetab *t)

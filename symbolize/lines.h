@@ -69,11 +69,24 @@ struct sp_linetab *sp_linetab_new_units(Dwarf *dw, struct sp_strtab *strs,
  * the full table's answers; any other address, and the functions that
  * need every row (sp_linetab_rows(), sp_linetab_find_any*(), the unit
  * runs), are a bug that aborts: ask through sp_linetab_ask() (or
- * sp_linetab_answers() first) and build the full table when it says no. Warnings and unit states
- * are the full table's.
+ * sp_linetab_answers() first) and build the full table when it says no.
+ *
+ * As bfd, it reads no unit whose DIE gives ranges (DW_AT_low_pc and
+ * DW_AT_high_pc, or DW_AT_ranges) that hold none of the addresses: such a
+ * unit gives no answer, no warning and its state stays
+ * SP_LINETAB_UNIT_NONE. Its rows could differ from the full table's only
+ * for a line program with rows outside its unit's ranges, which compilers
+ * do not write. Otherwise warnings and unit states are the full table's.
  */
 struct sp_linetab *sp_linetab_new_query(Dwarf *dw, struct sp_strtab *strs, const uint64_t *addrs,
 					size_t n, struct sp_error *err);
+
+/* sp_linetab_new_query() reading every unit, whatever its ranges: its
+ * answers are the full table's for any line program (the tests compare
+ * the two on damaged ones). */
+struct sp_linetab *sp_linetab_new_query_every_unit(Dwarf *dw, struct sp_strtab *strs,
+						   const uint64_t *addrs, size_t n,
+						   struct sp_error *err);
 
 /* Whether t answers sp_linetab_find(t, addr): always, unless it is a query
  * table and addr was not asked. */
