@@ -54,6 +54,38 @@ static int files_wanted(const struct sp_opts *o)
 	       o->html || o->diff || specs_need_files(o);
 }
 
+/*
+ * Whether the reports ask for no source file but those of the static
+ * functions the index names: gprof's text without -l,
+ * --inline-file-names, the styles that list files (exec counts, orders,
+ * annotated source) or specs naming files. `style` is the output style, 0
+ * while the profiles are unread: then most likely the flat profile and
+ * the call graph (gprof chooses the exec counts for a profile with
+ * neither, rare enough that it may pay for asking twice).
+ */
+static int static_files_only(const struct sp_opts *o, unsigned style)
+{
+	unsigned plain = STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH | STYLE_SUMMARY_FILE;
+
+	return !(style & ~plain) && !o->line && !o->inline_file_names && !o->precise &&
+	       !o->static_cg && o->out_format == SP_OUT_TEXT && !o->html && !o->diff && !o->debug &&
+	       !specs_need_files(o);
+}
+
+/* The output style choose_styles() will set, once the profiles are read. */
+static unsigned final_style(const struct gmon_run *g)
+{
+	int in = g->st.input_flags;
+
+	if (g->o->output_style)
+		return g->o->output_style;
+	if (!(in & (SP_GMON_INPUT_HISTOGRAM | SP_GMON_INPUT_CALL_GRAPH)))
+		return STYLE_EXEC_COUNTS;
+	return (((in & SP_GMON_INPUT_HISTOGRAM) ? STYLE_FLAT_PROFILE : 0) |
+		((in & SP_GMON_INPUT_CALL_GRAPH) ? STYLE_CALL_GRAPH : 0)) &
+	       ~(unsigned)g->o->user_specified;
+}
+
 static int build_view(struct gmon_run *g, struct gmon_view *v, int line)
 {
 	struct sp_opts *o = g->o;
@@ -74,6 +106,7 @@ static int build_view(struct gmon_run *g, struct gmon_view *v, int line)
 	 * views of --html (annotated source), --precise and -A */
 	so.files_only =
 		!line && !o->html && !o->precise && !(o->output_style & STYLE_ANNOTATED_SOURCE);
+	so.statics_only = so.files_only && static_files_only(o, o->output_style);
 	so.keep_clones = o->precise;
 	so.use_sizes = o->precise;
 	v->line = line;
@@ -350,8 +383,10 @@ static int gmon_pipeline(struct sp_opts *o)
 	rc = load_symbols(&g);
 	if (!rc)
 		rc = read_profiles(&g, &first_output);
-	if (!rc)
+	if (!rc) {
+		g.static_files = static_files_only(o, final_style(&g));
 		sp_cli_gmon_files_ahead(&g, files_wanted(o));
+	}
 	if (!rc) {
 		choose_styles(&g);
 		if (o->output_style & STYLE_SUMMARY_FILE)

@@ -115,7 +115,10 @@ static void files_main(void *job)
 {
 	struct gmon_run *g = job;
 
-	sp_image_symtab_files(g->im, g->v.symtab);
+	if (g->static_files)
+		sp_image_symtab_static_files(g->im, g->v.symtab);
+	else
+		sp_image_symtab_files(g->im, g->v.symtab);
 }
 
 /*
@@ -152,6 +155,8 @@ void sp_cli_gmon_load_files(struct gmon_run *g)
 	if (g->files_worker) {
 		sp_worker_join(g->files_worker);
 		g->files_worker = NULL;
+	} else if (g->static_files) {
+		sp_image_symtab_static_files(g->im, g->v.symtab);
 	} else {
 		sp_image_symtab_files(g->im, g->v.symtab);
 	}

@@ -43,6 +43,7 @@ struct gmon_run {
 	struct sp_cg_static *scanner;
 	FILE *out;
 	int files_loaded;		 /* the symbols' source files are known */
+	int static_files;		 /* the reports ask for those of static functions only */
 	struct sp_demangle_batch *names; /* v.symtab's names, demangled on the side */
 	struct gmon_early *early;	 /* the profiles being read (gmon-ahead.c) */
 	struct sp_worker *files_worker;	 /* finds the symbols' files (gmon-ahead.c) */

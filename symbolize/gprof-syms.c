@@ -402,6 +402,20 @@ static int add_line_syms(struct sp_image *im, struct sp_symtab *t, FILE *debug,
 	return ret;
 }
 
+/* Starts the line table for the static symbols' addresses alone (before
+ * the table is finalized, pending[i] is the address of syms[i]). */
+static void prefetch_statics(struct sp_image *im, const struct sp_symtab *t)
+{
+	uint64_t *addrs = sp_xreallocarray(NULL, t->len + 1, sizeof(*addrs));
+	size_t i, n = 0;
+
+	for (i = 0; i < t->len; i++)
+		if (t->syms[i].is_static)
+			addrs[n++] = t->syms[i].addr;
+	im->ops->prefetch_query(im, addrs, n);
+	free(addrs);
+}
+
 struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gprof_symopts *o,
 					struct sp_error *err)
 {
@@ -427,7 +441,9 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 		sp_symtab_free(c.t);
 		return NULL;
 	}
-	if (query && !o->no_prefetch)
+	if (query && !o->no_prefetch && o->statics_only)
+		prefetch_statics(im, c.t);
+	else if (query && !o->no_prefetch)
 		im->ops->prefetch_query(im, c.t->pending, c.t->npending);
 	if (!c.t->len) {
 		sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
@@ -452,7 +468,8 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 	return c.t;
 }
 
-void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
+/* The files of the pending symbols (of the static ones only if `statics`). */
+static void symtab_files(struct sp_image *im, struct sp_symtab *t, int statics)
 {
 	/*
 	 * A symbol's file is most often one seen a few symbols before (the
@@ -476,6 +493,12 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 		size_t slot;
 		int line;
 
+		if (statics) {
+			found = sp_symtab_lookup(t, t->pending[i]);
+			if (!found || found->addr != t->pending[i] || found->file ||
+			    !found->is_static)
+				continue;
+		}
 		if (sp_image_src_line(im, t->pending[i], &file, &line) < 0)
 			continue;
 		/* the file exists (in this order) even if the symbol was a duplicate */
@@ -495,4 +518,14 @@ void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
 	free(t->pending);
 	t->pending = NULL;
 	t->npending = t->pending_alloc = 0;
+}
+
+void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t)
+{
+	symtab_files(im, t, 0);
+}
+
+void sp_image_symtab_static_files(struct sp_image *im, struct sp_symtab *t)
+{
+	symtab_files(im, t, 1);
 }

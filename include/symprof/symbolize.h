@@ -303,6 +303,11 @@ struct sp_gprof_symopts {
 	unsigned files_only : 1;	   /* with defer_files: the symbols' files and lines
 					      are all the image will be asked about, so it
 					      may read the line table for them alone */
+	unsigned statics_only : 1;	   /* with files_only: only the files of static
+					      functions will most likely be asked for (the
+					      index names those alone): the line table is
+					      read for their addresses (others still answer,
+					      later; sp_image_symtab_static_files()) */
 	unsigned keep_clones : 1;	   /* --precise: keep .constprop/.isra/.part/.cold ... */
 	unsigned use_sizes : 1;		   /* --precise: a symbol ends at addr + st_size */
 };
@@ -340,6 +345,13 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
  * Does nothing for a table whose files are already known.
  */
 void sp_image_symtab_files(struct sp_image *im, struct sp_symtab *t);
+
+/*
+ * The same for the static functions only, the files gprof's index prints
+ * (without -l): the other symbols and the table's list of files stay
+ * unset. For a table built with statics_only, when no report asks more.
+ */
+void sp_image_symtab_static_files(struct sp_image *im, struct sp_symtab *t);
 
 /*
  * For each symbol, the index of the function it is a GCC clone of
