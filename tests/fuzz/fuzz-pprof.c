@@ -9,11 +9,9 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "stack-outputs.h"
-#include "symprof/error.h"
 #include "symprof/formats.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
@@ -38,25 +36,5 @@ static void proto(FILE *null, struct sp_profile *p, struct sp_symbolizer *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static FILE *null;
-	struct sp_profile *p = sp_profile_new(SP_PROFILE_PPROF);
-	struct sp_error err = SP_ERROR_INIT;
-	struct sp_symbolizer_opts o;
-	struct sp_symbolizer *s;
-	const char *exe = getenv("SP_FUZZ_EXE");
-
-	if (!null)
-		null = fopen("/dev/null", "w");
-	if (sp_fmt_pprof_read_mem(p, "fuzz", data, size, &err) < 0 || !p->ncounters) {
-		sp_profile_free(p);
-		return 0;
-	}
-	memset(&o, 0, sizeof(o));
-	o.exe = exe ? exe : SP_FUZZ_DEFAULT_EXE;
-	s = sp_symbolizer_new(&o);
-	sp_fuzz_stack_outputs(null, p, s, p->counters[0].name);
-	proto(null, p, s);
-	sp_symbolizer_free(s);
-	sp_profile_free(p);
-	return 0;
+	return sp_fuzz_stack_input(data, size, SP_PROFILE_PPROF, sp_fmt_pprof_read_mem, 1, proto);
 }

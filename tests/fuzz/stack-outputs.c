@@ -2,9 +2,11 @@
 /* The outputs of a stack profile, for the fuzz targets (stack-outputs.h). */
 #include "stack-outputs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "symprof/cg.h"
+#include "symprof/error.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
 #include "symprof/symbolize.h"
@@ -59,4 +61,31 @@ void sp_fuzz_stack_outputs(FILE *null, struct sp_profile *p, struct sp_symbolize
 	so.lines = 1;
 	sp_report_pprof(null, p, s, &so);
 	sp_report_callgrind(null, p, s, &so);
+}
+
+int sp_fuzz_stack_input(const uint8_t *data, size_t size, enum sp_profile_kind kind,
+			sp_fuzz_read_fn read, int first_counter, sp_fuzz_more_fn more)
+{
+	static FILE *null;
+	struct sp_profile *p = sp_profile_new(kind);
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_symbolizer_opts o;
+	struct sp_symbolizer *s;
+	const char *exe = getenv("SP_FUZZ_EXE");
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (read(p, "fuzz", data, size, &err) < 0 || !p->ncounters) {
+		sp_profile_free(p);
+		return 0;
+	}
+	memset(&o, 0, sizeof(o));
+	o.exe = exe ? exe : SP_FUZZ_DEFAULT_EXE;
+	s = sp_symbolizer_new(&o);
+	sp_fuzz_stack_outputs(null, p, s, first_counter ? p->counters[0].name : NULL);
+	if (more)
+		more(null, p, s);
+	sp_symbolizer_free(s);
+	sp_profile_free(p);
+	return 0;
 }
