@@ -110,14 +110,31 @@ struct pending {
 	uint32_t addr;
 };
 
-static int pending_less(const struct pending *x, const struct pending *y)
-{
-	if (x->file != y->file)
-		return x->file < y->file;
-	return x->pc < y->pc;
-}
+#define PENDING_PC(x) ((x)->pc)
+SP_DEFINE_RADIX_SORT(sort_pending_pc, struct pending, PENDING_PC)
 
-SP_DEFINE_STABLE_SORT(sort_pending, struct pending, pending_less)
+/* v[0 .. n) by file, then by pc (distinct, as the addresses are): by
+ * pc, then a stable pass by file. Returns v or tmp, whichever holds the
+ * result (tmp has room for n). */
+static struct pending *sort_pending(struct pending *v, size_t n, size_t nfiles, struct pending *tmp)
+{
+	struct pending *by_pc = sort_pending_pc(v, n, tmp), *out = by_pc == v ? tmp : v;
+	size_t *start, i, at = 0;
+
+	if (nfiles < 2)
+		return by_pc;
+	start = sp_xcalloc(nfiles + 1, sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[by_pc[i].file + 1]++;
+	for (i = 0; i < nfiles; i++) {
+		at += start[i + 1];
+		start[i + 1] = at;
+	}
+	for (i = 0; i < n; i++)
+		out[start[by_pc[i].file]++] = by_pc[i];
+	free(start);
+	return out;
+}
 
 /* The index of f among files[0 .. *n), added if new. */
 static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
@@ -140,7 +157,7 @@ static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
  */
 static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
 {
-	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp;
+	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp, *sorted;
 	uint64_t *vaddr = sp_xmalloc((pp->naddrs + 1) * sizeof(*vaddr));
 	struct sp_symfile **files = NULL;
 	size_t i, n = 0, nfiles = 0, files_alloc = 0;
@@ -159,16 +176,16 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 		}
 	}
 	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
-	sort_pending(v, n, tmp);
-	free(tmp);
+	sorted = sort_pending(v, n, nfiles, tmp);
 	for (i = 0; i < n; i++) {
-		struct sp_symfile *f = files[v[i].file];
+		struct sp_symfile *f = files[sorted[i].file];
 
-		if (!i || v[i - 1].file != v[i].file)
+		if (!i || sorted[i - 1].file != sorted[i].file)
 			sp_symfile_session_reset(f);
-		sp_pprof_names_resolve(&pp->names, &pp->addrs[v[i].addr],
-				       sp_symfile_lookup_session(f, vaddr[v[i].addr]));
+		sp_pprof_names_resolve(&pp->names, &pp->addrs[sorted[i].addr],
+				       sp_symfile_lookup_session(f, vaddr[sorted[i].addr]));
 	}
+	free(tmp);
 	free(files);
 	free(vaddr);
 	free(v);
@@ -182,6 +199,7 @@ static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
 
 	pp->frame_addr = sp_xmalloc((p->nframes + 1) * sizeof(*pp->frame_addr));
 	sp_pairmap_init(&pp->addr_index, addr_key, pp);
+	sp_pairmap_reserve(&pp->addr_index, p->nframes);
 	for (f = 0; f < p->nframes; f++) {
 		const struct sp_frame *fr = &p->frames[f];
 		uint64_t pc = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) ? 1 : 0);
