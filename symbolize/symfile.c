@@ -471,6 +471,37 @@ static int cmp_nm(const void *a, const void *b, void *ctx)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/*
+ * v[0 .. n) in cmp_nm's order, as a new array: by address with a radix
+ * sort (stable: the table order stays among equal addresses), then each
+ * run of one address by name. A big program has tens of thousands of
+ * symbols, nearly all at distinct addresses.
+ */
+static struct sp_nm_sym *sort_nm(const struct sp_nm_sym *v, size_t n)
+{
+	struct sp_keyed *k = sp_xmalloc((n + 1) * sizeof(*k)), *tmp, *by_addr;
+	struct sp_nm_sym *out = sp_xmalloc((n + 1) * sizeof(*out));
+	size_t i, run;
+
+	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		k[i].key = v[i].addr;
+		k[i].idx = (uint32_t)i;
+	}
+	by_addr = sp_sort_keyed(k, n, tmp);
+	for (i = 0; i < n; i++)
+		out[i] = v[by_addr[i].idx];
+	free(k);
+	free(tmp);
+	for (i = 0; i < n; i = run) {
+		for (run = i + 1; run < n && out[run].addr == out[i].addr; run++)
+			;
+		if (run - i > 1)
+			sp_sort(out + i, run - i, sizeof(*out), cmp_nm, NULL);
+	}
+	return out;
+}
+
 /* The name nm prints: demangled, then @VERSION or @@VERSION. */
 static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
 {
@@ -494,16 +525,19 @@ size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines)
 	size_t i;
 
 	if (!f->nm_loaded) {
+		struct sp_nm_sym *v;
+
 		f->nm_loaded = 1;
 		sp_elf_image_nm(f->im, nm_add, &c);
-		sp_sort(c.v, c.n, sizeof(*c.v), cmp_nm, NULL);
+		v = sort_nm(c.v, c.n);
 		f->nm = sp_xreallocarray(NULL, c.n + 1, sizeof(*f->nm));
 		for (i = 0; i < c.n; i++) {
-			f->nm[i].addr = c.v[i].addr;
-			f->nm[i].name = nm_printed(f, &c.v[i]);
-			f->nm[i].type = c.v[i].type;
+			f->nm[i].addr = v[i].addr;
+			f->nm[i].name = nm_printed(f, &v[i]);
+			f->nm[i].type = v[i].type;
 		}
 		f->nnm = c.n;
+		free(v);
 		free(c.v);
 	}
 	*lines = f->nm;
