@@ -129,7 +129,13 @@ static void build(struct sp_pprof_nmview *v, struct sp_pprof_nmfile *nf, struct 
 	if (routine && routine[0])
 		emit(nf, &index, &alloc, routine, last, last);
 	sp_pairmap_release(&index);
-	sp_sort(nf->routines, nf->nroutines, sizeof(*nf->routines), cmp_routine, NULL);
+	/* in address order already, unless a name came back (the starts
+	 * are distinct: one routine per address) */
+	for (i = 1; i < nf->nroutines; i++)
+		if (nf->routines[i - 1].start > nf->routines[i].start)
+			break;
+	if (i < nf->nroutines)
+		sp_sort(nf->routines, nf->nroutines, sizeof(*nf->routines), cmp_routine, NULL);
 }
 
 /* The view of file f, built on first use. */
