@@ -28,7 +28,9 @@
 /* A routine as google-pprof's nm pass keeps it. */
 struct nm_routine {
 	uint64_t start, end;
-	const char *fullname; /* "name<start>", or "name" (see build) */
+	const char *name;     /* the symbol's */
+	const char *fullname; /* "name<start>" (interned when first asked:
+			       * NULL till then), or the t/T name (see build) */
 };
 
 struct sp_pprof_nmfile {
@@ -50,28 +52,35 @@ static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 {
 	const struct sp_pprof_nmfile *nf = ctx;
 
-	*k1 = (uint64_t)(uintptr_t)nf->routines[i].fullname;
+	*k1 = (uint64_t)(uintptr_t)nf->routines[i].name;
 	*k2 = 0;
 }
 
-/* pprof keeps routines in a hash by name: a later one replaces the range */
+/*
+ * Adds a routine. pprof keeps them in a hash by name, so a later one of
+ * the same name replaces the range; only t/T names can come back (a
+ * tagged one holds its start, and the starts are distinct), so only they
+ * go through `index`.
+ */
 static void emit(struct sp_pprof_nmfile *nf, struct sp_pairmap *index, size_t *alloc,
-		 const char *fullname, uint64_t start, uint64_t end)
+		 const char *name, int tagged, uint64_t start, uint64_t end)
 {
-	uint32_t i;
+	uint32_t i = (uint32_t)nf->nroutines;
 
 	SP_ALLOC_GROW(nf->routines, nf->nroutines + 1, *alloc);
-	nf->routines[nf->nroutines].fullname = fullname;
-	i = sp_pairmap_put(index, (uint64_t)(uintptr_t)fullname, 0, (uint32_t)nf->nroutines);
+	nf->routines[i].name = name;
+	nf->routines[i].fullname = tagged ? NULL : name;
+	if (!tagged)
+		i = sp_pairmap_put(index, (uint64_t)(uintptr_t)name, 0, i);
 	if (i == nf->nroutines)
 		nf->nroutines++;
 	nf->routines[i].start = start;
 	nf->routines[i].end = end;
 }
 
-/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (11,000 of
- * them for a big program: no printf). */
-static void tag(struct sp_buf *b, const char *name, uint64_t addr)
+/* "name<%016llx>": nm's line as MapSymbolsWithNM keeps it (no printf),
+ * interned so that equal names of several files are one pointer. */
+static const char *tag(struct sp_pprof_nmview *v, const char *name, uint64_t addr)
 {
 	char hex[18];
 	int i;
@@ -80,8 +89,10 @@ static void tag(struct sp_buf *b, const char *name, uint64_t addr)
 	for (i = 16; i > 0; i--, addr >>= 4)
 		hex[i] = "0123456789abcdef"[addr & 15];
 	hex[17] = '>';
-	sp_buf_addstr(b, name);
-	sp_buf_add(b, hex, sizeof(hex));
+	sp_buf_reset(&v->buf);
+	sp_buf_addstr(&v->buf, name);
+	sp_buf_add(&v->buf, hex, sizeof(hex));
+	return sp_strtab_intern_n(&v->strs, v->buf.buf, v->buf.len);
 }
 
 static int cmp_routine(const void *a, const void *b, void *ctx)
@@ -93,16 +104,15 @@ static int cmp_routine(const void *a, const void *b, void *ctx)
 }
 
 /* GetProcedureBoundariesViaNm over the file's nm listing. */
-static void build(struct sp_pprof_nmview *v, struct sp_pprof_nmfile *nf, struct sp_symfile *f)
+static void build(struct sp_pprof_nmfile *nf, struct sp_symfile *f)
 {
 	const struct sp_nm_line *l;
 	size_t n = sp_symfile_nm(f, &l);
-	struct sp_buf b = SP_BUF_INIT;
 	const char *routine = NULL;
 	struct sp_pairmap index;
 	uint64_t last = 0;
 	size_t i, alloc = 0;
-	int have_last = 0;
+	int have_last = 0, tagged = 0;
 
 	memset(nf, 0, sizeof(*nf));
 	nf->file = f;
@@ -111,23 +121,23 @@ static void build(struct sp_pprof_nmview *v, struct sp_pprof_nmfile *nf, struct 
 		const char *name = l[i].name;
 
 		if (have_last && l[i].addr == last) {
-			if (l[i].type == 't' || l[i].type == 'T')
+			if (l[i].type == 't' || l[i].type == 'T') {
 				routine = name;
+				tagged = 0;
+			}
 			continue;
 		}
 		if (!strcmp(name, "_fini"))
 			nf->has_fini = 1;
 		if (routine && routine[0])
-			emit(nf, &index, &alloc, routine, last, l[i].addr);
+			emit(nf, &index, &alloc, routine, tagged, last, l[i].addr);
 		last = l[i].addr;
 		have_last = 1;
-		sp_buf_reset(&b);
-		tag(&b, name, l[i].addr);
-		routine = sp_strtab_intern(&v->strs, b.buf);
+		routine = name;
+		tagged = 1;
 	}
-	sp_buf_release(&b);
 	if (routine && routine[0])
-		emit(nf, &index, &alloc, routine, last, last);
+		emit(nf, &index, &alloc, routine, tagged, last, last);
 	sp_pairmap_release(&index);
 	/* in address order already, unless a name came back (the starts
 	 * are distinct: one routine per address) */
@@ -139,25 +149,31 @@ static void build(struct sp_pprof_nmview *v, struct sp_pprof_nmfile *nf, struct 
 }
 
 /* The view of file f, built on first use. */
-static const struct sp_pprof_nmfile *view(struct sp_pprof_nmview *v, struct sp_symfile *f)
+static struct sp_pprof_nmfile *view(struct sp_pprof_nmview *v, struct sp_symfile *f)
 {
-	uint32_t i = sp_pairmap_get(&v->index, (uint64_t)(uintptr_t)f, 0);
+	uint32_t i;
 	struct sp_pprof_nmfile nf;
 
-	if (i != UINT32_MAX)
-		return &v->files[i];
-	build(v, &nf, f);
-	SP_ALLOC_GROW(v->files, v->nfiles + 1, v->files_alloc);
-	v->files[v->nfiles] = nf;
-	sp_pairmap_put(&v->index, (uint64_t)(uintptr_t)f, 0, (uint32_t)v->nfiles);
-	return &v->files[v->nfiles++];
+	/* callers ask about one file many times in a row */
+	if (v->nfiles && v->files[v->last].file == f)
+		return &v->files[v->last];
+	i = sp_pairmap_get(&v->index, (uint64_t)(uintptr_t)f, 0);
+	if (i == UINT32_MAX) {
+		build(&nf, f);
+		SP_ALLOC_GROW(v->files, v->nfiles + 1, v->files_alloc);
+		v->files[v->nfiles] = nf;
+		i = sp_pairmap_put(&v->index, (uint64_t)(uintptr_t)f, 0, (uint32_t)v->nfiles++);
+	}
+	v->last = i;
+	return &v->files[i];
 }
 
 int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uint64_t vaddr,
 			    const char **name, uint64_t *start)
 {
-	const struct sp_pprof_nmfile *nf = view(v, f);
+	struct sp_pprof_nmfile *nf = view(v, f);
 	size_t lo = 0, hi, n = nf->nroutines;
+	struct nm_routine *r;
 
 	if (!n)
 		return 0;
@@ -172,10 +188,13 @@ int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uin
 		else
 			hi = mid;
 	}
-	if (vaddr >= nf->routines[lo].end)
+	r = &nf->routines[lo];
+	if (vaddr >= r->end)
 		return 0;
-	*name = nf->routines[lo].fullname;
-	*start = nf->routines[lo].start;
+	if (!r->fullname)
+		r->fullname = tag(v, r->name, r->start);
+	*name = r->fullname;
+	*start = r->start;
 	return 1;
 }
 
@@ -194,6 +213,7 @@ void sp_pprof_nmview_init(struct sp_pprof_nmview *v)
 	memset(v, 0, sizeof(*v));
 	sp_pairmap_init(&v->index, file_key, v);
 	sp_strtab_init(&v->strs);
+	sp_buf_init(&v->buf, 0);
 }
 
 void sp_pprof_nmview_release(struct sp_pprof_nmview *v)
@@ -205,4 +225,5 @@ void sp_pprof_nmview_release(struct sp_pprof_nmview *v)
 	free(v->files);
 	sp_pairmap_release(&v->index);
 	sp_strtab_release(&v->strs);
+	sp_buf_release(&v->buf);
 }

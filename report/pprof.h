@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "symprof/alloc.h"
+#include "symprof/buf.h"
 #include "symprof/hashmap.h"
 #include "symprof/strtab.h"
 
@@ -28,7 +29,9 @@ struct sp_pprof_nmview {
 	struct sp_pairmap index; /* file -> files[] */
 	struct sp_pprof_nmfile *files;
 	size_t nfiles, files_alloc;
+	size_t last;	       /* files[] index of the file asked last */
 	struct sp_strtab strs; /* the "name<addr>" names */
+	struct sp_buf buf;
 };
 
 void sp_pprof_nmview_init(struct sp_pprof_nmview *v);
