@@ -34,7 +34,6 @@
  */
 #include "symprof/report.h"
 
-#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -491,6 +490,12 @@ static const char **strmap_put(struct strmap *m, const char *k, const char *v)
 	return &m->v[m->n++];
 }
 
+/* isxdigit() of the C locale, inline: it runs over every tagged name. */
+static int is_hex_digit(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int ends_with_hex_tag(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -498,7 +503,7 @@ static int ends_with_hex_tag(const char *s)
 	if (n < 3 || s[n - 1] != '>')
 		return 0;
 	for (i = n - 1; i > 0 && s[i - 1] != '<'; i--)
-		if (!isxdigit((unsigned char)s[i - 1]))
+		if (!is_hex_digit(s[i - 1]))
 			return 0;
 	return i > 0 && i < n - 1;
 }
@@ -883,14 +888,17 @@ static const char *percent(struct pct_memo *m, int64_t num)
 	return sl->s;
 }
 
-/* printf's "%*s": s right-aligned in width columns. */
+/* printf's "%*s": s[0 .. n) right-aligned in width columns. */
+static void add_right_n(struct sp_buf *b, const char *s, size_t n, size_t width)
+{
+	if (n < width)
+		sp_buf_addchars(b, ' ', width - n);
+	sp_buf_add(b, s, n);
+}
+
 static void add_right(struct sp_buf *b, const char *s, size_t width)
 {
-	size_t n = strlen(s);
-
-	for (; n < width; width--)
-		sp_buf_addch(b, ' ');
-	sp_buf_addstr(b, s);
+	add_right_n(b, s, strlen(s), width);
 }
 
 /* printf's "%*lld". */
@@ -905,7 +913,7 @@ static void add_count(struct sp_buf *b, int64_t v, size_t width)
 	while (u /= 10);
 	if (v < 0)
 		*--e = '-';
-	add_right(b, e, width);
+	add_right_n(b, e, (size_t)(d + sizeof(d) - 1 - e), width);
 }
 
 /* "%8lld %6s %6s %8lld %6s %s\n", the lines of PrintText. */
