@@ -50,20 +50,20 @@
 #include "symprof/alloc.h"
 #include "symprof/buf.h"
 #include "symprof/error.h"
-#include "symprof/hashmap.h"
 #include "symprof/mfile.h"
 #include "symprof/profile.h"
 
 #define HDR_WORDS_MAX 1024	  /* more header words than this is not a profile */
 #define MAX_PLAUSIBLE_DEPTH 65536 /* deeper is corrupt, not truncated (Perl pprof's limit) */
 
-/* The frame of a recently seen (address, leaf or return) pair. */
-struct frame_memo {
-	uint64_t addr; /* addr << 1 | is_return; 0 = empty */
-	uint32_t frame;
+/* One distinct address of a file: its frames as a leaf and as a return
+ * address, each as index + 1 (0: not seen yet; both 0: an empty slot). */
+struct addr_slot {
+	uint64_t addr;
+	uint32_t frame[2];
 };
 
-#define MEMO_BITS 16
+#define ADDR_BITS_MIN 12 /* 4,096 slots, 64 KB, to start with */
 #define RESERVE_MAX ((size_t)1 << 24)
 #define PREFETCH_SLOTS 64 /* how far ahead scan_records() asks for the file */
 
@@ -78,10 +78,11 @@ struct gperf_reader {
 	uint32_t map_first;  /* this file's maps: p->maps[map_first..] */
 	uint32_t *map_order; /* those, sorted by start */
 	size_t nmaps;
-	struct sp_pairmap frames; /* (addr, map << 1 | is_return) -> frame */
-	struct frame_memo *memo;  /* a direct-mapped cache in front of it */
-	uint64_t *prev_word;	  /* the previous record's stack (leaf first) ... */
-	uint32_t *prev_node;	  /* ... and its nodes */
+	struct addr_slot *addrs; /* open addressing, at most 3/4 full */
+	size_t naddrs;
+	int addr_bits;	     /* log2 of the slots */
+	uint64_t *prev_word; /* the previous record's stack (leaf first) ... */
+	uint32_t *prev_node; /* ... and its nodes */
 	size_t prev_depth, prev_alloc;
 	struct sp_error *err;
 };
@@ -476,15 +477,6 @@ static void read_maps(struct gperf_reader *r, const char *text, size_t len)
 
 /* ---- frames ---- */
 
-static void frame_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
-{
-	const struct sp_profile *p = ctx;
-	const struct sp_frame *f = &p->frames[i];
-
-	*k1 = f->addr;
-	*k2 = (uint64_t)f->map << 1 | (f->flags & SP_FRAME_RETURN_ADDR ? 1 : 0);
-}
-
 static int cmp_map_start(const void *a, const void *b, void *ctx)
 {
 	const struct sp_profile *p = ctx;
@@ -544,14 +536,55 @@ static uint32_t find_map(const struct gperf_reader *r, uint64_t addr)
 	return SP_NONE;
 }
 
-/* frame_for() when the memo misses: the frame, added if new. */
+static inline size_t addr_hash(uint64_t addr, int bits)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
+static int slot_empty(const struct addr_slot *s)
+{
+	return !(s->frame[0] | s->frame[1]);
+}
+
+static void addrs_init(struct gperf_reader *r, int bits)
+{
+	r->addr_bits = bits;
+	r->naddrs = 0;
+	/* calloc: an empty slot is all zeros, pages nobody probes stay
+	 * untouched */
+	r->addrs = sp_xcalloc((size_t)1 << bits, sizeof(*r->addrs));
+}
+
+/* Doubles the table. */
+static void addrs_grow(struct gperf_reader *r)
+{
+	struct addr_slot *old = r->addrs;
+	size_t n = (size_t)1 << r->addr_bits, i, mask;
+
+	addrs_init(r, r->addr_bits + 1);
+	mask = ((size_t)1 << r->addr_bits) - 1;
+	for (i = 0; i < n; i++) {
+		size_t j;
+
+		if (slot_empty(&old[i]))
+			continue;
+		for (j = addr_hash(old[i].addr, r->addr_bits); !slot_empty(&r->addrs[j]);
+		     j = (j + 1) & mask)
+			;
+		r->addrs[j] = old[i];
+		r->naddrs++;
+	}
+	free(old);
+}
+
+/* frame_for() when the address has no frame of that kind yet: adds it to
+ * slot s (which may be empty). */
 static uint32_t __attribute__((noinline))
-frame_slow(struct gperf_reader *r, uint64_t addr, int is_return, struct frame_memo *m)
+new_frame(struct gperf_reader *r, struct addr_slot *s, uint64_t addr, int is_return)
 {
 	struct sp_profile *p = r->p;
-	uint64_t key = addr << 1 | (unsigned)is_return;
 	struct sp_frame f;
-	uint32_t i;
+	uint32_t i = (uint32_t)p->nframes;
 
 	memset(&f, 0, sizeof(f));
 	f.addr = addr;
@@ -560,26 +593,35 @@ frame_slow(struct gperf_reader *r, uint64_t addr, int is_return, struct frame_me
 	f.flags = is_return ? SP_FRAME_RETURN_ADDR : 0;
 	f.name = NULL;
 	SP_ALLOC_GROW(p->frames, p->nframes + 1, p->frames_alloc);
-	p->frames[p->nframes] = f;
-	i = sp_pairmap_put(&r->frames, f.addr, (uint64_t)f.map << 1 | (unsigned)is_return,
-			   (uint32_t)p->nframes);
-	if (i == p->nframes)
-		p->nframes++;
-	m->addr = key;
-	m->frame = i;
+	p->frames[p->nframes++] = f;
+	if (slot_empty(s)) {
+		s->addr = addr;
+		r->naddrs++;
+	}
+	s->frame[is_return] = i + 1;
+	if (r->naddrs * 4 > (size_t)3 << r->addr_bits)
+		addrs_grow(r);
 	return i;
 }
 
-/* The frame of an address (a leaf, or a return address); a stack word
- * costs one memo probe when its address was seen lately. */
+/* The frame of an address (a leaf, or a return address): one probe of
+ * the address table, rarely more. */
 static inline uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_return)
 {
-	uint64_t key = addr << 1 | (unsigned)is_return;
-	struct frame_memo *m = &r->memo[(key * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
+	size_t mask = ((size_t)1 << r->addr_bits) - 1, j = addr_hash(addr, r->addr_bits);
 
-	if (m->addr == key && key)
-		return m->frame;
-	return frame_slow(r, addr, is_return, m);
+	for (;; j = (j + 1) & mask) {
+		struct addr_slot *s = &r->addrs[j];
+
+		if (slot_empty(s))
+			break;
+		if (s->addr == addr) {
+			if (s->frame[is_return])
+				return s->frame[is_return] - 1;
+			return new_frame(r, s, addr, is_return);
+		}
+	}
+	return new_frame(r, &r->addrs[j], addr, is_return);
 }
 
 /* ---- records ---- */
@@ -798,16 +840,12 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	if (end * (size_t)r.w < size)
 		read_maps(&r, (const char *)data + end * (size_t)r.w, size - end * (size_t)r.w);
 	sort_maps(&r);
-	sp_pairmap_init(&r.frames, frame_key, p);
-	/* written before read: no zero page to copy on first write */
-	r.memo = sp_xreallocarray(NULL, (size_t)1 << MEMO_BITS, sizeof(*r.memo));
-	memset(r.memo, 0, ((size_t)1 << MEMO_BITS) * sizeof(*r.memo));
+	addrs_init(&r, ADDR_BITS_MIN);
 	reserve(&r, first, end, nrec);
 	if (!p->stack_list)
 		sp_profile_cct_root(p);
 	read_records(&r, first, end);
-	sp_pairmap_release(&r.frames);
-	free(r.memo);
+	free(r.addrs);
 	free(r.map_order);
 	free(r.prev_word);
 	free(r.prev_node);
