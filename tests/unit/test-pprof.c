@@ -79,6 +79,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Orders lines by their stack (what follows the count). */
+static int cmp_stack(const void *a, const void *b)
+{
+	return strcmp(strchr(*(char *const *)a, ' '), strchr(*(char *const *)b, ' '));
+}
+
 static void free_lines(char **v, size_t n)
 {
 	size_t i;
@@ -88,23 +94,57 @@ static void free_lines(char **v, size_t n)
 	free(v);
 }
 
-/* hot_pie.prof has no repeated stack: the list and the tree's valued nodes
- * are the same stacks. */
-static void test_same_stacks(void)
+/* The lines of stack_lines() with equal stacks summed into one, sorted. */
+static size_t summed_lines(char **v, size_t n)
 {
-	const char *path = HOT("hot_pie.prof");
+	size_t i, w = 0;
+
+	qsort(v, n, sizeof(*v), cmp_stack);
+	for (i = 0; i < n; i++) {
+		if (w && !strcmp(strchr(v[w - 1], ' '), strchr(v[i], ' '))) {
+			char *sum = NULL;
+			long long c = atoll(v[w - 1]) + atoll(v[i]);
+			size_t len = 0;
+			FILE *f = open_memstream(&sum, &len);
+
+			fprintf(f, "%lld%s", c, strchr(v[i], ' '));
+			fclose(f);
+			free(v[w - 1]);
+			free(v[i]);
+			v[w - 1] = sum;
+			continue;
+		}
+		v[w++] = v[i];
+	}
+	qsort(v, w, sizeof(*v), cmp_str);
+	return w;
+}
+
+/*
+ * The list and the tree's valued nodes of a profile hold the same stacks
+ * with the same counts (a tree's node sums its stack's records, so does
+ * the list); with records and distinct given, the tree has that many
+ * values and the list that many stacks.
+ */
+static void expect_same_stacks(const char *path, size_t records, size_t distinct)
+{
 	struct sp_profile *tree = read_gperf(&path, 1, 0), *list = read_gperf(&path, 1, 1);
 	char **a, **b;
-	size_t na, nb, i;
+	size_t na, nb, listed, i;
 
 	CU_ASSERT(list->nstacks > 0);
 	CU_ASSERT(list->nnodes == 0 && list->nvalues == 0);
 	CU_ASSERT(tree->nstacks == 0 && tree->nnodes > 1);
 	CU_ASSERT_EQUAL(list->nframes, tree->nframes);
+	if (records)
+		CU_ASSERT_EQUAL(tree->nvalues, records);
+	if (distinct)
+		CU_ASSERT_EQUAL(list->nstacks, distinct);
 	na = stack_lines(tree, &a);
-	nb = stack_lines(list, &b);
-	qsort(a, na, sizeof(*a), cmp_str);
-	qsort(b, nb, sizeof(*b), cmp_str);
+	na = summed_lines(a, na);
+	listed = stack_lines(list, &b);
+	nb = summed_lines(b, listed);
+	CU_ASSERT_EQUAL(nb, listed); /* no stack twice */
 	CU_ASSERT_EQUAL(na, nb);
 	for (i = 0; i < na && i < nb; i++)
 		CU_ASSERT_STRING_EQUAL(a[i], b[i]);
@@ -112,6 +152,18 @@ static void test_same_stacks(void)
 	free_lines(b, nb);
 	sp_profile_free(tree);
 	sp_profile_free(list);
+}
+
+static void test_same_stacks(void)
+{
+	expect_same_stacks(HOT("hot_pie.prof"), 0, 0);
+}
+
+/* inline.prof repeats its 33 stacks in 429 records: the list holds each
+ * once, its records' counts summed. */
+static void test_repeated_stacks(void)
+{
+	expect_same_stacks(SP_FIXTURES_DIR "/gperf/inline/inline.prof", 429, 33);
 }
 
 static char *pprof_text(const char *exe, const char *const *paths, size_t n, int list,
@@ -252,6 +304,7 @@ int sp_test_register_pprof(void)
 	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "a profile's stacks as a list and as a tree", test_same_stacks) ||
+	    !CU_add_test(s, "a file's repeated stacks listed once", test_repeated_stacks) ||
 	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes) ||
 	    !CU_add_test(s, "google-pprof's stderr lines through a hook",
 			 test_pprof_stderr_lines) ||
