@@ -759,12 +759,13 @@ static void stacks_init(struct gperf_reader *r, int bits)
 	r->stk = sp_xcalloc((size_t)1 << bits, sizeof(*r->stk));
 }
 
-/* Room for n distinct stacks at most half full, up to 2^20 to start with. */
-static int stack_bits(size_t n)
+/* A slot per record, up to 2^20, to start with: it grows only when
+ * nearly all records are distinct. */
+static int stack_bits(size_t nrec)
 {
 	int bits = 4;
 
-	while (bits < 20 && ((size_t)1 << bits) < 2 * n)
+	while (bits < 20 && ((size_t)1 << bits) < nrec)
 		bits++;
 	return bits;
 }

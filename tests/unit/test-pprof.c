@@ -164,6 +164,8 @@ static void test_same_stacks(void)
 static void test_repeated_stacks(void)
 {
 	expect_same_stacks(SP_FIXTURES_DIR "/gperf/inline/inline.prof", 429, 33);
+	/* 30 stacks in 32 records: the table of stacks grows */
+	expect_same_stacks(HOT("hot_pie_1khz.prof"), 32, 30);
 }
 
 static char *pprof_text(const char *exe, const char *const *paths, size_t n, int list,
