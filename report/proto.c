@@ -428,7 +428,7 @@ static uint32_t frame_mapping(struct stackw *sw, const struct sp_frame *fr, uint
 
 	/* a return address: one byte back, inside the call (pprof's rule for
 	 * callers' addresses, as Go's pprof writes gperftools' stacks) */
-	*addr = fr->addr - ((fr->flags & SP_FRAME_RETURN_ADDR) && fr->addr ? 1 : 0);
+	*addr = sp_map_frame_abs(fr);
 	if (fr->map < p->nmaps) {
 		const struct sp_map *m = &p->maps[fr->map];
 
