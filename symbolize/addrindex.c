@@ -7,10 +7,10 @@
 
 #include "symprof/alloc.h"
 
-void sp_addr_index_build(struct sp_addr_index *x, const void *array, size_t n, size_t stride)
+void sp_addr_index_begin(struct sp_addr_index *x, const void *array, size_t n, size_t stride,
+			 uint64_t first, uint64_t last)
 {
 	uint64_t span;
-	size_t b, i = 0;
 
 	memset(x, 0, sizeof(*x));
 	x->keys = array;
@@ -18,20 +18,37 @@ void sp_addr_index_build(struct sp_addr_index *x, const void *array, size_t n, s
 	x->stride = stride;
 	if (!n)
 		return;
-	x->base = sp_addr_index_key(x, 0);
-	span = sp_addr_index_key(x, n - 1) - x->base;
+	x->base = first;
+	span = last > first ? last - first : 0;
 	/* about one bucket per entry, and never more than 2^26 buckets */
 	while (x->shift < 63 && ((span >> x->shift) > n || (span >> x->shift) >= (1u << 26)))
 		x->shift++;
 	x->nbuckets = (size_t)(span >> x->shift) + 1;
 	x->bucket = sp_xreallocarray(NULL, x->nbuckets, sizeof(*x->bucket));
-	for (b = 0; b < x->nbuckets; b++) {
-		uint64_t start = x->base + ((uint64_t)b << x->shift);
+	sp_prefault(x->bucket, x->nbuckets * sizeof(*x->bucket));
+}
 
-		while (i + 1 < n && sp_addr_index_key(x, i + 1) <= start)
-			i++;
-		x->bucket[b] = (uint32_t)i;
+void sp_addr_index_end(struct sp_addr_index *x)
+{
+	/* the buckets past the last entry's address */
+	while (x->filled < x->nbuckets)
+		x->bucket[x->filled++] = (uint32_t)(x->n - 1);
+}
+
+void sp_addr_index_build(struct sp_addr_index *x, const void *array, size_t n, size_t stride)
+{
+	size_t i;
+
+	if (!n) {
+		sp_addr_index_begin(x, array, 0, stride, 0, 0);
+		return;
 	}
+	sp_addr_index_begin(
+		x, array, n, stride, *(const uint64_t *)array,
+		*(const uint64_t *)(const void *)((const uint8_t *)array + (n - 1) * stride));
+	for (i = 0; i < n; i++)
+		sp_addr_index_add(x, i, sp_addr_index_key(x, i));
+	sp_addr_index_end(x);
 }
 
 void sp_addr_index_release(struct sp_addr_index *x)

@@ -22,11 +22,28 @@ struct sp_addr_index {
 	unsigned shift;
 	uint32_t *bucket; /* per bucket: the last entry at or below its start */
 	size_t nbuckets;
+	size_t filled; /* while built entry by entry: the buckets done */
 };
 
 /* Indexes n entries of `stride` bytes whose first 8 bytes are an address
  * (sorted ascending); the array must outlive the index. */
 void sp_addr_index_build(struct sp_addr_index *x, const void *array, size_t n, size_t stride);
+/*
+ * The same, built while the array is being filled: begin with the keys of
+ * its first and last entries, then sp_addr_index_add() each entry's key in
+ * order, then sp_addr_index_end() (which the index is not usable before).
+ * Saves a pass over an array that was just written.
+ */
+void sp_addr_index_begin(struct sp_addr_index *x, const void *array, size_t n, size_t stride,
+			 uint64_t first, uint64_t last);
+void sp_addr_index_end(struct sp_addr_index *x);
+
+/* Entry i (entries come in order) has address key. */
+static inline void sp_addr_index_add(struct sp_addr_index *x, size_t i, uint64_t key)
+{
+	while (x->filled < x->nbuckets && x->base + ((uint64_t)x->filled << x->shift) < key)
+		x->bucket[x->filled++] = (uint32_t)(i ? i - 1 : 0);
+}
 void sp_addr_index_release(struct sp_addr_index *x);
 
 static inline uint64_t sp_addr_index_key(const struct sp_addr_index *x, size_t i)

@@ -1154,44 +1154,48 @@ void sp_dwfuncs_get_parts(const struct sp_dwfuncs *f, struct sp_dwfuncs_parts *p
 	p->naliases = f->naliases;
 }
 
-static void *copy_array(const void *src, size_t n, size_t size)
-{
-	void *v = sp_xreallocarray(NULL, n + 1, size);
-
-	if (n)
-		memcpy(v, src, n * size);
-	return v;
-}
-
-struct sp_dwfuncs *sp_dwfuncs_from_parts(const struct sp_dwfuncs_parts *p,
-					 const struct sp_linetab *lines, struct sp_strtab *strs)
+struct sp_dwfuncs *sp_dwfuncs_adopt_parts(struct sp_dwfuncs_parts *p,
+					  const struct sp_linetab *lines, struct sp_strtab *strs)
 {
 	struct sp_dwfuncs *f = sp_xcalloc(1, sizeof(*f));
-	size_t i;
 
-	f->fns = copy_array(p->fns, p->nfns, sizeof(*f->fns));
+	f->fns = p->fns;
 	f->nfns = p->nfns;
-	f->seg_start = copy_array(p->seg_start, p->nsegs, sizeof(*f->seg_start));
-	f->seg_fn = copy_array(p->seg_fn, p->nsegs, sizeof(*f->seg_fn));
+	f->seg_start = p->seg_start;
+	f->seg_fn = p->seg_fn;
 	f->nsegs = p->nsegs;
-	f->secs = copy_array(p->secs, p->nsecs, sizeof(*f->secs));
+	f->secs = p->secs;
 	f->nsecs = p->nsecs;
-	f->sym_addr = copy_array(p->sym_addr, p->nsyms, sizeof(*f->sym_addr));
-	f->sym_name = copy_array(p->sym_name, p->nsyms, sizeof(*f->sym_name));
-	f->sym_file = copy_array(p->sym_file, p->nsyms, sizeof(*f->sym_file));
+	f->sym_addr = p->sym_addr;
+	f->sym_name = p->sym_name;
+	f->sym_file = p->sym_file;
 	f->nsyms = p->nsyms;
-	f->origins = sp_xcalloc(p->norigins + 1, sizeof(*f->origins));
-	for (i = 0; i < p->norigins; i++)
-		f->origins[i].outline = p->origins[i].outline;
+	f->origins = p->origins;
 	f->norigins = p->norigins;
-	f->nolink = copy_array(p->nolink, p->nnolink, sizeof(*f->nolink));
+	f->nolink = p->nolink;
 	f->nnolink = p->nnolink;
-	f->aliases = copy_array(p->aliases, p->naliases, sizeof(*f->aliases));
+	f->aliases = p->aliases;
 	f->naliases = p->naliases;
 	f->lines = lines;
 	f->strs = strs;
 	f->no_dies = 1;
+	memset(p, 0, sizeof(*p));
 	return f;
+}
+
+void sp_dwfuncs_parts_release(struct sp_dwfuncs_parts *p)
+{
+	free(p->fns);
+	free(p->seg_start);
+	free(p->seg_fn);
+	free(p->secs);
+	free(p->sym_addr);
+	free(p->sym_name);
+	free(p->sym_file);
+	free(p->origins);
+	free(p->nolink);
+	free(p->aliases);
+	memset(p, 0, sizeof(*p));
 }
 
 int sp_dwfuncs_needs_dies(struct sp_dwfuncs *f, uint32_t fn)

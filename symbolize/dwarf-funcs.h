@@ -166,36 +166,44 @@ Elf_Scn *sp_elf_symtab(Elf *elf, GElf_Shdr *sh);
 
 /* ---- for the index cache (dwcache.c) ---- */
 
-/* What a table is made of (borrowed; names point into its strtab). */
+/*
+ * What a table is made of: borrowed from a table by sp_dwfuncs_get_parts()
+ * (names point into its strtab), or arrays malloc'ed (one spare entry
+ * each) to be given to sp_dwfuncs_adopt_parts().
+ */
 struct sp_dwfuncs_parts {
-	const struct sp_dwfn *fns;
+	struct sp_dwfn *fns;
 	size_t nfns;
-	const uint64_t *seg_start;
-	const uint32_t *seg_fn;
+	uint64_t *seg_start;
+	uint32_t *seg_fn;
 	size_t nsegs;
-	const struct sp_dwsymsec *secs;
+	struct sp_dwsymsec *secs;
 	size_t nsecs;
-	const uint64_t *sym_addr;
-	const char *const *sym_name;
-	const char *const *sym_file;
+	uint64_t *sym_addr;
+	const char **sym_name;
+	const char **sym_file;
 	size_t nsyms;
-	const struct sp_dworigin *origins; /* only .outline is kept */
+	struct sp_dworigin *origins; /* only .outline is kept */
 	size_t norigins;
-	const struct sp_dwnolink *nolink;
+	struct sp_dwnolink *nolink;
 	size_t nnolink;
-	const struct sp_dwalias *aliases;
+	struct sp_dwalias *aliases;
 	size_t naliases;
 };
 
+/* The parts of f, borrowed: not to be changed or freed. */
 void sp_dwfuncs_get_parts(const struct sp_dwfuncs *f, struct sp_dwfuncs_parts *p);
 /*
- * The table those parts make (copied), answering with `lines` (made from
- * the same file's parts) as the one they came from, but without DIEs: its
- * functions without a linkage name cannot be named by names.c until
- * sp_dwfuncs_needs_dies() says no (the caller reads the DWARF instead).
+ * The table that malloc'ed parts make: it takes them (p's arrays are NULL
+ * afterwards) and answers with `lines` (made from the same file's parts)
+ * as the one they came from, but without DIEs: its functions without a
+ * linkage name cannot be named by names.c until sp_dwfuncs_needs_dies()
+ * says no (the caller reads the DWARF instead).
  */
-struct sp_dwfuncs *sp_dwfuncs_from_parts(const struct sp_dwfuncs_parts *p,
-					 const struct sp_linetab *lines, struct sp_strtab *strs);
+struct sp_dwfuncs *sp_dwfuncs_adopt_parts(struct sp_dwfuncs_parts *p,
+					  const struct sp_linetab *lines, struct sp_strtab *strs);
+/* Frees malloc'ed parts not given to a table. */
+void sp_dwfuncs_parts_release(struct sp_dwfuncs_parts *p);
 /* 1 if naming function fn (sp_name_frame()) would read a DIE this table
  * made from parts does not have. */
 int sp_dwfuncs_needs_dies(struct sp_dwfuncs *f, uint32_t fn);

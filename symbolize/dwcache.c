@@ -52,15 +52,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "addrindex.h"
 #include "dwarf-funcs.h"
 #include "dwarf-partial.h"
 #include "lines.h"
+#include "symprof/alloc.h"
 #include "symprof/buf.h"
 #include "symprof/hashmap.h"
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDWIDX\n"
-#define FORMAT 2
+#define FORMAT 3
 #define BOM 0x01020304u
 #define ROW_SIZE 26 /* a line row on disk */
 
@@ -137,13 +139,13 @@ char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
 
 uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
 {
-	uint64_t h[4] = {0x9e3779b97f4a7c15ULL ^ n, 1, 2, 3}, w;
+	uint64_t h[8] = {0x9e3779b97f4a7c15ULL ^ n, 1, 2, 3, 4, 5, 6, 7}, w;
 	size_t i, k;
 
-	/* four independent lanes: as fast as memory, a flipped bit or a
+	/* eight independent lanes: as fast as memory, a flipped bit or a
 	 * moved word anywhere changes the sum */
-	for (i = 0; i + 32 <= n; i += 32)
-		for (k = 0; k < 4; k++) {
+	for (i = 0; i + 64 <= n; i += 64)
+		for (k = 0; k < 8; k++) {
 			memcpy(&w, p + i + 8 * k, 8);
 			h[k] = (h[k] ^ (w + i)) * 0xff51afd7ed558ccdULL;
 			h[k] ^= h[k] >> 29;
@@ -154,7 +156,9 @@ uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
 	}
 	for (w = 0; i < n; i++)
 		w = w << 8 | p[i];
-	return sp_hash_u64(h[0] ^ sp_hash_u64(h[1] ^ sp_hash_u64(h[2] ^ sp_hash_u64(h[3] ^ w))));
+	for (k = 1; k < 8; k++)
+		h[0] = sp_hash_u64(h[0] ^ h[k]);
+	return sp_hash_u64(h[0] ^ w);
 }
 
 /* ---- writing ---- */
@@ -499,6 +503,20 @@ static void check_header(struct in *r, const struct sp_dwcache_key *k, const str
 		r->bad = 1;
 }
 
+/*
+ * An array of n records (and a spare one) about to be filled from the
+ * file: its pages made at once (sp_prefault()), and zeroed if asked.
+ */
+static void *table_array(uint64_t n, size_t size, int zero)
+{
+	void *p = sp_xreallocarray(NULL, (size_t)n + 1, size);
+
+	sp_prefault(p, ((size_t)n + 1) * size);
+	if (zero)
+		memset(p, 0, ((size_t)n + 1) * size);
+	return p;
+}
+
 static int get_units(struct in *r, struct sp_partial *units)
 {
 	struct sp_partial_arange *ar;
@@ -537,7 +555,7 @@ static void get_strings(struct in *r, struct sp_strtab *strs)
 	uint64_t i;
 
 	r->nstrs = get_count(r, 4);
-	r->strs = sp_xreallocarray(NULL, r->nstrs + 1, sizeof(*r->strs));
+	r->strs = table_array(r->nstrs, sizeof(*r->strs), 0);
 	for (i = 0; i < r->nstrs; i++) {
 		uint64_t n = get_n(r, 4);
 		const uint8_t *p = take(r, n);
@@ -567,11 +585,16 @@ static struct sp_linetab *get_lines(struct in *r)
 {
 	struct sp_line *rows;
 	struct sp_linetab_run *runs;
+	struct sp_addr_index rindex;
 	uint64_t nrows = get_count(r, ROW_SIZE), nruns, nunits, i, w;
 	const uint8_t *p = take(r, nrows * ROW_SIZE), *ustate;
 	const char *warning;
 
-	rows = sp_xreallocarray(NULL, nrows + 1, sizeof(*rows));
+	rows = table_array(nrows, sizeof(*rows), 0);
+	/* the rows' address index as they are filled, not in a pass after */
+	sp_addr_index_begin(&rindex, rows, p ? (size_t)nrows : 0, sizeof(*rows),
+			    p && nrows ? ld64(p) : 0,
+			    p && nrows ? ld64(p + (nrows - 1) * ROW_SIZE) : 0);
 	for (i = 0; p && i < nrows; i++, p += ROW_SIZE) {
 		rows[i].addr = ld64(p);
 		w = ld32(p + 8);
@@ -585,7 +608,9 @@ static struct sp_linetab *get_lines(struct in *r)
 		rows[i].discriminator = ld32(p + 20);
 		rows[i].is_stmt = p[24];
 		rows[i].end_sequence = p[25];
+		sp_addr_index_add(&rindex, (size_t)i, rows[i].addr);
 	}
+	sp_addr_index_end(&rindex);
 	nruns = get_count(r, 20);
 	runs = sp_xreallocarray(NULL, nruns + 1, sizeof(*runs));
 	for (i = 0; i < nruns; i++) {
@@ -597,34 +622,22 @@ static struct sp_linetab *get_lines(struct in *r)
 	ustate = take(r, nunits);
 	warning = get_ref(r);
 	if (r->bad) {
+		sp_addr_index_release(&rindex);
 		free(rows);
 		free(runs);
 		return NULL;
 	}
 	return sp_linetab_adopt_parts(rows, (size_t)nrows, runs, (size_t)nruns, ustate,
-				      (size_t)nunits, warning);
+				      (size_t)nunits, warning, &rindex);
 }
 
-/* The arrays of a functions table being read (freed once it is made). */
-struct fparts {
-	struct sp_dwfuncs_parts p;
-	struct sp_dwfn *fns;
-	struct sp_dwsymsec *secs;
-	uint64_t *seg_start, *sym_addr;
-	uint32_t *seg_fn;
-	const char **sym_name, **sym_file;
-	struct sp_dworigin *origins;
-	struct sp_dwnolink *nolink;
-	struct sp_dwalias *aliases;
-};
-
-static void get_fns(struct in *r, struct fparts *f)
+static void get_fns(struct in *r, struct sp_dwfuncs_parts *f)
 {
 	uint64_t i;
 
-	f->p.nfns = get_count(r, 30);
-	f->fns = sp_xcalloc(f->p.nfns + 1, sizeof(*f->fns));
-	for (i = 0; i < f->p.nfns; i++) {
+	f->nfns = get_count(r, 30);
+	f->fns = table_array(f->nfns, sizeof(*f->fns), 1);
+	for (i = 0; i < f->nfns; i++) {
 		f->fns[i].name = get_ref(r);
 		f->fns[i].call_file = get_ref(r);
 		f->fns[i].low = get_n(r, 8);
@@ -633,67 +646,67 @@ static void get_fns(struct in *r, struct fparts *f)
 		f->fns[i].unit = (uint32_t)get_n(r, 4);
 		f->fns[i].is_linkage = (uint8_t)get_n(r, 1);
 		f->fns[i].inlined = (uint8_t)get_n(r, 1);
-		if (f->fns[i].caller != UINT32_MAX && f->fns[i].caller >= f->p.nfns)
+		if (f->fns[i].caller != UINT32_MAX && f->fns[i].caller >= f->nfns)
 			r->bad = 1;
 	}
-	f->p.nsegs = get_count(r, 12);
-	f->seg_start = sp_xcalloc(f->p.nsegs + 1, sizeof(*f->seg_start));
-	f->seg_fn = sp_xcalloc(f->p.nsegs + 1, sizeof(*f->seg_fn));
-	for (i = 0; i < f->p.nsegs; i++)
+	f->nsegs = get_count(r, 12);
+	f->seg_start = table_array(f->nsegs, sizeof(*f->seg_start), 1);
+	f->seg_fn = table_array(f->nsegs, sizeof(*f->seg_fn), 1);
+	for (i = 0; i < f->nsegs; i++)
 		f->seg_start[i] = get_n(r, 8);
-	for (i = 0; i < f->p.nsegs; i++) {
+	for (i = 0; i < f->nsegs; i++) {
 		f->seg_fn[i] = (uint32_t)get_n(r, 4);
-		if (f->seg_fn[i] != UINT32_MAX && f->seg_fn[i] >= f->p.nfns)
+		if (f->seg_fn[i] != UINT32_MAX && f->seg_fn[i] >= f->nfns)
 			r->bad = 1;
 	}
 }
 
-static void get_syms(struct in *r, struct fparts *f)
+static void get_syms(struct in *r, struct sp_dwfuncs_parts *f)
 {
 	uint64_t i;
 
-	f->p.nsecs = get_count(r, 32);
-	f->secs = sp_xcalloc(f->p.nsecs + 1, sizeof(*f->secs));
-	for (i = 0; i < f->p.nsecs; i++) {
+	f->nsecs = get_count(r, 32);
+	f->secs = table_array(f->nsecs, sizeof(*f->secs), 1);
+	for (i = 0; i < f->nsecs; i++) {
 		f->secs[i].lo = get_n(r, 8);
 		f->secs[i].hi = get_n(r, 8);
 		f->secs[i].first = (size_t)get_n(r, 8);
 		f->secs[i].n = (size_t)get_n(r, 8);
 	}
-	f->p.nsyms = get_count(r, 16);
-	f->sym_addr = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_addr));
-	f->sym_name = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_name));
-	f->sym_file = sp_xcalloc(f->p.nsyms + 1, sizeof(*f->sym_file));
-	for (i = 0; i < f->p.nsyms; i++)
+	f->nsyms = get_count(r, 16);
+	f->sym_addr = table_array(f->nsyms, sizeof(*f->sym_addr), 1);
+	f->sym_name = table_array(f->nsyms, sizeof(*f->sym_name), 1);
+	f->sym_file = table_array(f->nsyms, sizeof(*f->sym_file), 1);
+	for (i = 0; i < f->nsyms; i++)
 		f->sym_addr[i] = get_n(r, 8);
-	for (i = 0; i < f->p.nsyms; i++)
+	for (i = 0; i < f->nsyms; i++)
 		f->sym_name[i] = get_ref(r);
-	for (i = 0; i < f->p.nsyms; i++)
+	for (i = 0; i < f->nsyms; i++)
 		f->sym_file[i] = get_ref(r);
-	for (i = 0; i < f->p.nsecs; i++)
-		if (f->secs[i].first > f->p.nsyms || f->secs[i].n > f->p.nsyms - f->secs[i].first)
+	for (i = 0; i < f->nsecs; i++)
+		if (f->secs[i].first > f->nsyms || f->secs[i].n > f->nsyms - f->secs[i].first)
 			r->bad = 1;
 }
 
-static void get_origins(struct in *r, struct fparts *f)
+static void get_origins(struct in *r, struct sp_dwfuncs_parts *f)
 {
 	uint64_t i;
 
-	f->p.norigins = get_count(r, 8);
-	f->origins = sp_xcalloc(f->p.norigins + 1, sizeof(*f->origins));
-	for (i = 0; i < f->p.norigins; i++)
+	f->norigins = get_count(r, 8);
+	f->origins = table_array(f->norigins, sizeof(*f->origins), 1);
+	for (i = 0; i < f->norigins; i++)
 		f->origins[i].outline = get_n(r, 8);
-	f->p.nnolink = get_count(r, 12);
-	f->nolink = sp_xcalloc(f->p.nnolink + 1, sizeof(*f->nolink));
-	for (i = 0; i < f->p.nnolink; i++) {
+	f->nnolink = get_count(r, 12);
+	f->nolink = table_array(f->nnolink, sizeof(*f->nolink), 1);
+	for (i = 0; i < f->nnolink; i++) {
 		f->nolink[i].fn = get_n(r, 8);
 		f->nolink[i].origin = (uint32_t)get_n(r, 4);
-		if (f->nolink[i].origin >= f->p.norigins)
+		if (f->nolink[i].origin >= f->norigins)
 			r->bad = 1;
 	}
-	f->p.naliases = get_count(r, 12);
-	f->aliases = sp_xcalloc(f->p.naliases + 1, sizeof(*f->aliases));
-	for (i = 0; i < f->p.naliases; i++) {
+	f->naliases = get_count(r, 12);
+	f->aliases = table_array(f->naliases, sizeof(*f->aliases), 1);
+	for (i = 0; i < f->naliases; i++) {
 		f->aliases[i].addr = get_n(r, 8);
 		f->aliases[i].name = get_ref(r);
 	}
@@ -703,34 +716,15 @@ static struct sp_dwfuncs *get_funcs(struct in *r, const struct sp_linetab *lines
 				    struct sp_strtab *strs)
 {
 	struct sp_dwfuncs *funcs = NULL;
-	struct fparts f;
+	struct sp_dwfuncs_parts f;
 
 	memset(&f, 0, sizeof(f));
 	get_fns(r, &f);
 	get_syms(r, &f);
 	get_origins(r, &f);
-	f.p.fns = f.fns;
-	f.p.seg_start = f.seg_start;
-	f.p.seg_fn = f.seg_fn;
-	f.p.secs = f.secs;
-	f.p.sym_addr = f.sym_addr;
-	f.p.sym_name = f.sym_name;
-	f.p.sym_file = f.sym_file;
-	f.p.origins = f.origins;
-	f.p.nolink = f.nolink;
-	f.p.aliases = f.aliases;
 	if (!r->bad)
-		funcs = sp_dwfuncs_from_parts(&f.p, lines, strs);
-	free(f.fns);
-	free(f.secs);
-	free(f.seg_start);
-	free(f.seg_fn);
-	free(f.sym_addr);
-	free(f.sym_name);
-	free(f.sym_file);
-	free(f.origins);
-	free(f.nolink);
-	free(f.aliases);
+		funcs = sp_dwfuncs_adopt_parts(&f, lines, strs);
+	sp_dwfuncs_parts_release(&f);
 	return funcs;
 }
 

@@ -1318,7 +1318,8 @@ int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p)
 
 struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 					  struct sp_linetab_run *runs, size_t nruns,
-					  const uint8_t *ustate, size_t nunits, const char *warning)
+					  const uint8_t *ustate, size_t nunits, const char *warning,
+					  struct sp_addr_index *rindex)
 {
 	struct sp_linetab *t = sp_xcalloc(1, sizeof(*t));
 
@@ -1333,7 +1334,12 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 		sp_error_set(&t->warning, SP_E_CORRUPT, "%s", warning);
 		t->has_warning = 1;
 	}
-	build_index(t);
+	if (rindex) {
+		t->rindex = *rindex;
+		sp_addr_index_build(&t->uindex, t->runs, t->nruns, sizeof(*t->runs));
+	} else {
+		build_index(t);
+	}
 	return t;
 }
 

@@ -136,6 +136,8 @@ size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows);
 
 /* What a table is made of (borrowed from it; file names point into the
  * strtab it was built with). */
+struct sp_addr_index;
+
 struct sp_linetab_parts {
 	const struct sp_line *rows;
 	size_t nrows;
@@ -149,12 +151,13 @@ struct sp_linetab_parts {
 /* 0 and p filled, or -1 for a query table (not cached). */
 int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p);
 /* The table those parts make: the same answers as the one they came
- * from. It takes rows and runs (malloc'ed, one spare entry each); ustate
- * and warning are copied. */
+ * from. It takes rows and runs (malloc'ed, one spare entry each) and
+ * rindex, the rows' address index (addrindex.h) when the caller built it
+ * while filling them (NULL: built here); ustate and warning are copied. */
 struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 					  struct sp_linetab_run *runs, size_t nruns,
-					  const uint8_t *ustate, size_t nunits,
-					  const char *warning);
+					  const uint8_t *ustate, size_t nunits, const char *warning,
+					  struct sp_addr_index *rindex);
 
 /* ---- for dwarf-funcs.c ---- */
 

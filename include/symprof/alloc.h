@@ -21,6 +21,15 @@ void *sp_xreallocarray(void *p, size_t n, size_t size);
 char *sp_xstrdup(const char *s);
 char *sp_xstrndup(const char *s, size_t n);
 
+/*
+ * The size bytes at p (a block just allocated) are about to be written
+ * whole: has their pages made at once, with one call into the kernel,
+ * rather than by a page fault every 4 KiB. Only an optimisation: it does
+ * nothing (and returns -1) for blocks under 64 KiB or where the system
+ * cannot; 0 when the pages were made.
+ */
+int sp_prefault(void *p, size_t size);
+
 /* Prints "symprof: out of memory (N bytes)" and exits with status 1. */
 _Noreturn void sp_oom(size_t size);
 

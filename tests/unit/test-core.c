@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <CUnit/CUnit.h>
@@ -557,6 +559,40 @@ static void test_worker(void)
 	CU_ASSERT_TRUE(sp_workers_enabled());
 }
 
+/* Minor page faults of this process so far. */
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* A prefaulted block is written without a fault per page. */
+static void test_prefault(void)
+{
+	size_t size = (size_t)8 << 20, i;
+	unsigned char *p =
+		mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char small[100];
+	long before;
+
+	CU_ASSERT_EQUAL(sp_prefault(small, sizeof(small)), -1); /* too small to bother */
+	CU_ASSERT_FATAL(p != MAP_FAILED);
+	if (sp_prefault(p, size) == 0) {
+		before = minor_faults();
+		for (i = 0; i < size; i += 4096)
+			p[i] = (unsigned char)i;
+		/* 2,048 pages: one fault each without the prefault */
+		CU_ASSERT(minor_faults() - before < 64);
+	}
+	for (i = 0; i < size; i += 4096)
+		if (p[i] != (unsigned char)i)
+			break;
+	CU_ASSERT_EQUAL(i, size);
+	munmap(p, size);
+}
+
 int sp_test_register_core(void)
 {
 	CU_pSuite s = CU_add_suite("core", NULL, NULL);
@@ -573,6 +609,7 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
 	    !CU_add_test(s, "histogram keeps the bins that are not 0", test_hist_nonzero) ||
 	    !CU_add_test(s, "error", test_error) || !CU_add_test(s, "cursor", test_cursor) ||
+	    !CU_add_test(s, "prefaulted blocks", test_prefault) ||
 	    !CU_add_test(s, "protobuf wire format", test_pbwire))
 		return -1;
 	if (!CU_add_test(s, "worker: started, joined, or off", test_worker) ||

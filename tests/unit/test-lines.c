@@ -18,6 +18,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "addrindex.h"
 #include "dwarf-funcs.h"
 #include "internal.h"
 #include "lines.h"
@@ -802,6 +803,83 @@ static void test_session_many(void)
 	}
 }
 
+/* An entry of the arrays the address index is tested on. */
+struct keyed {
+	uint64_t addr;
+	uint32_t pad;
+};
+
+/* The index's answer for addr, and a binary search's. */
+static void check_index_at(const struct sp_addr_index *x, const struct keyed *a, size_t n,
+			   uint64_t addr, int *bad)
+{
+	size_t j = sp_addr_bound(a, n, sizeof(*a), addr, 1); /* first above addr */
+
+	if (sp_addr_index_find(x, addr) != (j ? j - 1 : n))
+		(*bad)++;
+}
+
+/* Built in one pass after the array or entry by entry while it is filled,
+ * the index answers as a binary search does, at and around every key. */
+static void test_addr_index(void)
+{
+	static const size_t sizes[] = {1, 2, 3, 17, 1000, 40000};
+	uint64_t seed = 12345;
+	size_t si, i, n;
+	int shape, bad = 0;
+
+	for (shape = 0; shape < 4; shape++)
+		for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+			struct sp_addr_index whole, filled;
+			struct keyed *a;
+			uint64_t addr = 0x400000;
+
+			n = sizes[si];
+			a = calloc(n, sizeof(*a));
+			for (i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				switch (shape) {
+				case 0: /* dense, with repeated addresses */
+					addr += (seed >> 60) % 3;
+					break;
+				case 1: /* sparse */
+					addr += (seed >> 40) % 5000;
+					break;
+				case 2: /* two clusters far apart */
+					addr += i == n / 2 ? (uint64_t)1 << 44
+							   : (seed >> 60) % 16 + 1;
+					break;
+				default: /* all at one address */
+					break;
+				}
+				a[i].addr = addr;
+			}
+			sp_addr_index_build(&whole, a, n, sizeof(*a));
+			sp_addr_index_begin(&filled, a, n, sizeof(*a), a[0].addr, a[n - 1].addr);
+			for (i = 0; i < n; i++)
+				sp_addr_index_add(&filled, i, a[i].addr);
+			sp_addr_index_end(&filled);
+			check_index_at(&whole, a, n, 0, &bad);
+			check_index_at(&filled, a, n, UINT64_MAX, &bad);
+			for (i = 0; i < n; i++) {
+				check_index_at(&whole, a, n, a[i].addr - 1, &bad);
+				check_index_at(&whole, a, n, a[i].addr, &bad);
+				check_index_at(&whole, a, n, a[i].addr + 1, &bad);
+				check_index_at(&filled, a, n, a[i].addr - 1, &bad);
+				check_index_at(&filled, a, n, a[i].addr, &bad);
+				check_index_at(&filled, a, n, a[i].addr + 1, &bad);
+			}
+			CU_ASSERT_EQUAL(filled.nbuckets, whole.nbuckets);
+			CU_ASSERT_EQUAL(memcmp(filled.bucket, whole.bucket,
+					       whole.nbuckets * sizeof(*whole.bucket)),
+					0);
+			sp_addr_index_release(&whole);
+			sp_addr_index_release(&filled);
+			free(a);
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -809,7 +887,8 @@ int sp_test_register_lines(void)
 	if (!s)
 		return -1;
 	elf_version(EV_CURRENT);
-	if (!CU_add_test(s, "DWARF 5 with -fdebug-prefix-map", test_dwarf5_prefix_map) ||
+	if (!CU_add_test(s, "address index: built whole or as filled", test_addr_index) ||
+	    !CU_add_test(s, "DWARF 5 with -fdebug-prefix-map", test_dwarf5_prefix_map) ||
 	    !CU_add_test(s, "DWARF 4 C++", test_dwarf4_cxx) ||
 	    !CU_add_test(s, "rows and find agree", test_rows) ||
 	    !CU_add_test(s, "discarded sequence at 0", test_discarded_sequence) ||
