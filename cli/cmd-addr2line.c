@@ -189,18 +189,62 @@ static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
 
 #define BATCH (1u << 16)
 
+/* stdin read in blocks, cut into lines as fgets() cuts them. */
+struct line_reader {
+	char block[1 << 16];
+	size_t pos, len;
+	int eof;
+};
+
+/*
+ * The next line into buf (as fgets(buf, 100, stdin) would store it: up to
+ * and with its newline, or its first 99 characters), NUL-terminated; 0 at
+ * the end of the input. fgets() takes the stream's lock and copies a
+ * character at a time; this is a memchr() over a block.
+ */
+static int next_line(struct line_reader *r, char buf[100])
+{
+	size_t n = 0, take;
+	const char *nl;
+
+	while (n < 99) {
+		if (r->pos == r->len) {
+			if (r->eof)
+				break;
+			r->len = fread(r->block, 1, sizeof(r->block), stdin);
+			r->pos = 0;
+			if (r->len == 0) {
+				r->eof = 1;
+				break;
+			}
+		}
+		take = r->len - r->pos < 99 - n ? r->len - r->pos : 99 - n;
+		nl = memchr(r->block + r->pos, '\n', take);
+		if (nl)
+			take = (size_t)(nl - (r->block + r->pos)) + 1;
+		memcpy(buf + n, r->block + r->pos, take);
+		r->pos += take;
+		n += take;
+		if (nl)
+			break;
+	}
+	buf[n] = '\0';
+	return n > 0;
+}
+
 /* Lines of at most 99 characters, like addr2line's fgets(buf, 100),
  * looked up BATCH at a time (the answers are the same, see
  * sp_symfile_lookup_session_many()). */
 static void from_stdin(struct a2l *a)
 {
 	uint64_t *pcs = sp_xmalloc(BATCH * sizeof(*pcs));
+	struct line_reader *r = sp_xcalloc(1, sizeof(*r));
 	char buf[100];
 	size_t n = 0;
 	int more = 1;
 
 	while (more) {
-		more = fgets(buf, sizeof(buf), stdin) != NULL;
+		more = next_line(r, buf);
 		if (more)
 			pcs[n++] = parse_input(a, buf);
 		if (n == BATCH || (!more && n)) {
@@ -208,6 +252,7 @@ static void from_stdin(struct a2l *a)
 			n = 0;
 		}
 	}
+	free(r);
 	free(pcs);
 }
 
