@@ -654,6 +654,17 @@ static void test_demangle_shortcut(void)
 		"_GLOBAL__D_x",
 		"_RNvCs1234_7mycrate4main",
 		"_ZN4core3fmt5write17h0123456789abcdefE",
+		"_ZN4core3fmt5write17h0123456789abcdefE.llvm.1234",
+		"_ZN4test4$LT$u8$GT$3foo17h0123456789abcdefE",
+		"_ZN3foo17hxxxxxxxxxxxxxxxxE",
+		"_ZN3foo17habcdefabcdefabcdE3barEv",
+		"_ZNK3foo3barEv",
+		"_ZZ4mainE1x",
+		"_ZSt16__introsort_loopIN9__gnu_cxx17__normal_iteratorIPdSt6vectorIdSaIdEEEElNS0_5_"
+		"_"
+		"ops15_Iter_less_iterEEvT_S9_T0_T1_",
+		"_Z3barIiEvT_",
+		"_Z1f17hNotRustAtAll1234",
 		"_D3foo3barFZv",
 		"Z3fooi",
 		"ZN3fooE",
