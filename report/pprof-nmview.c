@@ -28,13 +28,14 @@
 /* A routine as google-pprof's nm pass keeps it. */
 struct nm_routine {
 	uint64_t start, end;
-	const char *name;     /* the symbol's */
-	const char *fullname; /* "name<start>" (interned when first asked:
-			       * NULL till then), or the t/T name (see build) */
+	const struct sp_nm_line *line; /* the symbol's */
+	const char *fullname;	       /* "name<start>" (interned when first
+					* asked: NULL till then), or the t/T
+					* name (see build) */
 };
 
 struct sp_pprof_nmfile {
-	const struct sp_symfile *file;
+	struct sp_symfile *file;
 	struct nm_routine *routines; /* sorted by start */
 	size_t nroutines;
 	int has_fini; /* a routine starts with "_fini" */
@@ -52,7 +53,7 @@ static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 {
 	const struct sp_pprof_nmfile *nf = ctx;
 
-	*k1 = (uint64_t)(uintptr_t)nf->routines[i].name;
+	*k1 = (uint64_t)(uintptr_t)nf->routines[i].fullname;
 	*k2 = 0;
 }
 
@@ -60,16 +61,18 @@ static void routine_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
  * Adds a routine. pprof keeps them in a hash by name, so a later one of
  * the same name replaces the range; only t/T names can come back (a
  * tagged one holds its start, and the starts are distinct), so only they
- * go through `index`.
+ * go through `index`, by their printed name. A tagged routine's name is
+ * only printed if a profile's address lands in it.
  */
 static void emit(struct sp_pprof_nmfile *nf, struct sp_pairmap *index, size_t *alloc,
-		 const char *name, int tagged, uint64_t start, uint64_t end)
+		 const struct sp_nm_line *line, int tagged, uint64_t start, uint64_t end)
 {
 	uint32_t i = (uint32_t)nf->nroutines;
+	const char *name = tagged ? NULL : sp_symfile_nm_name(nf->file, line);
 
 	SP_ALLOC_GROW(nf->routines, nf->nroutines + 1, *alloc);
-	nf->routines[i].name = name;
-	nf->routines[i].fullname = tagged ? NULL : name;
+	nf->routines[i].line = line;
+	nf->routines[i].fullname = name;
 	if (!tagged)
 		i = sp_pairmap_put(index, (uint64_t)(uintptr_t)name, 0, i);
 	if (i == nf->nroutines)
@@ -106,9 +109,8 @@ static int cmp_routine(const void *a, const void *b, void *ctx)
 /* GetProcedureBoundariesViaNm over the file's nm listing. */
 static void build(struct sp_pprof_nmfile *nf, struct sp_symfile *f)
 {
-	const struct sp_nm_line *l;
+	const struct sp_nm_line *l, *routine = NULL;
 	size_t n = sp_symfile_nm(f, &l);
-	const char *routine = NULL;
 	struct sp_pairmap index;
 	uint64_t last = 0;
 	size_t i, alloc = 0;
@@ -118,25 +120,23 @@ static void build(struct sp_pprof_nmfile *nf, struct sp_symfile *f)
 	nf->file = f;
 	sp_pairmap_init(&index, routine_key, nf);
 	for (i = 0; i < n; i++) {
-		const char *name = l[i].name;
-
 		if (have_last && l[i].addr == last) {
 			if (l[i].type == 't' || l[i].type == 'T') {
-				routine = name;
+				routine = &l[i];
 				tagged = 0;
 			}
 			continue;
 		}
-		if (!strcmp(name, "_fini"))
+		if (sp_nm_line_is(&l[i], "_fini"))
 			nf->has_fini = 1;
-		if (routine && routine[0])
+		if (routine && !sp_nm_line_is_empty(routine))
 			emit(nf, &index, &alloc, routine, tagged, last, l[i].addr);
 		last = l[i].addr;
 		have_last = 1;
-		routine = name;
+		routine = &l[i];
 		tagged = 1;
 	}
-	if (routine && routine[0])
+	if (routine && !sp_nm_line_is_empty(routine))
 		emit(nf, &index, &alloc, routine, tagged, last, last);
 	sp_pairmap_release(&index);
 	/* in address order already, unless a name came back (the starts
@@ -192,7 +192,7 @@ int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uin
 	if (vaddr >= r->end)
 		return 0;
 	if (!r->fullname)
-		r->fullname = tag(v, r->name, r->start);
+		r->fullname = tag(v, sp_symfile_nm_name(nf->file, r->line), r->start);
 	*name = r->fullname;
 	*start = r->start;
 	return 1;

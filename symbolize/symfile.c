@@ -54,6 +54,7 @@ void sp_symfile_free(struct sp_symfile *f)
 	sp_pairmap_release(&f->index);
 	free(f->locs);
 	free(f->nm);
+	free(f->nm_names);
 	sp_image_free(f->im);
 	free(f->path);
 	free(f);
@@ -503,17 +504,17 @@ static struct sp_nm_sym *sort_nm(const struct sp_nm_sym *v, size_t n)
 }
 
 /* The name nm prints: demangled, then @VERSION or @@VERSION. */
-static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_sym *sym)
+static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_line *l)
 {
-	const char *d = sp_symbolizer_demangle(f->s, sym->name);
+	const char *d = sp_symbolizer_demangle(f->s, l->raw);
 	struct sp_buf b = SP_BUF_INIT;
 	const char *out;
 
-	if (!sym->version[0])
+	if (!l->version[0])
 		return d;
 	sp_buf_addstr(&b, d);
-	sp_buf_addstr(&b, sym->hidden ? "@" : "@@");
-	sp_buf_addstr(&b, sym->version);
+	sp_buf_addstr(&b, l->hidden ? "@" : "@@");
+	sp_buf_addstr(&b, l->version);
 	out = sp_strtab_intern(f->strs, b.buf);
 	sp_buf_release(&b);
 	return out;
@@ -533,13 +534,35 @@ size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines)
 		f->nm = sp_xreallocarray(NULL, c.n + 1, sizeof(*f->nm));
 		for (i = 0; i < c.n; i++) {
 			f->nm[i].addr = v[i].addr;
-			f->nm[i].name = nm_printed(f, &v[i]);
+			f->nm[i].raw = v[i].name;
+			f->nm[i].version = v[i].version;
 			f->nm[i].type = v[i].type;
+			f->nm[i].hidden = v[i].hidden;
 		}
+		f->nm_names = sp_xcalloc(c.n + 1, sizeof(*f->nm_names));
 		f->nnm = c.n;
 		free(v);
 		free(c.v);
 	}
 	*lines = f->nm;
 	return f->nnm;
+}
+
+const char *sp_symfile_nm_name(struct sp_symfile *f, const struct sp_nm_line *l)
+{
+	size_t i = (size_t)(l - f->nm);
+
+	if (!f->nm_names[i])
+		f->nm_names[i] = nm_printed(f, l);
+	return f->nm_names[i];
+}
+
+int sp_nm_line_is(const struct sp_nm_line *l, const char *name)
+{
+	return !l->version[0] && !strcmp(l->raw, name);
+}
+
+int sp_nm_line_is_empty(const struct sp_nm_line *l)
+{
+	return !l->raw[0] && !l->version[0];
 }

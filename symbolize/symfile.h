@@ -28,6 +28,7 @@ struct sp_symfile {
 	struct sp_symloc **locs;
 	size_t nlocs, locs_alloc;
 	struct sp_nm_line *nm; /* nm -n's listing, on first use */
+	const char **nm_names; /* per line: the printed name, once asked */
 	size_t nnm;
 	int nm_loaded;
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */

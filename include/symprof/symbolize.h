@@ -544,14 +544,28 @@ const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len);
  * when it has no .symtab): what google-pprof reads (report/pprof-nmview.c). */
 struct sp_nm_line {
 	uint64_t addr;
-	const char *name; /* as nm prints it: demangled, then @VERSION or
-			   * @@VERSION for versioned dynamic symbols */
-	char type;	  /* nm's class letter */
+	const char *raw;     /* the name in the symbol table */
+	const char *version; /* "" or the version nm appends: @VERSION when
+			      * hidden, else @@VERSION */
+	char type;	     /* nm's class letter */
+	unsigned hidden : 1;
 };
 /* The file's defined symbols in nm -n's order (address, then name, then
  * table order); returns how many. Read on first use; borrowed, valid
  * until sp_symbolizer_free(). */
 size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines);
+/*
+ * The name nm prints for line l of f's listing: demangled, then @VERSION
+ * or @@VERSION. Made when first asked, since demangling a C++ program's
+ * whole listing costs more than the rest of its report; interned (equal
+ * names are one pointer), valid until sp_symbolizer_free().
+ */
+const char *sp_symfile_nm_name(struct sp_symfile *f, const struct sp_nm_line *l);
+/* 1 if nm prints exactly `name` for l, for a name that demangling leaves
+ * as it is (not "_Z..."): l's raw name, without a version. */
+int sp_nm_line_is(const struct sp_nm_line *l, const char *name);
+/* 1 if nm prints an empty name for l. */
+int sp_nm_line_is_empty(const struct sp_nm_line *l);
 
 /* 1 if `name` can be a linkage name as it is (a C or a mangled name: no
  * blank, parenthesis, '<' or "::"), 0 if it is a demangled or built one. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <CUnit/CUnit.h>
 
 #include "suites.h"
@@ -301,12 +302,68 @@ static void test_annotate_missing_source(void)
 	sp_profile_free(p);
 }
 
+/*
+ * The listing google-pprof's nm view is built from, with each name printed
+ * on demand (sp_symfile_nm_name()), is `nm -n -C`'s line for line: a C++
+ * program's .symtab, and libstdc++'s versioned .dynsym (nm -D). Returns
+ * the number of lines compared, -1 if nm cannot run.
+ */
+static long nm_lines_agree(const char *path, const char *nm_opts)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_symbolizer *s = sp_symbolizer_new(NULL);
+	struct sp_symfile *f = sp_symbolizer_open(s, path, &err);
+	const struct sp_nm_line *l;
+	char cmd[512], line[4096];
+	size_t n, i = 0;
+	long same = 0;
+	FILE *nm;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	n = sp_symfile_nm(f, &l);
+	snprintf(cmd, sizeof(cmd), "nm -n -C --defined-only %s '%s' 2>/dev/null", nm_opts, path);
+	if (!(nm = popen(cmd, "r"))) {
+		sp_symbolizer_free(s);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), nm)) {
+		char *name = strchr(line, ' ');
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!name || !(name = strchr(name + 1, ' ')))
+			continue;
+		if (i < n && !strcmp(name + 1, sp_symfile_nm_name(f, &l[i])) &&
+		    strtoull(line, NULL, 16) == l[i].addr)
+			same++;
+		i++;
+	}
+	if (pclose(nm) != 0)
+		same = -1;
+	else
+		CU_ASSERT_EQUAL(i, n);
+	sp_symbolizer_free(s);
+	return same == (long)n ? same : same < 0 ? -1 : -2;
+}
+
+static void test_nm_names(void)
+{
+	static const char libstdcxx[] = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6";
+	long r = nm_lines_agree(SP_FIXTURES_DIR "/gmon/cxx/cxx", "");
+
+	if (r == -1)
+		return; /* no nm */
+	CU_ASSERT(r > 100);
+	if (access(libstdcxx, R_OK) == 0)
+		CU_ASSERT(nm_lines_agree(libstdcxx, "-D") > 1000);
+}
+
 int sp_test_register_pprof(void)
 {
 	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "a profile's stacks as a list and as a tree", test_same_stacks) ||
 	    !CU_add_test(s, "a file's repeated stacks listed once", test_repeated_stacks) ||
+	    !CU_add_test(s, "nm's listing, names printed on demand", test_nm_names) ||
 	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes) ||
 	    !CU_add_test(s, "google-pprof's stderr lines through a hook",
 			 test_pprof_stderr_lines) ||
