@@ -127,16 +127,16 @@ static void build(struct sp_pprof_nmfile *nf, struct sp_symfile *f)
 			}
 			continue;
 		}
-		if (sp_nm_line_is(&l[i], "_fini"))
+		if (sp_symfile_nm_is(f, &l[i], "_fini"))
 			nf->has_fini = 1;
-		if (routine && !sp_nm_line_is_empty(routine))
+		if (routine && !sp_symfile_nm_is_empty(f, routine))
 			emit(nf, &index, &alloc, routine, tagged, last, l[i].addr);
 		last = l[i].addr;
 		have_last = 1;
 		routine = &l[i];
 		tagged = 1;
 	}
-	if (routine && !sp_nm_line_is_empty(routine))
+	if (routine && !sp_symfile_nm_is_empty(f, routine))
 		emit(nf, &index, &alloc, routine, tagged, last, last);
 	sp_pairmap_release(&index);
 	/* in address order already, unless a name came back (the starts

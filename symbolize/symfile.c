@@ -557,12 +557,12 @@ const char *sp_symfile_nm_name(struct sp_symfile *f, const struct sp_nm_line *l)
 	return f->nm_names[i];
 }
 
-int sp_nm_line_is(const struct sp_nm_line *l, const char *name)
+int sp_symfile_nm_is(struct sp_symfile *f, const struct sp_nm_line *l, const char *name)
 {
-	return !l->version[0] && !strcmp(l->raw, name);
+	return !l->version[0] && !strcmp(l->raw, name) && !strcmp(sp_symfile_nm_name(f, l), name);
 }
 
-int sp_nm_line_is_empty(const struct sp_nm_line *l)
+int sp_symfile_nm_is_empty(struct sp_symfile *f, const struct sp_nm_line *l)
 {
-	return !l->raw[0] && !l->version[0];
+	return !l->raw[0] && !l->version[0] && !sp_symfile_nm_name(f, l)[0];
 }

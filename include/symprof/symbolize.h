@@ -561,11 +561,12 @@ size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines);
  * names are one pointer), valid until sp_symbolizer_free().
  */
 const char *sp_symfile_nm_name(struct sp_symfile *f, const struct sp_nm_line *l);
-/* 1 if nm prints exactly `name` for l, for a name that demangling leaves
- * as it is (not "_Z..."): l's raw name, without a version. */
-int sp_nm_line_is(const struct sp_nm_line *l, const char *name);
-/* 1 if nm prints an empty name for l. */
-int sp_nm_line_is_empty(const struct sp_nm_line *l);
+/* 1 if nm prints exactly `name` (a plain name like "_fini") for line l:
+ * only a line with that raw name and no version is printed to check. */
+int sp_symfile_nm_is(struct sp_symfile *f, const struct sp_nm_line *l, const char *name);
+/* 1 if nm prints an empty name for line l (only a line with an empty raw
+ * name and no version can have one). */
+int sp_symfile_nm_is_empty(struct sp_symfile *f, const struct sp_nm_line *l);
 
 /* 1 if `name` can be a linkage name as it is (a C or a mangled name: no
  * blank, parenthesis, '<' or "::"), 0 if it is a demangled or built one. */
