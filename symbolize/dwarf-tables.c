@@ -116,6 +116,7 @@ static void cache_key(const struct sp_dwtables *t, struct sp_dwcache_key *k)
 	k->build_id = t->cache_id;
 	k->build_id_len = t->cache_id_len;
 	k->dwarf_path = t->dwarf_path;
+	k->for_profile = t->nwant != 0;
 }
 
 /* Saves the tables just built from the DWARF (on the line worker). */

@@ -12,7 +12,10 @@
  * written here once and loaded by later runs, like perf's build-id cache.
  *
  * Where: DIR/xx/yyyy.idx, xxyyyy the file's build-id in hex (files
- * without a build-id are not cached); DIR is $XDG_CACHE_HOME/symprof or
+ * without a build-id are not cached), for the tables of a reading for any
+ * address; DIR/xx/yyyy.p.idx for those of a reading for a profile's
+ * addresses (often of a few units, see dwarf-partial.c): the two kinds
+ * never stand in for each other. DIR is $XDG_CACHE_HOME/symprof or
  * ~/.cache/symprof, chosen by cli/. Deleting any of it is always safe.
  *
  * Trust: a file is used only if everything in its header matches this
@@ -133,7 +136,7 @@ char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
 	sp_buf_addf(&b, "%s/%02x/", dir, k->build_id[0]);
 	for (i = 1; i < k->build_id_len; i++)
 		sp_buf_addf(&b, "%02x", k->build_id[i]);
-	sp_buf_addstr(&b, ".idx");
+	sp_buf_addstr(&b, k->for_profile ? ".p.idx" : ".idx");
 	return sp_buf_detach(&b, NULL);
 }
 

@@ -22,6 +22,12 @@ struct sp_dwcache_key {
 	const uint8_t *build_id;
 	size_t build_id_len;
 	const char *dwarf_path;
+	/* 1: the tables of a reading for a profile's addresses (of the units
+	 * that hold them, or whole where that is not worth it), kept apart
+	 * from those of a reading for any address, so that neither kind of
+	 * run loads the other's (a whole library's index for a profile that
+	 * needs a few of its units, or a growing partial one for addr2line) */
+	int for_profile;
 };
 
 /* A cached index: its tables, and for a partial reading its units. */
@@ -52,8 +58,8 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 		      const struct sp_linetab *lines, const struct sp_dwfuncs *funcs,
 		      const struct sp_partial *units);
 
-/* The path of key's cache file in dir (malloc'ed), or NULL without a
- * build-id. */
+/* The path of key's cache file in dir (malloc'ed): xx/yyyy.idx, or
+ * xx/yyyy.p.idx for_profile; NULL without a build-id. */
 char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k);
 /* The checksum ending a cache file, of the n bytes before it (for tests
  * that damage a file on purpose). */

@@ -138,7 +138,7 @@ static void test_same_answers(void)
 	size_t k;
 
 	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
-		struct sp_dwcache_key key = {fake_id, sizeof(fake_id), fixtures[k]};
+		struct sp_dwcache_key key = {fake_id, sizeof(fake_id), fixtures[k], 0};
 		struct sp_buf want = SP_BUF_INIT, got = SP_BUF_INIT;
 		struct sp_strtab strs = SP_STRTAB_INIT;
 		struct sp_dwcache_hit hit;
@@ -245,12 +245,12 @@ static void damage(const char *path, const struct blob *b, size_t i, int fix)
 static void test_untrusted(void)
 {
 	char *dir = tmpdir();
-	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie")};
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie"), 0};
 	uint8_t other_id[sizeof(fake_id)];
 	struct sp_dwcache_key other = key;
 	struct built b;
 	struct blob good;
-	char *path, *other_path;
+	char *path, *other_path, *profile_path;
 	size_t i, self_at;
 	struct stat st;
 	struct timespec times[2];
@@ -320,6 +320,23 @@ static void test_untrusted(void)
 	CU_ASSERT_EQUAL(loads(dir, &key), -1);
 	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
 	CU_ASSERT_EQUAL(loads(dir, &key), 0);
+	/* the index of a reading for a profile's addresses is another file:
+	 * neither kind of run loads the other's */
+	other = key;
+	other.for_profile = 1;
+	profile_path = sp_dwcache_path(dir, &other);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(profile_path);
+	CU_ASSERT_STRING_NOT_EQUAL(profile_path, path);
+	CU_ASSERT(strstr(profile_path, ".p.idx") != NULL);
+	CU_ASSERT_EQUAL(loads(dir, &other), -1); /* the other kind's is there */
+	sp_dwcache_store(dir, &other, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL(loads(dir, &other), 0);
+	CU_ASSERT_EQUAL(loads(dir, &key), 0);
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1); /* the profile kind's is still there */
+	CU_ASSERT_EQUAL(loads(dir, &other), 0);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	free(profile_path);
 	/* no build-id: nothing is cached */
 	other = key;
 	other.build_id = NULL;
@@ -340,7 +357,7 @@ static void test_untrusted(void)
 static void test_partial_units(void)
 {
 	char *dir = tmpdir();
-	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie")};
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("c-O2-dw5-pie"), 0};
 	struct sp_strtab strs = SP_STRTAB_INIT;
 	struct sp_partial_arange *ar = malloc(2 * sizeof(*ar));
 	uint64_t *cus = malloc(sizeof(*cus)), *die_off = malloc(sizeof(*die_off));
