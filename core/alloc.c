@@ -30,23 +30,28 @@
 #define HUGE_ADVICE_MIN ((size_t)4 << 20)
 #define PREFAULT_MIN ((size_t)64 << 10)
 
+#if defined(MADV_HUGEPAGE) || defined(MADV_POPULATE_WRITE)
+/* The whole pages inside [p, p + size): *lo and *hi, or 0 if none. The
+ * page size is asked each time (a read of libc's copy): a value cached
+ * here would be written by every thread that allocates first. */
+static int whole_pages(void *p, size_t size, uintptr_t *lo, uintptr_t *hi)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+
+	*lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	*hi = ((uintptr_t)p + size) & ~(page - 1);
+	return *hi > *lo;
+}
+#endif
+
 static void *advise_huge(void *p, size_t size)
 {
 #ifdef MADV_HUGEPAGE
-	if (size >= HUGE_ADVICE_MIN) {
-		static size_t page;
-		uintptr_t lo, hi;
+	uintptr_t lo, hi;
 
-		if (!page) {
-			long ps = sysconf(_SC_PAGESIZE);
-
-			page = ps > 0 ? (size_t)ps : 4096;
-		}
-		lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
-		hi = ((uintptr_t)p + size) & ~(uintptr_t)(page - 1);
-		if (hi > lo)
-			(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-	}
+	if (size >= HUGE_ADVICE_MIN && whole_pages(p, size, &lo, &hi))
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 #else
 	(void)size;
 #endif
@@ -56,20 +61,13 @@ static void *advise_huge(void *p, size_t size)
 int sp_prefault(void *p, size_t size)
 {
 #ifdef MADV_POPULATE_WRITE
-	static uintptr_t page;
 	uintptr_t lo, hi;
 
-	if (size < PREFAULT_MIN)
-		return -1;
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		page = ps > 0 ? (uintptr_t)ps : 4096;
-	}
-	lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	hi = ((uintptr_t)p + size) & ~(page - 1);
 	/* EINVAL before Linux 5.14 */
-	return hi > lo && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0 ? 0 : -1;
+	return size >= PREFAULT_MIN && whole_pages(p, size, &lo, &hi) &&
+			       madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0
+		       ? 0
+		       : -1;
 #else
 	(void)p;
 	(void)size;
