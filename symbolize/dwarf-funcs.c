@@ -1208,22 +1208,16 @@ int sp_dwfuncs_needs_dies(struct sp_dwfuncs *f, uint32_t fn)
 
 void sp_dwfuncs_free(struct sp_dwfuncs *f)
 {
+	struct sp_dwfuncs_parts parts;
+
 	if (!f)
 		return;
 	if (f->pending) {
 		fbuild_release(f->pending);
 		free(f->pending);
 	}
-	free(f->fns);
-	free(f->seg_start);
-	free(f->seg_fn);
-	free(f->secs);
-	free(f->sym_addr);
-	free(f->sym_name);
-	free(f->sym_file);
-	free(f->origins);
-	free(f->nolink);
-	free(f->aliases);
+	sp_dwfuncs_get_parts(f, &parts);
+	sp_dwfuncs_parts_release(&parts);
 	sp_dwnames_free(f->names);
 	free(f);
 }
