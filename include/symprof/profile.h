@@ -33,9 +33,9 @@
  * reading): each record's frames as recorded, one word per frame, which a
  * deep profile fills with less memory than the tree's nodes and no lookup
  * per level; a reader may list records with identical stacks once, their
- * counts summed (gperftools does, within a file). Readers that can (gperftools) then fill stacks
- * and stack_frames and leave the CCT empty; the others build the CCT anyway, so a renderer handles
- * both.
+ * counts summed (gperftools does, within a file). Readers that can
+ * (gperftools) then fill stacks and stack_frames and leave the CCT empty;
+ * the others build the CCT anyway, so a renderer handles both.
  *
  * Address spaces (see docs/architecture.md): `abs` is an address recorded
  * at run time, `vaddr` an ELF virtual address, `off` an offset in a file.

@@ -557,8 +557,9 @@ size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines);
 /*
  * The name nm prints for line l of f's listing: demangled, then @VERSION
  * or @@VERSION. Made when first asked, since demangling a C++ program's
- * whole listing costs more than the rest of its report; interned (equal
- * names are one pointer), valid until sp_symbolizer_free().
+ * whole listing costs more than the rest of its report; valid until
+ * sp_symbolizer_free(). Demangled and versioned names are interned (equal
+ * ones are one pointer); a name printed as it is keeps l->raw's pointer.
  */
 const char *sp_symfile_nm_name(struct sp_symfile *f, const struct sp_nm_line *l);
 /* 1 if nm prints exactly `name` (a plain name like "_fini") for line l:
