@@ -8,7 +8,8 @@
  * so it is built by a worker (core/worker.h) started as soon as the image
  * knows it will be asked; its first reader joins it. The worker opens a
  * libelf handle of its own: nothing of the image's is shared while it
- * runs. For runtime symbolization it builds the functions too, and saves
+ * runs. It also loads the index cache, when there is one, before it
+ * reads any DWARF (the key is made on the calling thread). For runtime symbolization it builds the functions too, and saves
  * both to the index cache. With SP_PREFETCH_FUNCS (gprof's line
  * granularity) a second worker reads the functions' DIEs meanwhile, with
  * a handle, a Dwarf and a string table of its own, taking each unit as
@@ -109,7 +110,7 @@ static Dwarf *open_dwarf(struct sp_dwtables *t)
 
 /* ---- the index cache (dwcache.c) ---- */
 
-/* The key, from what cache_load() copied on the calling thread (the line
+/* The key, from what cache_prepare() copied on the calling thread (the line
  * worker must not touch the image's libelf handles). */
 static void cache_key(const struct sp_dwtables *t, struct sp_dwcache_key *k)
 {
@@ -144,15 +145,13 @@ static int covers_wanted(const struct sp_dwtables *t, const struct sp_partial *p
 }
 
 /*
- * The tables from the cache instead of the DWARF at path: 0, or -1 (read
- * the DWARF; a partial index that does not cover the wanted addresses
- * leaves its units to be read with theirs, so the index grows).
+ * The calling thread's part of a cache load: the key of the file whose
+ * DWARF is at path (its real path and build-id, copied for the line
+ * worker, which must not touch the image's libelf handles). 0, or -1 when
+ * there is no cache to look in.
  */
-static int cache_load(struct sp_dwtables *t, const char *path)
+static int cache_prepare(struct sp_dwtables *t, const char *path)
 {
-	struct sp_dwcache_hit hit;
-	struct sp_dwcache_key k;
-	struct sp_partial units;
 	struct sp_elf_info info;
 	char *real;
 
@@ -173,6 +172,22 @@ static int cache_load(struct sp_dwtables *t, const char *path)
 		t->cache_id = sp_xmalloc(info.build_id_len + 1);
 		memcpy(t->cache_id, info.build_id, info.build_id_len);
 	}
+	return 0;
+}
+
+/*
+ * The tables from the cache instead of the DWARF, after cache_prepare()
+ * (on the line worker: it touches only t's copies and im->strs, which the
+ * worker owns until joined): 0, or -1 (read the DWARF; a partial index
+ * that does not cover the wanted addresses leaves its units to be read
+ * with theirs, so the index grows).
+ */
+static int cache_load(struct sp_dwtables *t)
+{
+	struct sp_dwcache_hit hit;
+	struct sp_dwcache_key k;
+	struct sp_partial units;
+
 	cache_key(t, &k);
 	if (sp_dwcache_load(t->cache_dir, &k, &t->im->strs, &hit, &units) < 0)
 		return -1;
@@ -231,6 +246,7 @@ void sp_dwtables_uncache(struct sp_dwtables *t)
 struct tables_job {
 	struct sp_dwtables *t;
 	char *path;
+	int cache_first; /* load the index cache, read the DWARF if it misses */
 };
 
 static struct tables_job *new_job(struct sp_dwtables *t, const char *path)
@@ -239,6 +255,7 @@ static struct tables_job *new_job(struct sp_dwtables *t, const char *path)
 
 	job->t = t;
 	job->path = sp_xstrdup(path);
+	job->cache_first = 0;
 	return job;
 }
 
@@ -255,6 +272,10 @@ static void build_lines(void *arg)
 	struct sp_dwtables *t = job->t;
 	struct sp_strtab *strs = &t->im->strs;
 
+	if (job->cache_first && cache_load(t) == 0) {
+		job_free(job);
+		return;
+	}
 	if (sp_elf_file_open(&t->dwf, job->path) == 0 && (t->dw = open_dwarf(t))) {
 		if (t->partial_on)
 			t->lines = sp_linetab_new_units(t->dw, strs, &t->partial.units, NULL);
@@ -307,16 +328,27 @@ void sp_dwtables_start(struct sp_dwtables *t, unsigned what)
 {
 	const char *path;
 	struct tables_job *job;
+	int cache;
 
 	if (t->started)
 		return;
 	t->started = 1;
 	path = sp_elf_image_dwarf_path(t->im);
-	if (!path || (t->want_funcs && cache_load(t, path) == 0))
+	if (!path)
 		return;
+	cache = t->want_funcs && cache_prepare(t, path) == 0;
+	if (cache && (what & SP_PREFETCH_FUNCS)) {
+		/* the functions worker starts only if the index misses */
+		if (cache_load(t) == 0)
+			return;
+		cache = 0;
+	}
 	if (what & SP_PREFETCH_FUNCS)
 		funcs_start(t, path);
 	job = new_job(t, path);
+	/* the index, as the DWARF, is loaded by the line worker: a large
+	 * one takes as long as reading the profile meanwhile */
+	job->cache_first = cache;
 	if (!(t->lines_worker = sp_worker_start(build_lines, job)))
 		build_lines(job);
 }

@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,19 +110,25 @@ static int self_note(struct dl_phdr_info *info, size_t size, void *ctx)
 	return 1; /* the first object is the program itself */
 }
 
+static char self_id_text[160];
+
+static void self_id_make(void)
+{
+	struct sp_buf b = SP_BUF_INIT;
+
+	sp_buf_addf(&b, "symprof %s ", SYMPROF_VERSION_STRING);
+	dl_iterate_phdr(self_note, &b);
+	snprintf(self_id_text, sizeof(self_id_text), "%s", b.buf);
+	sp_buf_release(&b);
+}
+
+/* Made once, by whichever line worker (or thread) asks first. */
 static const char *self_id(void)
 {
-	static char id[160];
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!id[0]) {
-		struct sp_buf b = SP_BUF_INIT;
-
-		sp_buf_addf(&b, "symprof %s ", SYMPROF_VERSION_STRING);
-		dl_iterate_phdr(self_note, &b);
-		snprintf(id, sizeof(id), "%s", b.buf);
-		sp_buf_release(&b);
-	}
-	return id;
+	pthread_once(&once, self_id_make);
+	return self_id_text;
 }
 
 /* ---- the file's place and the checksum ---- */
