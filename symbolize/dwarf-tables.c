@@ -9,13 +9,13 @@
  * knows it will be asked; its first reader joins it. The worker opens a
  * libelf handle of its own: nothing of the image's is shared while it
  * runs. It also loads the index cache, when there is one, before it
- * reads any DWARF (the key is made on the calling thread). For runtime symbolization it builds the functions too, and saves
- * both to the index cache. With SP_PREFETCH_FUNCS (gprof's line
- * granularity) a second worker reads the functions' DIEs meanwhile, with
- * a handle, a Dwarf and a string table of its own, taking each unit as
- * the line worker decides its fate (struct unit_feed: the one thing both
- * touch, under its lock); the first reader of the functions finishes them
- * with the line table.
+ * reads any DWARF (the key is made on the calling thread). For runtime
+ * symbolization it builds the functions too, and saves both to the index
+ * cache. With SP_PREFETCH_FUNCS (gprof's line granularity) a second
+ * worker reads the functions' DIEs meanwhile, with a handle, a Dwarf and
+ * a string table of its own, taking each unit as the line worker decides
+ * its fate (struct unit_feed: the one thing both touch, under its lock);
+ * the first reader of the functions finishes them with the line table.
  *
  * Without workers each table is built on the calling thread when its
  * worker would have started (the functions when first asked for): the
