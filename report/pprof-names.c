@@ -31,77 +31,57 @@
 
 /* ---- ShortFunctionName ---- */
 
-/* b becomes the rewritten *out when the rewrite changed it; returns changed. */
-static int replace_if(struct sp_buf *b, struct sp_buf *out, int changed)
+/*
+ * One pass of s/OPEN[^OPEN CLOSE]*CLOSE//g over b, in place (what is kept
+ * only moves left), also dropping \s*const after a removed CLOSE when
+ * `then_const`; returns 1 if anything was removed. Text between openers
+ * is moved in one piece, not character by character.
+ */
+static int strip_pairs(struct sp_buf *b, char open, char close, int then_const)
 {
-	if (changed) {
-		sp_buf_release(b);
-		*b = *out;
-	} else {
-		sp_buf_release(out);
+	char *s = b->buf;
+	size_t i = 0, w = 0, n = b->len, j, k;
+	int changed = 0;
+
+	if (!n || !memchr(s, open, n))
+		return 0;
+	while (i < n) {
+		const char *o = memchr(s + i, open, n - i);
+		size_t at = o ? (size_t)(o - s) : n;
+
+		memmove(s + w, s + i, at - i);
+		w += at - i;
+		if ((i = at) == n)
+			break;
+		for (j = i + 1; j < n && s[j] != open && s[j] != close; j++)
+			;
+		if (j >= n || s[j] != close) {
+			s[w++] = s[i++]; /* no match from here: the regex moves on */
+			continue;
+		}
+		i = j + 1;
+		if (then_const) {
+			for (k = i; k < n && isspace((unsigned char)s[k]); k++)
+				;
+			if (n - k >= 5 && !memcmp(s + k, "const", 5))
+				i = k + 5;
+		}
+		changed = 1;
 	}
+	sp_buf_setlen(b, w);
 	return changed;
 }
 
 /* s/\([^()]*\)(\s*const)?//g once; returns 1 if anything was removed. */
 static int strip_parens(struct sp_buf *b)
 {
-	struct sp_buf out = SP_BUF_INIT;
-	const char *s = b->buf;
-	size_t i = 0, n = b->len;
-	int changed = 0;
-
-	if (!memchr(s, '(', n))
-		return 0;
-	while (i < n) {
-		size_t j = i + 1, k;
-
-		if (s[i] != '(') {
-			sp_buf_addch(&out, s[i++]);
-			continue;
-		}
-		while (j < n && s[j] != '(' && s[j] != ')')
-			j++;
-		if (j >= n || s[j] != ')') {
-			sp_buf_addch(&out, s[i++]);
-			continue;
-		}
-		k = j + 1;
-		while (k < n && isspace((unsigned char)s[k]))
-			k++;
-		i = (n - k >= 5 && !memcmp(s + k, "const", 5)) ? k + 5 : j + 1;
-		changed = 1;
-	}
-	return replace_if(b, &out, changed);
+	return strip_pairs(b, '(', ')', 1);
 }
 
 /* s/<[^<>]*>//g once. */
 static int strip_templates(struct sp_buf *b)
 {
-	struct sp_buf out = SP_BUF_INIT;
-	const char *s = b->buf;
-	size_t i = 0, n = b->len;
-	int changed = 0;
-
-	if (!memchr(s, '<', n))
-		return 0;
-	while (i < n) {
-		size_t j = i + 1;
-
-		if (s[i] != '<') {
-			sp_buf_addch(&out, s[i++]);
-			continue;
-		}
-		while (j < n && s[j] != '<' && s[j] != '>')
-			j++;
-		if (j >= n || s[j] != '>') {
-			sp_buf_addch(&out, s[i++]);
-			continue;
-		}
-		i = j + 1;
-		changed = 1;
-	}
-	return replace_if(b, &out, changed);
+	return strip_pairs(b, '<', '>', 0);
 }
 
 /* s/<[0-9a-f]*>$//: a trailing address tag. */

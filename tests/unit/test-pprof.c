@@ -14,11 +14,15 @@
 
 #include "suites.h"
 #include "symprof/annotate.h"
+#include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
+#include "symprof/strtab.h"
 #include "symprof/symbolize.h"
+
+#include "pprof.h"
 
 #define HOT(name) SP_FIXTURES_DIR "/gperf/hot/" name
 
@@ -357,6 +361,84 @@ static void test_nm_names(void)
 		CU_ASSERT(nm_lines_agree(libstdcxx, "-D") > 1000);
 }
 
+/* google-pprof's ShortFunctionName, for the tests to compare with. */
+static const char perl_short_name[] =
+	"while (<STDIN>) { chomp; my $function = $_;"
+	" while ($function =~ s/\\([^()]*\\)(\\s*const)?//g) { }"
+	" $function =~ s/<[0-9a-f]*>$//g;"
+	" while ($function =~ s/<[^<>]*>//g) { }"
+	" $function =~ s/^.*\\s+(\\w+::)/$1/; print \"$function\\n\"; }";
+
+static void test_short_names(void)
+{
+	/* what google-pprof's Perl made of each */
+	static const char *const cases[][2] = {
+		{"main", "main"},
+		{"foo(int) const", "foo"},
+		{"a(b(c)d)e", "ae"},
+		{"x<y<z>>::f(int (*)(char))  const", "x::f"},
+		{"void ns::f<int>(std::vector<int, std::allocator<int> > const&)", "ns::f"},
+		{"(anonymous namespace)::g()", "::g"},
+		{"operator()<3f>", "operator"},
+		{"h(<)>", "h>"},
+		{"<<>>", ""},
+		{"((())) const const", " const"},
+		{"f(  const", "f(  const"},
+		{"unsigned long std::foo<0ul>::bar() const<abc123>", "std::foo::bar"},
+		{"std::map<int, std::pair<a, b> >::find(int const&) const", "std::map::find"},
+		{"void (anonymous namespace)::Visit<(anonymous namespace)::Node>(Node*)",
+		 "void ::Visit"},
+	};
+	static const char *const pieces[] = {"(", ")",	"<",	  ">",	   "a",	 "b",  " ",
+					     ":", "c_", " const", "const", "\t", "0f", "::"};
+	char in_path[] = "/tmp/symprof-short-XXXXXX", line[256], *words[2000];
+	struct sp_buf cmd = SP_BUF_INIT;
+	struct sp_strtab strs;
+	unsigned long seed = 7;
+	size_t i, k, n = 2000, same = 0;
+	FILE *in, *perl;
+	int fd;
+
+	sp_strtab_init(&strs);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CU_ASSERT_STRING_EQUAL(sp_pprof_short_name(&strs, cases[i][0]), cases[i][1]);
+
+	/* and random strings of the characters it looks at, against Perl
+	 * itself when there is one */
+	fd = mkstemp(in_path);
+	CU_ASSERT_FATAL(fd >= 0);
+	in = fdopen(fd, "w");
+	for (i = 0; i < n; i++) {
+		struct sp_buf b = SP_BUF_INIT;
+
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		for (k = (seed >> 33) % 31; k > 0; k--) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			sp_buf_addstr(&b,
+				      pieces[(seed >> 33) % (sizeof(pieces) / sizeof(*pieces))]);
+		}
+		fprintf(in, "%s\n", b.buf ? b.buf : "");
+		words[i] = sp_buf_detach(&b, NULL);
+	}
+	fclose(in);
+	sp_buf_addf(&cmd, "perl -e '%s' < %s", perl_short_name, in_path);
+	if (access("/usr/bin/perl", X_OK) == 0) {
+		perl = popen(cmd.buf, "r");
+		CU_ASSERT_FATAL(perl != NULL);
+		for (i = 0; i < n && fgets(line, sizeof(line), perl); i++) {
+			line[strcspn(line, "\n")] = '\0';
+			same += !strcmp(line, sp_pprof_short_name(&strs, words[i] ? words[i] : ""));
+		}
+		CU_ASSERT_EQUAL(pclose(perl), 0);
+		CU_ASSERT_EQUAL(same, n);
+	}
+	sp_buf_release(&cmd);
+	unlink(in_path);
+	for (i = 0; i < n; i++)
+		free(words[i]);
+	sp_strtab_release(&strs);
+}
+
 int sp_test_register_pprof(void)
 {
 	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
@@ -364,6 +446,7 @@ int sp_test_register_pprof(void)
 	if (!s || !CU_add_test(s, "a profile's stacks as a list and as a tree", test_same_stacks) ||
 	    !CU_add_test(s, "a file's repeated stacks listed once", test_repeated_stacks) ||
 	    !CU_add_test(s, "nm's listing, names printed on demand", test_nm_names) ||
+	    !CU_add_test(s, "ShortFunctionName, as google-pprof's Perl", test_short_names) ||
 	    !CU_add_test(s, "google-pprof's report from either shape", test_pprof_both_shapes) ||
 	    !CU_add_test(s, "google-pprof's stderr lines through a hook",
 			 test_pprof_stderr_lines) ||
