@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct sp_addr_index {
 	const uint8_t *keys; /* the array: n entries of `stride` bytes ... */
@@ -23,6 +24,9 @@ struct sp_addr_index {
 	uint32_t *bucket; /* per bucket: the last entry at or below its start */
 	size_t nbuckets;
 	size_t filled; /* while built entry by entry: the buckets done */
+	/* what lookups read: `bucket`, or the borrowed buckets of
+	 * sp_addr_index_borrow() (any alignment, so read with memcpy) */
+	const uint8_t *lookup;
 };
 
 /* Indexes n entries of `stride` bytes whose first 8 bytes are an address
@@ -46,9 +50,23 @@ static inline void sp_addr_index_add(struct sp_addr_index *x, size_t i, uint64_t
 }
 void sp_addr_index_release(struct sp_addr_index *x);
 
+/*
+ * An index whose buckets were saved with the array (the index cache):
+ * base, shift and the nbuckets 32-bit buckets (little-endian, any
+ * alignment) as a built index had them. The buckets are borrowed and must
+ * outlive x. Returns 0, or -1 if they cannot be an index of these n
+ * entries (a bucket past the end, a bucket count that does not match).
+ */
+int sp_addr_index_borrow(struct sp_addr_index *x, const void *array, size_t n, size_t stride,
+			 unsigned shift, const void *bucket, size_t nbuckets);
+
+/* Entry i's address (entries need not be aligned). */
 static inline uint64_t sp_addr_index_key(const struct sp_addr_index *x, size_t i)
 {
-	return *(const uint64_t *)(const void *)(x->keys + i * x->stride);
+	uint64_t k;
+
+	memcpy(&k, x->keys + i * x->stride, sizeof(k));
+	return k;
 }
 
 /* The last entry whose address is <= addr, or n if none. */
@@ -59,7 +77,14 @@ static inline size_t sp_addr_index_find(const struct sp_addr_index *x, uint64_t 
 	if (!x->n || addr < x->base)
 		return x->n;
 	b = (size_t)((addr - x->base) >> x->shift);
-	i = b < x->nbuckets ? x->bucket[b] : x->n - 1;
+	if (b < x->nbuckets) {
+		uint32_t v;
+
+		memcpy(&v, x->lookup + b * sizeof(v), sizeof(v));
+		i = v;
+	} else {
+		i = x->n - 1;
+	}
 	while (i + 1 < x->n && sp_addr_index_key(x, i + 1) <= addr)
 		i++;
 	return i;
