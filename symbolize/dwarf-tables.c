@@ -205,6 +205,11 @@ static int cache_load(struct sp_dwtables *t)
 	t->funcs = hit.funcs;
 	t->funcs_tried = 1;
 	t->cached = 1;
+	if (t->dense_lines) {
+		const struct sp_line *rows;
+
+		(void)sp_linetab_rows(t->lines, &rows);
+	}
 	t->partial = units;
 	t->partial_on = hit.partial;
 	return 0;
@@ -404,9 +409,13 @@ struct sp_linetab *sp_dwtables_lines_full(struct sp_dwtables *t)
 
 struct sp_dwfuncs *sp_dwtables_funcs(struct sp_dwtables *t)
 {
-	/* with a cache, the functions are built with the lines (and saved) */
-	if (!t->started && t->cache_dir)
+	/* with a cache, the functions are built with the lines (and saved);
+	 * asked without a prefetch (addr2line's sessions), the lookups will
+	 * be many, so a cached line table is decoded whole as it loads */
+	if (!t->started && t->cache_dir) {
 		t->want_funcs = 1;
+		t->dense_lines = 1;
+	}
 	sp_dwtables_lines_full(t);
 	sp_worker_join(t->funcs_worker);
 	t->funcs_worker = NULL;

@@ -72,6 +72,7 @@ struct sp_dwtables {
 	uint8_t *cache_id; /* the build-id, copied for the line worker */
 	size_t cache_id_len;
 	int cached, cache_off;
+	int dense_lines; /* decode a cached line table whole (many lookups) */
 	uint64_t *extra_cus;
 	size_t nextra_cus;
 };

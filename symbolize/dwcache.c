@@ -36,6 +36,7 @@
  *                 u64 nstubs {u64 lo u64 hi}*]
  *   u64 nstrings {u32 len, bytes}*       strings are referred to by u32: 0 NULL, i+1
  *   line table: u64 nrows {u64 addr u32 file u32 line u32 column u32 discr u8 stmt u8 end}*
+ *               u32 shift u64 nbuckets u32*       the rows' address index (addrindex.h)
  *               u64 nruns {u64 start u64 end u32 unit}*  u64 nunits u8* u32 warning
  *   functions:  u64 nfns {u32 name u32 call_file u64 low u32 caller u32 call_line u32 unit
  *               u8 linkage u8 inlined}*  u64 nsegs u64* u32*
@@ -66,7 +67,7 @@
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDWIDX\n"
-#define FORMAT 3
+#define FORMAT 4
 #define BOM 0x01020304u
 #define ROW_SIZE 26 /* a line row on disk */
 
@@ -259,6 +260,10 @@ static void put_lines(struct out *o, const struct sp_linetab_parts *l)
 		p[25] = r->end_sequence;
 	}
 	sp_buf_setlen(&o->b, o->b.len + l->nrows * ROW_SIZE);
+	/* their address index, which the reader borrows as it is */
+	put_u32(o, l->rindex->shift);
+	put_u64(o, l->rindex->nbuckets);
+	put(o, l->rindex->lookup, l->rindex->nbuckets * sizeof(uint32_t));
 	put_u64(o, l->nruns);
 	for (i = 0; i < l->nruns; i++) {
 		put_u64(o, l->runs[i].start);
@@ -574,53 +579,46 @@ static void get_strings(struct in *r, struct sp_strtab *strs)
 	}
 }
 
-/* Unchecked little helpers for records already known to be there. */
-static uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
+/* The mapped file and the strings' pointers, which a line table read
+ * from it keeps (its rows stay in the file, see get_lines()). */
+struct mapping {
+	const uint8_t *data;
+	size_t size;
+	const char **strs;
+};
 
-	memcpy(&v, p, 8);
-	return v;
+static void mapping_release(void *ctx)
+{
+	struct mapping *m = ctx;
+
+	munmap((void *)m->data, m->size);
+	free(m->strs);
+	free(m);
 }
 
-static uint32_t ld32(const uint8_t *p)
+/*
+ * The line table, its rows left where they are in the mapped file and
+ * decoded as lookups reach them (sp_linetab_adopt_packed()): most runs
+ * ask about a small part of a large table. The table takes the mapping
+ * (*m becomes NULL).
+ */
+static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static struct sp_linetab *get_lines(struct in *r)
-{
-	struct sp_line *rows;
+	struct sp_linetab_packed pk;
 	struct sp_linetab_run *runs;
 	struct sp_addr_index rindex;
-	uint64_t nrows = get_count(r, ROW_SIZE), nruns, nunits, i, w;
-	const uint8_t *p = take(r, nrows * ROW_SIZE), *ustate;
+	uint64_t nrows = get_count(r, ROW_SIZE), nruns, nunits, nbuckets, i;
+	const uint8_t *p = take(r, nrows * ROW_SIZE), *buckets, *ustate;
+	uint32_t shift = (uint32_t)get_n(r, 4);
 	const char *warning;
 
-	rows = table_array(nrows, sizeof(*rows), 0);
-	/* the rows' address index as they are filled, not in a pass after */
-	sp_addr_index_begin(&rindex, rows, p ? (size_t)nrows : 0, sizeof(*rows),
-			    p && nrows ? ld64(p) : 0,
-			    p && nrows ? ld64(p + (nrows - 1) * ROW_SIZE) : 0);
-	for (i = 0; p && i < nrows; i++, p += ROW_SIZE) {
-		rows[i].addr = ld64(p);
-		w = ld32(p + 8);
-		if (w > r->nstrs) {
-			r->bad = 1;
-			break;
-		}
-		rows[i].file = w ? r->strs[w - 1] : NULL;
-		rows[i].line = ld32(p + 12);
-		rows[i].column = ld32(p + 16);
-		rows[i].discriminator = ld32(p + 20);
-		rows[i].is_stmt = p[24];
-		rows[i].end_sequence = p[25];
-		sp_addr_index_add(&rindex, (size_t)i, rows[i].addr);
+	nbuckets = get_count(r, 4);
+	buckets = take(r, nbuckets * 4);
+	if (r->bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, ROW_SIZE, shift, buckets,
+					   (size_t)nbuckets) < 0) {
+		r->bad = 1;
+		return NULL;
 	}
-	sp_addr_index_end(&rindex);
 	nruns = get_count(r, 20);
 	runs = sp_xreallocarray(NULL, nruns + 1, sizeof(*runs));
 	for (i = 0; i < nruns; i++) {
@@ -632,13 +630,20 @@ static struct sp_linetab *get_lines(struct in *r)
 	ustate = take(r, nunits);
 	warning = get_ref(r);
 	if (r->bad) {
-		sp_addr_index_release(&rindex);
-		free(rows);
 		free(runs);
 		return NULL;
 	}
-	return sp_linetab_adopt_parts(rows, (size_t)nrows, runs, (size_t)nruns, ustate,
-				      (size_t)nunits, warning, &rindex);
+	memset(&pk, 0, sizeof(pk));
+	pk.rows = p;
+	pk.nrows = (size_t)nrows;
+	pk.files = r->strs;
+	pk.nfiles = (size_t)r->nstrs;
+	pk.release = mapping_release;
+	pk.ctx = *m;
+	(*m)->strs = r->strs;
+	*m = NULL;
+	return sp_linetab_adopt_packed(&pk, runs, (size_t)nruns, ustate, (size_t)nunits, warning,
+				       &rindex);
 }
 
 static void get_fns(struct in *r, struct sp_dwfuncs_parts *f)
@@ -739,7 +744,8 @@ static struct sp_dwfuncs *get_funcs(struct in *r, const struct sp_linetab *lines
 }
 
 static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat *st,
-		 struct sp_strtab *strs, struct sp_dwcache_hit *hit, struct sp_partial *units)
+		 struct sp_strtab *strs, struct sp_dwcache_hit *hit, struct sp_partial *units,
+		 struct mapping **m)
 {
 	check_header(r, k, st);
 	if (r->bad)
@@ -747,7 +753,7 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 	hit->partial = get_units(r, units);
 	get_strings(r, strs);
 	if (!r->bad)
-		hit->lines = get_lines(r);
+		hit->lines = get_lines(r, m);
 	if (hit->lines)
 		hit->funcs = get_funcs(r, hit->lines, strs);
 	if (r->bad || !hit->funcs || r->p != r->end) {
@@ -788,6 +794,7 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 	char *path = sp_dwcache_path(dir, k);
 	const uint8_t *data = NULL;
 	size_t size = 0;
+	struct mapping *m;
 	struct stat st;
 	struct in r;
 	uint64_t sum;
@@ -803,12 +810,19 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 	memcpy(&sum, data + size - 8, 8);
 	r.p = data;
 	r.end = data + size - 8;
+	m = sp_xmalloc(sizeof(*m));
+	m->data = data;
+	m->size = size;
+	m->strs = NULL;
 	if (sum == sp_dwcache_checksum(data, size - 8))
-		ret = parse(&r, k, &st, strs, hit, units);
+		ret = parse(&r, k, &st, strs, hit, units, &m);
 	if (ret < 0)
 		sp_partial_release(units);
-	free(r.strs);
-	munmap((void *)data, size);
+	if (m) { /* no line table took the file */
+		free(r.strs);
+		munmap((void *)data, size);
+		free(m);
+	}
 	free(path);
 	return ret;
 }

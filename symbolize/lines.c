@@ -73,6 +73,8 @@
 #include "addrindex.h"
 
 #include <dwarf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,9 +85,25 @@
 #include "symprof/sort.h"
 #include "symprof/strtab.h"
 
+/* A packed table's rows (sp_linetab_adopt_packed) are decoded one at a
+ * time as lookups reach them, into chunks of this many, in the order
+ * they are asked: a profile asks for a few rows spread over all of them,
+ * and a row per slot of a whole-table array would make most of its pages. */
+#define PACKED_CHUNK 1024
+
 struct sp_linetab {
-	struct sp_line *rows;
+	struct sp_line *rows; /* NULL for a packed table until every row is asked */
 	size_t nrows;
+	/* a packed table's (sp_linetab_adopt_packed): its records, and the
+	 * rows decoded from them so far (see row()) */
+	struct sp_linetab_packed packed;
+	_Atomic uint32_t *slot;	 /* per row: 0, or 1 + its place in the chunks */
+	struct sp_line **chunks; /* the decoded rows, PACKED_CHUNK a chunk */
+	size_t nchunks, ndecoded;
+	pthread_mutex_t decode_mu; /* decoding a row: ndecoded and chunks */
+	/* every row in one array, once sp_linetab_rows() asked or lookups
+	 * reached many (then all of them are answered from it) */
+	_Atomic(struct sp_line *) all;
 	struct sp_addr_index rindex; /* rows by address */
 	struct sp_addr_index uindex; /* runs by start */
 	struct sp_linetab_run *runs;
@@ -1302,17 +1320,136 @@ const char *sp_linetab_warning(const struct sp_linetab *t)
 	return t->has_warning ? t->warning.msg : NULL;
 }
 
+struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packed,
+					   struct sp_linetab_run *runs, size_t nruns,
+					   const uint8_t *ustate, size_t nunits,
+					   const char *warning, struct sp_addr_index *rindex)
+{
+	struct sp_linetab *t = sp_linetab_adopt_parts(NULL, packed->nrows, runs, nruns, ustate,
+						      nunits, warning, rindex);
+
+	t->packed = *packed;
+	/* calloc: the pages of slots never asked are never made */
+	t->slot = sp_xcalloc(packed->nrows + 1, sizeof(*t->slot));
+	t->nchunks = packed->nrows / PACKED_CHUNK + 1;
+	t->chunks = sp_xcalloc(t->nchunks, sizeof(*t->chunks));
+	pthread_mutex_init(&t->decode_mu, NULL);
+	return t;
+}
+
+static uint32_t packed_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Packed row i into out. */
+static void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out)
+{
+	const uint8_t *p = pk->rows + i * SP_LINE_PACKED_SIZE;
+	uint32_t file = packed_u32(p + 8);
+
+	memcpy(&out->addr, p, sizeof(out->addr));
+	/* an index past the names: no file (the checksum makes it rare) */
+	out->file = file && file <= pk->nfiles ? pk->files[file - 1] : NULL;
+	out->line = packed_u32(p + 12);
+	out->column = packed_u32(p + 16);
+	out->discriminator = packed_u32(p + 20);
+	out->is_stmt = p[24];
+	out->end_sequence = p[25];
+}
+
+static const struct sp_line *decoded_at(const struct sp_linetab *t, uint32_t v)
+{
+	return &t->chunks[(v - 1) / PACKED_CHUNK][(v - 1) % PACKED_CHUNK];
+}
+
+/* Decodes every row into `all`, under decode_mu; returns it. */
+static struct sp_line *decode_all(struct sp_linetab *w)
+{
+	struct sp_line *all = atomic_load_explicit(&w->all, memory_order_relaxed);
+	size_t i;
+
+	if (!all) {
+		all = sp_xreallocarray(NULL, w->nrows + 1, sizeof(*all));
+		sp_prefault(all, (w->nrows + 1) * sizeof(*all));
+		for (i = 0; i < w->nrows; i++)
+			unpack_row(&w->packed, i, &all[i]);
+		atomic_store_explicit(&w->all, all, memory_order_release);
+	}
+	return all;
+}
+
+/*
+ * Row i of any table, a packed table's decoded on first use. Lookups may
+ * come from any thread: a row is decoded under the lock and published by
+ * its slot (release), which a reader sees (acquire) with the row and its
+ * chunk pointer written before it. Once an eighth of the rows were asked
+ * (addr2line's many addresses), all are decoded at once instead, and
+ * published the same way; rows handed out before stay where they were.
+ */
+static const struct sp_line *row(const struct sp_linetab *t, size_t i)
+{
+	struct sp_linetab *w = (struct sp_linetab *)t; /* a cache: no answer changes */
+	const struct sp_line *all, *l;
+	uint32_t v;
+	size_t at;
+
+	if (t->rows)
+		return &t->rows[i];
+	if ((all = atomic_load_explicit(&w->all, memory_order_acquire)))
+		return &all[i];
+	v = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+	if (v)
+		return decoded_at(t, v);
+	pthread_mutex_lock(&w->decode_mu);
+	v = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+	if (v) {
+		l = decoded_at(t, v);
+	} else if (w->ndecoded >= t->nrows / 8) {
+		l = &decode_all(w)[i];
+	} else {
+		at = w->ndecoded++;
+		if (!w->chunks[at / PACKED_CHUNK])
+			w->chunks[at / PACKED_CHUNK] =
+				sp_xreallocarray(NULL, PACKED_CHUNK, sizeof(struct sp_line));
+		unpack_row(&t->packed, i, &w->chunks[at / PACKED_CHUNK][at % PACKED_CHUNK]);
+		v = (uint32_t)at + 1;
+		atomic_store_explicit(&w->slot[i], v, memory_order_release);
+		l = decoded_at(t, v);
+	}
+	pthread_mutex_unlock(&w->decode_mu);
+	return l;
+}
+
+/* Every row in one array, for sp_linetab_rows(). */
+static const struct sp_line *all_rows(const struct sp_linetab *t)
+{
+	struct sp_linetab *w = (struct sp_linetab *)t;
+	struct sp_line *all;
+
+	if (t->rows || !t->slot)
+		return t->rows;
+	pthread_mutex_lock(&w->decode_mu);
+	all = decode_all(w);
+	pthread_mutex_unlock(&w->decode_mu);
+	return all;
+}
+
 int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p)
 {
 	if (t->query)
 		return -1;
-	p->rows = t->rows;
+	p->rows = all_rows(t);
 	p->nrows = t->nrows;
 	p->runs = t->runs;
 	p->nruns = t->nruns;
 	p->ustate = t->ustate;
 	p->nunits = t->nunits;
 	p->warning = sp_linetab_warning(t);
+	p->rindex = &t->rindex;
 	return 0;
 }
 
@@ -1345,8 +1482,20 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 
 void sp_linetab_free(struct sp_linetab *t)
 {
+	size_t k;
+
 	if (!t)
 		return;
+	if (t->slot) {
+		for (k = 0; k < t->nchunks; k++)
+			free(t->chunks[k]);
+		free(t->chunks);
+		free((void *)t->slot);
+		free(atomic_load_explicit(&t->all, memory_order_relaxed));
+		pthread_mutex_destroy(&t->decode_mu);
+		if (t->packed.release)
+			t->packed.release(t->packed.ctx);
+	}
 	free(t->rows);
 	sp_addr_index_release(&t->rindex);
 	sp_addr_index_release(&t->uindex);
@@ -1396,10 +1545,11 @@ static size_t row_at_hint(const struct sp_linetab *t, uint64_t addr, size_t *hin
 {
 	size_t i = *hint, k;
 
-	if (i < t->nrows && t->rows[i].addr <= addr) {
-		for (k = 0; k < 8 && i + 1 < t->nrows && t->rows[i + 1].addr <= addr; k++)
+	if (i < t->nrows && sp_addr_index_key(&t->rindex, i) <= addr) {
+		for (k = 0;
+		     k < 8 && i + 1 < t->nrows && sp_addr_index_key(&t->rindex, i + 1) <= addr; k++)
 			i++;
-		if (i + 1 == t->nrows || t->rows[i + 1].addr > addr) {
+		if (i + 1 == t->nrows || sp_addr_index_key(&t->rindex, i + 1) > addr) {
 			*hint = i;
 			return i;
 		}
@@ -1418,9 +1568,9 @@ const struct sp_line *sp_linetab_find_any_at(const struct sp_linetab *t, uint64_
 	full_only(t, __func__);
 	i = row_at_hint(t, addr, &c->row);
 
-	if (i == t->nrows || t->rows[i].end_sequence)
+	if (i == t->nrows || row(t, i)->end_sequence)
 		return NULL;
-	return &t->rows[i];
+	return row(t, i);
 }
 
 /* sp_linetab_find()'s answer from row i (t->nrows: none). */
@@ -1430,7 +1580,7 @@ static const struct sp_line *answer_of(const struct sp_linetab *t, size_t i)
 
 	if (i == t->nrows)
 		return NULL;
-	l = &t->rows[i];
+	l = row(t, i);
 	if (l->end_sequence || !l->file || l->line == 0)
 		return NULL;
 	return l;
@@ -1462,15 +1612,15 @@ const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t a
 	full_only(t, __func__);
 	i = row_at(t, addr);
 
-	if (i == t->nrows || t->rows[i].end_sequence)
+	if (i == t->nrows || row(t, i)->end_sequence)
 		return NULL;
-	return &t->rows[i];
+	return row(t, i);
 }
 
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows)
 {
 	full_only(t, __func__);
-	*rows = t->rows;
+	*rows = all_rows(t);
 	return t->nrows;
 }
 

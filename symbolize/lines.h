@@ -145,7 +145,8 @@ struct sp_linetab_parts {
 	size_t nruns;
 	const uint8_t *ustate; /* enum sp_linetab_unit_state per unit */
 	size_t nunits;
-	const char *warning; /* sp_linetab_warning() */
+	const char *warning;		    /* sp_linetab_warning() */
+	const struct sp_addr_index *rindex; /* the rows' address index */
 };
 
 /* 0 and p filled, or -1 for a query table (not cached). */
@@ -158,6 +159,33 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 					  struct sp_linetab_run *runs, size_t nruns,
 					  const uint8_t *ustate, size_t nunits, const char *warning,
 					  struct sp_addr_index *rindex);
+
+/*
+ * A table whose rows stay as the index cache stores them, in a mapped
+ * file, and are decoded a few at a time as lookups reach them: nrows
+ * records of SP_LINE_PACKED_SIZE bytes, little-endian, each the address
+ * (8 bytes), the file (4: 0 for none, else files[file - 1]), line, column
+ * and discriminator (4 each), is_stmt and end_sequence (1 each), sorted by
+ * address. release(ctx), when set, is called by sp_linetab_free() (it
+ * unmaps the file and frees files[]).
+ */
+#define SP_LINE_PACKED_SIZE 26
+
+struct sp_linetab_packed {
+	const uint8_t *rows;
+	size_t nrows;
+	const char *const *files;
+	size_t nfiles;
+	void (*release)(void *ctx);
+	void *ctx;
+};
+
+/* sp_linetab_adopt_parts() for packed rows; rindex (required) indexes
+ * them (stride SP_LINE_PACKED_SIZE) and is taken. */
+struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packed,
+					   struct sp_linetab_run *runs, size_t nruns,
+					   const uint8_t *ustate, size_t nunits,
+					   const char *warning, struct sp_addr_index *rindex);
 
 /* ---- for dwarf-funcs.c ---- */
 

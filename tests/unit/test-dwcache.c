@@ -29,6 +29,7 @@
 #include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
+#include "symprof/worker.h"
 
 #define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
 
@@ -400,6 +401,124 @@ static void test_partial_units(void)
 	free(dir);
 }
 
+/* ---- a loaded table's rows, decoded as they are asked ---- */
+
+struct probe {
+	const struct sp_linetab *lines;
+	const uint64_t *addrs;
+	size_t n;
+	struct sp_buf out;
+};
+
+/* What the line table says at each address, as text. */
+static void probe_lines(void *arg)
+{
+	struct probe *p = arg;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct sp_line *l = sp_linetab_find_any(p->lines, p->addrs[i]);
+		const struct sp_line *f = sp_linetab_find(p->lines, p->addrs[i]);
+
+		if (l)
+			sp_buf_addf(&p->out, "%s %llx %u %u %u %u %u|", l->file ? l->file : "-",
+				    (unsigned long long)l->addr, l->line, l->column,
+				    l->discriminator, l->is_stmt, l->end_sequence);
+		sp_buf_addf(&p->out, "%s %u\n", f && f->file ? f->file : "-", f ? f->line : 0);
+	}
+}
+
+/*
+ * Random addresses, asked of a loaded table by two threads at once (the
+ * rows are decoded on first use and published to both), give the built
+ * table's answers; so do its rows, all asked at once afterwards, and the
+ * table stored again from the loaded one.
+ */
+static void test_rows_on_demand(void)
+{
+	char *dir = tmpdir(), *dir2 = tmpdir();
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("cxx-O2-dw4-nopie"), 0};
+	struct sp_strtab strs = SP_STRTAB_INIT, strs2 = SP_STRTAB_INIT;
+	struct probe want, got[2], again;
+	struct sp_dwcache_hit hit, hit2;
+	struct sp_partial units, units2;
+	const struct sp_line *rows, *loaded;
+	struct sp_worker *w;
+	unsigned long seed = 15;
+	uint64_t *addrs, lo, hi;
+	size_t nrows, i, n = 20000;
+	struct built b;
+
+	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &units), 0);
+	nrows = sp_linetab_rows(b.lines, &rows);
+	CU_ASSERT_FATAL(nrows > 100);
+	lo = rows[0].addr;
+	hi = rows[nrows - 1].addr + 16;
+	addrs = malloc(n * sizeof(*addrs));
+	for (i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		addrs[i] = lo + (seed >> 20) % (hi - lo);
+	}
+	memset(&want, 0, sizeof(want));
+	want.lines = b.lines;
+	want.addrs = addrs;
+	want.n = n;
+	want.out = (struct sp_buf)SP_BUF_INIT;
+	probe_lines(&want);
+	for (i = 0; i < 2; i++) {
+		got[i] = want;
+		got[i].lines = hit.lines;
+		got[i].out = (struct sp_buf)SP_BUF_INIT;
+	}
+	again = got[0];
+	w = sp_worker_start(probe_lines, &got[1]);
+	probe_lines(&got[0]);
+	sp_worker_join(w);
+	if (!w)
+		probe_lines(&got[1]);
+	CU_ASSERT_STRING_EQUAL(got[0].out.buf, want.out.buf);
+	CU_ASSERT_STRING_EQUAL(got[1].out.buf, want.out.buf);
+
+	/* every row at once, then the same questions again */
+	CU_ASSERT_EQUAL(sp_linetab_rows(hit.lines, &loaded), nrows);
+	for (i = 0; i < nrows; i++)
+		if (loaded[i].addr != rows[i].addr || loaded[i].line != rows[i].line ||
+		    strcmp(loaded[i].file ? loaded[i].file : "-",
+			   rows[i].file ? rows[i].file : "-"))
+			break;
+	CU_ASSERT_EQUAL(i, nrows);
+	probe_lines(&again);
+	CU_ASSERT_STRING_EQUAL(again.out.buf, want.out.buf);
+
+	/* stored from the loaded table, loaded again: the same answers */
+	sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir2, &key, &strs2, &hit2, &units2), 0);
+	sp_buf_release(&again.out);
+	again.lines = hit2.lines;
+	again.out = (struct sp_buf)SP_BUF_INIT;
+	probe_lines(&again);
+	CU_ASSERT_STRING_EQUAL(again.out.buf, want.out.buf);
+
+	for (i = 0; i < 2; i++)
+		sp_buf_release(&got[i].out);
+	sp_buf_release(&want.out);
+	sp_buf_release(&again.out);
+	free(addrs);
+	sp_dwfuncs_free(hit2.funcs);
+	sp_linetab_free(hit2.lines);
+	sp_dwfuncs_free(hit.funcs);
+	sp_linetab_free(hit.lines);
+	sp_strtab_release(&strs2);
+	sp_strtab_release(&strs);
+	unbuild(&b);
+	rm_rf(dir);
+	rm_rf(dir2);
+	free(dir);
+	free(dir2);
+}
+
 int sp_test_register_dwcache(void)
 {
 	CU_pSuite s = CU_add_suite("dwcache", NULL, NULL);
@@ -408,7 +527,9 @@ int sp_test_register_dwcache(void)
 		return -1;
 	if (!CU_add_test(s, "loaded tables answer as built ones", test_same_answers) ||
 	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
-	    !CU_add_test(s, "partial indexes keep their units", test_partial_units))
+	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
+	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
+			 test_rows_on_demand))
 		return -1;
 	return 0;
 }
