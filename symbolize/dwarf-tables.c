@@ -205,11 +205,8 @@ static int cache_load(struct sp_dwtables *t)
 	t->funcs = hit.funcs;
 	t->funcs_tried = 1;
 	t->cached = 1;
-	if (t->dense_lines) {
-		const struct sp_line *rows;
-
-		(void)sp_linetab_rows(t->lines, &rows);
-	}
+	if (t->dense_lines)
+		sp_linetab_unpack(t->lines);
 	t->partial = units;
 	t->partial_on = hit.partial;
 	return 0;
@@ -411,7 +408,8 @@ struct sp_dwfuncs *sp_dwtables_funcs(struct sp_dwtables *t)
 {
 	/* with a cache, the functions are built with the lines (and saved);
 	 * asked without a prefetch (addr2line's sessions), the lookups will
-	 * be many, so a cached line table is decoded whole as it loads */
+	 * be many, so a cached line table is decoded whole as it loads, and
+	 * its file let go */
 	if (!t->started && t->cache_dir) {
 		t->want_funcs = 1;
 		t->dense_lines = 1;

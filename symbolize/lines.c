@@ -1424,6 +1424,40 @@ static const struct sp_line *row(const struct sp_linetab *t, size_t i)
 	return l;
 }
 
+void sp_linetab_unpack(struct sp_linetab *t)
+{
+	struct sp_line *rows;
+	uint64_t first, last;
+	size_t i, k;
+
+	if (t->rows || !t->slot || t->ndecoded || atomic_load(&t->all))
+		return;
+	rows = sp_xreallocarray(NULL, t->nrows + 1, sizeof(*rows));
+	sp_prefault(rows, (t->nrows + 1) * sizeof(*rows));
+	/* the index of the file's rows gives way to one of these, filled as
+	 * they are decoded */
+	first = t->nrows ? sp_addr_index_key(&t->rindex, 0) : 0;
+	last = t->nrows ? sp_addr_index_key(&t->rindex, t->nrows - 1) : 0;
+	sp_addr_index_release(&t->rindex);
+	sp_addr_index_begin(&t->rindex, rows, t->nrows, sizeof(*rows), first, last);
+	for (i = 0; i < t->nrows; i++) {
+		unpack_row(&t->packed, i, &rows[i]);
+		sp_addr_index_add(&t->rindex, i, rows[i].addr);
+	}
+	sp_addr_index_end(&t->rindex);
+	for (k = 0; k < t->nchunks; k++)
+		free(t->chunks[k]);
+	free(t->chunks);
+	free((void *)t->slot);
+	pthread_mutex_destroy(&t->decode_mu);
+	if (t->packed.release)
+		t->packed.release(t->packed.ctx);
+	memset(&t->packed, 0, sizeof(t->packed));
+	t->chunks = NULL;
+	t->slot = NULL;
+	t->rows = rows;
+}
+
 /* Every row in one array, for sp_linetab_rows(). */
 static const struct sp_line *all_rows(const struct sp_linetab *t)
 {

@@ -187,6 +187,11 @@ struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packe
 					   const uint8_t *ustate, size_t nunits,
 					   const char *warning, struct sp_addr_index *rindex);
 
+/* Makes a packed table an ordinary one, every row decoded and the file
+ * released: for a caller about to ask most rows (addr2line), before any
+ * other thread can see the table. Does nothing to other tables. */
+void sp_linetab_unpack(struct sp_linetab *t);
+
 /* ---- for dwarf-funcs.c ---- */
 
 /*

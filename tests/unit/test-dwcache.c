@@ -432,7 +432,7 @@ static void probe_lines(void *arg)
  * Random addresses, asked of a loaded table by two threads at once (the
  * rows are decoded on first use and published to both), give the built
  * table's answers; so do its rows, all asked at once afterwards, and the
- * table stored again from the loaded one.
+ * table stored again from the loaded one, loaded and unpacked.
  */
 static void test_rows_on_demand(void)
 {
@@ -492,9 +492,11 @@ static void test_rows_on_demand(void)
 	probe_lines(&again);
 	CU_ASSERT_STRING_EQUAL(again.out.buf, want.out.buf);
 
-	/* stored from the loaded table, loaded again: the same answers */
+	/* stored from the loaded table, loaded again and unpacked at once (as
+	 * for addr2line): the same answers */
 	sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
 	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir2, &key, &strs2, &hit2, &units2), 0);
+	sp_linetab_unpack(hit2.lines);
 	sp_buf_release(&again.out);
 	again.lines = hit2.lines;
 	again.out = (struct sp_buf)SP_BUF_INIT;
