@@ -1346,7 +1346,7 @@ static uint32_t packed_u32(const uint8_t *p)
 }
 
 /* Packed row i into out. */
-static void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out)
+static inline void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out)
 {
 	const uint8_t *p = pk->rows + i * SP_LINE_PACKED_SIZE;
 	uint32_t file = packed_u32(p + 8);
