@@ -40,7 +40,9 @@ struct sp_dwcache_hit {
 /*
  * Loads the index of key from the cache directory `dir`: 0 with *hit
  * filled (names interned in strs; for a partial index, *units described
- * as sp_partial_restore() does), or -1 when there is none that can be
+ * as sp_partial_restore() does; the line table keeps the file mapped, its
+ * rows decoded as lookups reach them, until sp_linetab_free() or
+ * sp_linetab_unpack()), or -1 when there is none that can be
  * trusted: missing, written by another build of symprof or in another
  * format, for another build-id or another DWARF file (path, size, mtime),
  * truncated or corrupt. Never fails otherwise.
