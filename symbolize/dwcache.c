@@ -69,7 +69,6 @@
 #define MAGIC "SPDWIDX\n"
 #define FORMAT 4
 #define BOM 0x01020304u
-#define ROW_SIZE 26 /* a line row on disk */
 
 #ifndef SYMPROF_VERSION_STRING
 #define SYMPROF_VERSION_STRING "unknown"
@@ -241,25 +240,19 @@ static void put_lines(struct out *o, const struct sp_linetab_parts *l)
 	uint8_t *p;
 
 	put_u64(o, l->nrows);
-	/* the rows in one block of ROW_SIZE-byte records */
-	sp_buf_grow(&o->b, l->nrows * ROW_SIZE);
+	/* the rows in one block of records (lines.h: SP_LINE_PACKED_SIZE) */
+	sp_buf_grow(&o->b, l->nrows * SP_LINE_PACKED_SIZE);
 	p = (uint8_t *)o->b.buf + o->b.len;
-	for (i = 0; i < l->nrows; i++, p += ROW_SIZE) {
+	for (i = 0; i < l->nrows; i++, p += SP_LINE_PACKED_SIZE) {
 		const struct sp_line *r = &l->rows[i];
 
 		if (r->file != file || !i) {
 			file = r->file;
 			file_ref = ref(o, file);
 		}
-		memcpy(p, &r->addr, 8);
-		memcpy(p + 8, &file_ref, 4);
-		memcpy(p + 12, &r->line, 4);
-		memcpy(p + 16, &r->column, 4);
-		memcpy(p + 20, &r->discriminator, 4);
-		p[24] = r->is_stmt;
-		p[25] = r->end_sequence;
+		sp_line_pack(p, r, file_ref);
 	}
-	sp_buf_setlen(&o->b, o->b.len + l->nrows * ROW_SIZE);
+	sp_buf_setlen(&o->b, o->b.len + l->nrows * SP_LINE_PACKED_SIZE);
 	/* their address index, which the reader borrows as it is */
 	put_u32(o, l->rindex->shift);
 	put_u64(o, l->rindex->nbuckets);
@@ -607,15 +600,15 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
 	struct sp_linetab_packed pk;
 	struct sp_linetab_run *runs;
 	struct sp_addr_index rindex;
-	uint64_t nrows = get_count(r, ROW_SIZE), nruns, nunits, nbuckets, i;
-	const uint8_t *p = take(r, nrows * ROW_SIZE), *buckets, *ustate;
+	uint64_t nrows = get_count(r, SP_LINE_PACKED_SIZE), nruns, nunits, nbuckets, i;
+	const uint8_t *p = take(r, nrows * SP_LINE_PACKED_SIZE), *buckets, *ustate;
 	uint32_t shift = (uint32_t)get_n(r, 4);
 	const char *warning;
 
 	nbuckets = get_count(r, 4);
 	buckets = take(r, nbuckets * 4);
-	if (r->bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, ROW_SIZE, shift, buckets,
-					   (size_t)nbuckets) < 0) {
+	if (r->bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, SP_LINE_PACKED_SIZE, shift,
+					   buckets, (size_t)nbuckets) < 0) {
 		r->bad = 1;
 		return NULL;
 	}

@@ -1345,7 +1345,18 @@ static uint32_t packed_u32(const uint8_t *p)
 	return v;
 }
 
-/* Packed row i into out. */
+void sp_line_pack(uint8_t *p, const struct sp_line *r, uint32_t file)
+{
+	memcpy(p, &r->addr, 8);
+	memcpy(p + 8, &file, 4);
+	memcpy(p + 12, &r->line, 4);
+	memcpy(p + 16, &r->column, 4);
+	memcpy(p + 20, &r->discriminator, 4);
+	p[24] = r->is_stmt;
+	p[25] = r->end_sequence;
+}
+
+/* Packed row i into out (sp_line_pack()'s record). */
 static inline void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out)
 {
 	const uint8_t *p = pk->rows + i * SP_LINE_PACKED_SIZE;

@@ -171,6 +171,10 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
  */
 #define SP_LINE_PACKED_SIZE 26
 
+/* Row r as such a record at p, its file given as `file` (0 or 1 + an
+ * index into the names the reader will have). */
+void sp_line_pack(uint8_t *p, const struct sp_line *r, uint32_t file);
+
 struct sp_linetab_packed {
 	const uint8_t *rows;
 	size_t nrows;
