@@ -1435,11 +1435,32 @@ static const struct sp_line *row(const struct sp_linetab *t, size_t i)
 	return l;
 }
 
+/* Frees what a packed table has beside its rows and index (the decoded
+ * rows, the slots, the lock) and lets its file go. */
+static void packed_release(struct sp_linetab *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->nchunks; k++)
+		free(t->chunks[k]);
+	free(t->chunks);
+	free((void *)t->slot);
+	free(atomic_load_explicit(&t->all, memory_order_relaxed));
+	pthread_mutex_destroy(&t->decode_mu);
+	if (t->packed.release)
+		t->packed.release(t->packed.ctx);
+	memset(&t->packed, 0, sizeof(t->packed));
+	t->chunks = NULL;
+	t->nchunks = 0;
+	t->slot = NULL;
+	atomic_store_explicit(&t->all, NULL, memory_order_relaxed);
+}
+
 void sp_linetab_unpack(struct sp_linetab *t)
 {
 	struct sp_line *rows;
 	uint64_t first, last;
-	size_t i, k;
+	size_t i;
 
 	if (t->rows || !t->slot || t->ndecoded || atomic_load(&t->all))
 		return;
@@ -1456,16 +1477,7 @@ void sp_linetab_unpack(struct sp_linetab *t)
 		sp_addr_index_add(&t->rindex, i, rows[i].addr);
 	}
 	sp_addr_index_end(&t->rindex);
-	for (k = 0; k < t->nchunks; k++)
-		free(t->chunks[k]);
-	free(t->chunks);
-	free((void *)t->slot);
-	pthread_mutex_destroy(&t->decode_mu);
-	if (t->packed.release)
-		t->packed.release(t->packed.ctx);
-	memset(&t->packed, 0, sizeof(t->packed));
-	t->chunks = NULL;
-	t->slot = NULL;
+	packed_release(t);
 	t->rows = rows;
 }
 
@@ -1527,20 +1539,10 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 
 void sp_linetab_free(struct sp_linetab *t)
 {
-	size_t k;
-
 	if (!t)
 		return;
-	if (t->slot) {
-		for (k = 0; k < t->nchunks; k++)
-			free(t->chunks[k]);
-		free(t->chunks);
-		free((void *)t->slot);
-		free(atomic_load_explicit(&t->all, memory_order_relaxed));
-		pthread_mutex_destroy(&t->decode_mu);
-		if (t->packed.release)
-			t->packed.release(t->packed.ctx);
-	}
+	if (t->slot)
+		packed_release(t);
 	free(t->rows);
 	sp_addr_index_release(&t->rindex);
 	sp_addr_index_release(&t->uindex);
