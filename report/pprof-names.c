@@ -246,36 +246,40 @@ static struct sp_pprof_sym *add_sym(struct sp_pprof_addr *a, struct sp_arena *ar
 	return &v[0];
 }
 
-/* An address pprof maps to a file it could read; or one whose inline
- * chain the profile recorded (no file: the whole chain, no nm). */
-static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
-		      const struct sp_symloc *loc)
+void sp_pprof_names_nm(struct sp_pprof_names *n, struct sp_symfile *f, uint64_t vaddr, uint64_t pc,
+		       struct sp_pprof_nm *out)
 {
-	const char *nm_full = NULL, *nm_short = NULL;
 	uint64_t start;
+
+	out->full = out->func = NULL;
+	out->inl = sp_pprof_nmview_has_fini(&n->nm, f);
+	if (sp_pprof_nmview_routine(&n->nm, f, vaddr, &out->full, &start))
+		out->func = short_of(n, out->full);
+	else if (sp_pprof_nmview_has_routines(&n->nm, f))
+		out->full = out->func = hex_pc(n, pc, 1);
+}
+
+/* An address pprof maps to a file it could read, with what nm says of it;
+ * or one whose inline chain the profile recorded (no file: the whole
+ * chain, no nm). */
+static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+		      const struct sp_symloc *loc, const struct sp_pprof_nm *nm)
+{
 	uint32_t k, count;
-	int inl = loc->file ? sp_pprof_nmview_has_fini(&n->nm, loc->file) : 1;
 	struct sp_pprof_sym *sy;
 
-	if (!loc->file) {
-		/* recorded: no routine to look up */
-	} else if (sp_pprof_nmview_routine(&n->nm, loc->file, loc->vaddr, &nm_full, &start)) {
-		nm_short = short_of(n, nm_full);
-	} else if (sp_pprof_nmview_has_routines(&n->nm, loc->file)) {
-		nm_full = nm_short = hex_pc(n, a->pc, 1);
-	}
-	count = loc->nframes ? (inl ? loc->nframes : 1) : 1;
+	count = loc->nframes ? (nm->inl ? loc->nframes : 1) : 1;
 	for (k = 0; k < count; k++) {
 		const struct sp_sym_frame *f = loc->nframes ? &loc->frames[k] : NULL;
 		const char *full = f && f->name ? sp_symbolizer_demangle(n->sym, f->name) : "??";
 		const char *func = short_of(n, full);
 
-		if (nm_full && !strcmp(full, "??")) {
-			func = nm_short;
-			full = nm_full;
-		} else if (nm_full && !strncmp(nm_full, func, strlen(func))) {
-			func = nm_short;
-			full = nm_full;
+		if (nm->full && !strcmp(full, "??")) {
+			func = nm->func;
+			full = nm->full;
+		} else if (nm->full && !strncmp(nm->full, func, strlen(func))) {
+			func = nm->func;
+			full = nm->full;
 		}
 		sy = add_sym(a, &n->arena, func, full);
 		if (n->lines)
@@ -283,9 +287,10 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	}
 }
 
-void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
-			    const struct sp_symloc *loc)
+static void resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a, const struct sp_symloc *loc,
+		    const struct sp_pprof_nm *nm)
 {
+	struct sp_pprof_nm none = {NULL, NULL, 1};
 	struct sp_pprof_sym *sy;
 	const char *x;
 
@@ -307,8 +312,23 @@ void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			fileline(n, NULL, sy);
 		return;
 	default:
-		from_file(n, a, loc);
+		if (!nm && loc->file)
+			sp_pprof_names_nm(n, loc->file, loc->vaddr, a->pc, &none);
+		/* recorded (no file): no routine to look up */
+		from_file(n, a, loc, nm ? nm : &none);
 	}
+}
+
+void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+			    const struct sp_symloc *loc)
+{
+	resolve(n, a, loc, NULL);
+}
+
+void sp_pprof_names_resolve_nm(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+			       const struct sp_symloc *loc, const struct sp_pprof_nm *nm)
+{
+	resolve(n, a, loc, nm);
 }
 
 const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc)

@@ -153,11 +153,14 @@ static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
  * MapToSymbols runs one addr2line per file on its addresses in ascending
  * order, and libbfd's answers depend on the lookups before (rule 8 of
  * symbolize/dwarf-funcs.c): resolve each file's addresses in that order.
+ * What nm says of each address needs only the files' ELF symbols: it is
+ * asked first, while their DWARF (or index) may still be loading.
  */
 static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint32_t *rep)
 {
 	struct pending *v = sp_xmalloc((pp->naddrs + 1) * sizeof(*v)), *tmp, *sorted;
 	uint64_t *vaddr = sp_xmalloc((pp->naddrs + 1) * sizeof(*vaddr));
+	struct sp_pprof_nm *nm = sp_xmalloc((pp->naddrs + 1) * sizeof(*nm));
 	struct sp_symfile **files = NULL;
 	size_t i, n = 0, nfiles = 0, files_alloc = 0;
 
@@ -177,13 +180,21 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
 	sorted = sort_pending(v, n, nfiles, tmp);
 	for (i = 0; i < n; i++) {
+		uint32_t a = sorted[i].addr;
+
+		sp_pprof_names_nm(&pp->names, files[sorted[i].file], vaddr[a], pp->addrs[a].pc,
+				  &nm[a]);
+	}
+	for (i = 0; i < n; i++) {
 		struct sp_symfile *f = files[sorted[i].file];
+		uint32_t a = sorted[i].addr;
 
 		if (!i || sorted[i - 1].file != sorted[i].file)
 			sp_symfile_session_reset(f);
-		sp_pprof_names_resolve(&pp->names, &pp->addrs[sorted[i].addr],
-				       sp_symfile_lookup_session(f, vaddr[sorted[i].addr]));
+		sp_pprof_names_resolve_nm(&pp->names, &pp->addrs[a],
+					  sp_symfile_lookup_session(f, vaddr[a]), &nm[a]);
 	}
+	free(nm);
 	free(tmp);
 	free(files);
 	free(vaddr);

@@ -93,6 +93,22 @@ void sp_pprof_names_release(struct sp_pprof_names *n);
 /* Fills a->syms / a->known for a->pc from the symbolizer's answer. */
 void sp_pprof_names_resolve(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			    const struct sp_symloc *loc);
+
+/* What pprof's nm pass says of an address of a file. It needs the file's
+ * ELF symbols only, so it can be asked while the file's DWARF (or its
+ * index) is still loading. */
+struct sp_pprof_nm {
+	const char *full, *func; /* the routine's names; NULL: none */
+	int inl;		 /* the listing has _fini: inline chains */
+};
+
+void sp_pprof_names_nm(struct sp_pprof_names *n, struct sp_symfile *f, uint64_t vaddr, uint64_t pc,
+		       struct sp_pprof_nm *out);
+/* sp_pprof_names_resolve() for a found address (loc->file set, as
+ * sp_symfile_lookup_session() answers) with nm from sp_pprof_names_nm()
+ * of the same file and address. */
+void sp_pprof_names_resolve_nm(struct sp_pprof_names *n, struct sp_pprof_addr *a,
+			       const struct sp_symloc *loc, const struct sp_pprof_nm *nm);
 /* pprof's key for an address: its hex digits, zero-padded, no 0x. */
 const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc);
 /* ShortFunctionName(): arguments, the address tag, template arguments and
