@@ -521,13 +521,69 @@ static void test_rows_on_demand(void)
 	free(dir2);
 }
 
+/* The checksum sees a flipped bit anywhere, and a word moved within its
+ * lane or to another lane, whatever the length (the tail past the last
+ * 64 bytes included). */
+static void test_checksum(void)
+{
+	static const size_t lens[] = {0, 1, 63, 64, 65, 1000, 4099};
+	uint8_t *d = malloc(4099), tmp[4];
+	uint64_t x = 0x2545f4914f6cdd1dULL, sum;
+	size_t i, k, bit, dist;
+	int same = 0, moved = 0;
+
+	for (i = 0; i < 4099; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		d[i] = (uint8_t)x;
+	}
+	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		size_t n = lens[k];
+
+		sum = sp_dwcache_checksum(d, n);
+		CU_ASSERT_EQUAL(sp_dwcache_checksum(d, n), sum);
+		CU_ASSERT_NOT_EQUAL(sp_dwcache_checksum(d, n + 1 <= 4099 ? n + 1 : n - 1), sum);
+		for (i = 0; i < n; i += n / 37 + 1) {
+			for (bit = 0; bit < 8; bit++) {
+				d[i] ^= (uint8_t)(1u << bit);
+				same += sp_dwcache_checksum(d, n) == sum;
+				d[i] ^= (uint8_t)(1u << bit);
+			}
+		}
+		/* swapped words: next lane, same lane a row on, far away */
+		for (i = 0; i + 4 <= n; i += n / 29 + 4) {
+			const size_t dists[] = {4, 64, 1024};
+
+			for (dist = 0; dist < 3; dist++) {
+				size_t j = i + dists[dist];
+
+				if (j + 4 > n || !memcmp(d + i, d + j, 4))
+					continue;
+				memcpy(tmp, d + i, 4);
+				memcpy(d + i, d + j, 4);
+				memcpy(d + j, tmp, 4);
+				same += sp_dwcache_checksum(d, n) == sum;
+				memcpy(d + j, d + i, 4);
+				memcpy(d + i, tmp, 4);
+				moved++;
+			}
+		}
+		CU_ASSERT_EQUAL(sp_dwcache_checksum(d, n), sum);
+	}
+	CU_ASSERT_EQUAL(same, 0);
+	CU_ASSERT(moved > 100);
+	free(d);
+}
+
 int sp_test_register_dwcache(void)
 {
 	CU_pSuite s = CU_add_suite("dwcache", NULL, NULL);
 
 	if (!s)
 		return -1;
-	if (!CU_add_test(s, "loaded tables answer as built ones", test_same_answers) ||
+	if (!CU_add_test(s, "the checksum sees flipped bits and moved words", test_checksum) ||
+	    !CU_add_test(s, "loaded tables answer as built ones", test_same_answers) ||
 	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
 	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
