@@ -52,6 +52,7 @@ struct elf_image {
 	int loads_read;
 	uint64_t (*alloc)[2]; /* allocated sections [lo, hi), found once */
 	size_t nalloc;
+	size_t alloc_big; /* the largest of them */
 	int alloc_found;
 };
 
@@ -766,30 +767,72 @@ struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linet
 	return e->symfuncs;
 }
 
+static int cmp_range(const void *a, const void *b, void *ctx)
+{
+	const uint64_t *x = a, *y = b;
+
+	(void)ctx;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The allocated sections' ranges, sorted, those that touch or overlap
+ * merged: a lookup is a binary search in a handful. */
+static void find_alloc(struct elf_image *e)
+{
+	Elf_Scn *scn = NULL;
+	size_t i, n = 0, alloc = 0;
+
+	e->alloc_found = 1;
+	while ((scn = elf_nextscn(e->main.elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		SP_ALLOC_GROW(e->alloc, e->nalloc + 1, alloc);
+		e->alloc[e->nalloc][0] = sh.sh_addr;
+		e->alloc[e->nalloc][1] = sh.sh_addr + sh.sh_size;
+		e->nalloc++;
+	}
+	sp_sort(e->alloc, e->nalloc, sizeof(*e->alloc), cmp_range, NULL);
+	for (i = 0; i < e->nalloc; i++) {
+		if (n && e->alloc[i][0] <= e->alloc[n - 1][1]) {
+			if (e->alloc[i][1] > e->alloc[n - 1][1])
+				e->alloc[n - 1][1] = e->alloc[i][1];
+			continue;
+		}
+		e->alloc[n][0] = e->alloc[i][0];
+		e->alloc[n++][1] = e->alloc[i][1];
+	}
+	e->nalloc = n;
+	for (i = 1, e->alloc_big = 0; i < n; i++)
+		if (e->alloc[i][1] - e->alloc[i][0] >
+		    e->alloc[e->alloc_big][1] - e->alloc[e->alloc_big][0])
+			e->alloc_big = i;
+}
+
 int sp_elf_image_in_alloc(struct sp_image *im, uint64_t vaddr)
 {
 	struct elf_image *e = EI(im);
-	size_t i, alloc = 0;
+	size_t lo = 0, hi;
 
-	if (!e->alloc_found) {
-		Elf_Scn *scn = NULL;
+	if (!e->alloc_found)
+		find_alloc(e);
+	if (!e->nalloc)
+		return 0;
+	/* most addresses are code: the largest range first */
+	if (vaddr >= e->alloc[e->alloc_big][0] && vaddr < e->alloc[e->alloc_big][1])
+		return 1;
+	/* the last range that starts at or below vaddr */
+	hi = e->nalloc;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		e->alloc_found = 1;
-		while ((scn = elf_nextscn(e->main.elf, scn))) {
-			GElf_Shdr sh;
-
-			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
-				continue;
-			SP_ALLOC_GROW(e->alloc, e->nalloc + 1, alloc);
-			e->alloc[e->nalloc][0] = sh.sh_addr;
-			e->alloc[e->nalloc][1] = sh.sh_addr + sh.sh_size;
-			e->nalloc++;
-		}
+		if (e->alloc[mid][0] <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (i = 0; i < e->nalloc; i++)
-		if (vaddr >= e->alloc[i][0] && vaddr < e->alloc[i][1])
-			return 1;
-	return 0;
+	return lo > 0 && vaddr < e->alloc[lo - 1][1];
 }
 
 int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **file, uint32_t *line)

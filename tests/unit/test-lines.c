@@ -891,6 +891,60 @@ static void test_addr_index(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* sp_elf_image_in_alloc() answers as bfd's section walk does: inside an
+ * allocated section, never in a gap between two, below the first or past
+ * the last, nor in a section that is not allocated. */
+static void test_in_alloc(void)
+{
+	static const char *const fixtures[] = {FIX("c-O2-dw5-pie"), FIX("cxx-O2-dw4-nopie")};
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		struct sp_image *im = sp_image_open(fixtures[k], NULL, NULL);
+		int fd = open(fixtures[k], O_RDONLY);
+		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+		Elf_Scn *scn = NULL;
+		uint64_t probes[256];
+		size_t n = 0, i, wrong = 0, inside = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+		/* every section's edges, and the addresses just past them */
+		while ((scn = elf_nextscn(elf, scn)) && n + 4 <= 256) {
+			GElf_Shdr sh;
+
+			if (!gelf_getshdr(scn, &sh) || !sh.sh_addr)
+				continue;
+			probes[n++] = sh.sh_addr - 1;
+			probes[n++] = sh.sh_addr;
+			probes[n++] = sh.sh_addr + sh.sh_size - 1;
+			probes[n++] = sh.sh_addr + sh.sh_size;
+		}
+		for (i = 0; i < n; i++) {
+			int want = 0;
+
+			scn = NULL;
+			while ((scn = elf_nextscn(elf, scn))) {
+				GElf_Shdr sh;
+
+				if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+				    sh.sh_size && probes[i] >= sh.sh_addr &&
+				    probes[i] < sh.sh_addr + sh.sh_size)
+					want = 1;
+			}
+			inside += want;
+			wrong += sp_elf_image_in_alloc(im, probes[i]) != want;
+		}
+		CU_ASSERT_EQUAL(wrong, 0);
+		CU_ASSERT(inside > 0 && inside < n);
+		CU_ASSERT_EQUAL(sp_elf_image_in_alloc(im, 0), 0);
+		CU_ASSERT_EQUAL(sp_elf_image_in_alloc(im, UINT64_MAX), 0);
+		elf_end(elf);
+		close(fd);
+		sp_image_free(im);
+	}
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -917,7 +971,8 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "damaged line programs", test_fuzz_line_programs) ||
 	    !CU_add_test(s, "demangling skips names that cannot be mangled",
 			 test_demangle_shortcut) ||
-	    !CU_add_test(s, "demangling batches agree with sp_demangle", test_demangle_batch))
+	    !CU_add_test(s, "demangling batches agree with sp_demangle", test_demangle_batch) ||
+	    !CU_add_test(s, "allocated sections, their gaps and their edges", test_in_alloc))
 		return -1;
 	return 0;
 }
