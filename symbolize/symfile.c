@@ -149,6 +149,7 @@ struct how {
 	int session;		       /* a session's lookup (variables in data too) */
 	int names;		       /* also the naming rule's names */
 	uint32_t *fns;		       /* NULL, or per frame its function (NONE_FN: none) */
+	int covered;		       /* the caller ran load_for() for the address */
 };
 
 #define NONE_FN UINT32_MAX
@@ -167,7 +168,8 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *ho
 	uint32_t disc = 0;
 	int from_dwarf = 1;
 
-	load_for(f, vaddr);
+	if (!how->covered)
+		load_for(f, vaddr);
 	if (!sp_elf_image_in_alloc(f->im, vaddr))
 		return 0;
 	memset(&fresh, 0, sizeof(fresh));
@@ -207,9 +209,12 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *ho
 	if (how->names && from_dwarf && needs_dies(f, fr, n)) {
 		/* tables from the index cache cannot name this chain: read
 		 * the DWARF and look again */
+		struct how again = *how;
+
 		sp_elf_image_uncache(f->im);
 		f->loaded = 0;
-		return compute(f, vaddr, how, out);
+		again.covered = 0;
+		return compute(f, vaddr, &again, out);
 	}
 	if (how->names)
 		name_frames(f, vaddr, from_dwarf ? fr : NULL, n, out);
@@ -240,7 +245,7 @@ static void session_start(struct sp_symfile *f)
 
 const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
 {
-	struct how how = {&f->session, NULL, 1, 0, NULL};
+	struct how how = {&f->session, NULL, 1, 0, NULL, 1};
 
 	load_for(f, vaddr);
 	session_start(f);
@@ -297,7 +302,7 @@ static void batch_resolve(struct sp_symfile *f, const uint64_t *vaddrs, size_t n
 	b->of = sp_xmalloc((n + 1) * sizeof(*b->of));
 	for (i = 0; i < n; i++) {
 		struct batch_answer *a;
-		struct how how = {NULL, &cur, 1, 0, NULL};
+		struct how how = {NULL, &cur, 1, 0, NULL, 1}; /* covered: above */
 
 		if (i && sorted[i].vaddr == sorted[i - 1].vaddr) {
 			b->of[sorted[i].i] = (uint32_t)(nans - 1);
@@ -389,7 +394,7 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 	if (i != UINT32_MAX)
 		return f->locs[i];
 	struct sp_sym_frame tmp[MAX_INLINE];
-	struct how how = {NULL, NULL, 0, 1, NULL};
+	struct how how = {NULL, NULL, 0, 1, NULL, 0};
 	size_t n;
 
 	loc = sp_arena_zalloc(f->arena, sizeof(*loc));
