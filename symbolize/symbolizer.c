@@ -59,7 +59,11 @@ struct sp_symbolizer {
 	int preloaded;
 	struct sp_arena arena;
 	struct sp_strtab strs;
-	struct sp_pairmap dm_index; /* raw name pointer -> dm[] */
+	/* raw name pointer -> dm_raw[], dm_out[]; equal names at other
+	 * pointers (an ELF symbol's, the DWARF's) meet at their copy in
+	 * dm_names, so each is demangled once */
+	struct sp_pairmap dm_index;
+	struct sp_strtab dm_names;
 	const char **dm_raw, **dm_out;
 	size_t ndm, dm_alloc;
 };
@@ -91,8 +95,19 @@ static void dm_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
+static const char *dm_add(struct sp_symbolizer *s, const char *raw, const char *out)
+{
+	SP_ALLOC_GROW(s->dm_raw, s->ndm + 1, s->dm_alloc);
+	s->dm_out = sp_xreallocarray(s->dm_out, s->dm_alloc, sizeof(*s->dm_out));
+	s->dm_raw[s->ndm] = raw;
+	s->dm_out[s->ndm] = out;
+	sp_pairmap_put(&s->dm_index, (uint64_t)(uintptr_t)raw, 0, (uint32_t)s->ndm++);
+	return out;
+}
+
 const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
 {
+	const char *name, *out;
 	uint32_t i;
 	char *d;
 
@@ -103,14 +118,17 @@ const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
 	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)raw, 0);
 	if (i != UINT32_MAX)
 		return s->dm_out[i];
-	SP_ALLOC_GROW(s->dm_raw, s->ndm + 1, s->dm_alloc);
-	s->dm_out = sp_xreallocarray(s->dm_out, s->dm_alloc, sizeof(*s->dm_out));
+	/* the copy's entry holds NULL for a name that does not demangle:
+	 * each pointer then answers itself */
+	name = sp_strtab_intern(&s->dm_names, raw);
+	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)name, 0);
+	if (i != UINT32_MAX)
+		return dm_add(s, raw, s->dm_out[i] ? s->dm_out[i] : raw);
 	d = sp_demangle(raw, 0);
-	s->dm_raw[s->ndm] = raw;
-	s->dm_out[s->ndm] = d ? sp_strtab_intern(&s->strs, d) : raw;
+	out = d ? sp_strtab_intern(&s->strs, d) : NULL;
 	free(d);
-	sp_pairmap_put(&s->dm_index, (uint64_t)(uintptr_t)raw, 0, (uint32_t)s->ndm);
-	return s->dm_out[s->ndm++];
+	dm_add(s, name, out);
+	return dm_add(s, raw, out ? out : raw);
 }
 
 /* ---- lifecycle ---- */
@@ -125,6 +143,7 @@ struct sp_symbolizer *sp_symbolizer_new(const struct sp_symbolizer_opts *o)
 	sp_arena_init(&s->arena);
 	sp_strtab_init(&s->strs);
 	sp_pairmap_init(&s->dm_index, dm_key, s);
+	sp_strtab_init(&s->dm_names);
 	for (i = 0; i <= SP_SYM_RECORDED; i++)
 		s->failed[i].reason = (enum sp_sym_reason)i;
 	return s;
@@ -145,6 +164,7 @@ void sp_symbolizer_free(struct sp_symbolizer *s)
 	free(s->dm_raw);
 	free(s->dm_out);
 	sp_pairmap_release(&s->dm_index);
+	sp_strtab_release(&s->dm_names);
 	sp_strtab_release(&s->strs);
 	sp_arena_release(&s->arena);
 	free(s);

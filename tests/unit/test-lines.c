@@ -945,6 +945,29 @@ static void test_in_alloc(void)
 	}
 }
 
+/* The symbolizer's demangling memo: a name met at two pointers (an ELF
+ * symbol's, the DWARF's) gives one answer (demangled once: callgrind
+ * shows it, not this test), a name that does not demangle answers each
+ * pointer with itself, as before the memo looked names up by content. */
+static void test_demangle_memo(void)
+{
+	struct sp_symbolizer *s = sp_symbolizer_new(NULL);
+	char a[] = "_ZN3foo3barEi", b[] = "_ZN3foo3barEi", c[] = "_nope", d[] = "_nope";
+	const char *da, *db, *m = "main";
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	da = sp_symbolizer_demangle(s, a);
+	db = sp_symbolizer_demangle(s, b);
+	CU_ASSERT_STRING_EQUAL(da, "foo::bar(int)");
+	CU_ASSERT_PTR_EQUAL(da, db);
+	CU_ASSERT_PTR_EQUAL(sp_symbolizer_demangle(s, a), da);
+	CU_ASSERT_PTR_EQUAL(sp_symbolizer_demangle(s, c), c);
+	CU_ASSERT_PTR_EQUAL(sp_symbolizer_demangle(s, d), d);
+	CU_ASSERT_PTR_EQUAL(sp_symbolizer_demangle(s, c), c);
+	CU_ASSERT_PTR_EQUAL(sp_symbolizer_demangle(s, m), m);
+	sp_symbolizer_free(s);
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -972,7 +995,9 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "demangling skips names that cannot be mangled",
 			 test_demangle_shortcut) ||
 	    !CU_add_test(s, "demangling batches agree with sp_demangle", test_demangle_batch) ||
-	    !CU_add_test(s, "allocated sections, their gaps and their edges", test_in_alloc))
+	    !CU_add_test(s, "allocated sections, their gaps and their edges", test_in_alloc) ||
+	    !CU_add_test(s, "the demangling memo answers by name, and by pointer",
+			 test_demangle_memo))
 		return -1;
 	return 0;
 }
