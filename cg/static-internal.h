@@ -21,7 +21,8 @@ struct sp_cg_static {
 	const struct sp_code *code;
 	int machine, ptr_size, big_endian;
 	unsigned flags;
-	int want_jumps; /* decode jumps: --precise, or AArch64's `b` */
+	int want_jumps;	 /* decode jumps: --precise, or AArch64's `b` */
+	int relocatable; /* an object file: every section at address 0 */
 	FILE *debug;
 	struct cs_pair cs[2]; /* [0]: the machine's (ARM mode on ARM), [1]: Thumb */
 	/* global symbols of the table by name, for imported names */

@@ -11,10 +11,12 @@
  * instead:
  *
  *   for each symbol of the table (the hook runs where gprof calls
- *   find_call), the bytes [addr, next symbol) of the code section that
- *   holds addr are decoded linearly, restarting at every symbol the file
- *   has (gprof's table drops some) and, on ARM/AArch64, following the
- *   mapping symbols ($a $t $x, skipping $d literal pools);
+ *   find_call), the bytes [addr, next symbol) are decoded linearly, in
+ *   the code section that holds addr and in the later ones the range
+ *   reaches (gprof's range ignores sections; import stubs are skipped),
+ *   restarting at every symbol the file has (gprof's table drops some)
+ *   and, on ARM/AArch64, following the mapping symbols ($a $t $x,
+ *   skipping $d literal pools);
  *
  *   a call whose target is the entry of a symbol of the table is an arc
  *   of count 0; a call into a PLT stub is resolved by decoding the stub
@@ -146,6 +148,7 @@ struct sp_cg_static *sp_cg_static_new(const struct sp_code *code, const struct s
 	s->big_endian = t->big_endian;
 	s->flags = flags & (SP_CG_STATIC_TAIL | SP_CG_STATIC_WIDE);
 	s->want_jumps = (flags & SP_CG_STATIC_TAIL) || t->machine == EM_AARCH64;
+	s->relocatable = t->is_relocatable;
 	s->debug = debug;
 	if (open_handles(s, t) < 0) {
 		const char *name = machine_name(t->machine);
@@ -308,22 +311,19 @@ static int mode_at(const struct sp_cg_static *s, size_t mark_above)
 	return s->code->marks[mark_above - 1].mode;
 }
 
-void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
-		       void *ctx)
+/* Decodes [lo, hi) of section sec, restarting at every symbol and mark. */
+static void scan_section(struct sp_cg_static *s, const struct sp_code_section *sec, uint64_t lo,
+			 uint64_t hi, sp_cg_call_fn fn, void *ctx)
 {
 	const struct sp_code *c = s->code;
-	struct sweep w = {s, sp_cgs_section_of(c, lo), fn, ctx};
+	struct sweep w = {s, sec, fn, ctx};
 	size_t si, mi;
 	uint64_t a;
 
-	if (s->machine == EM_MIPS) {
-		sp_cgs_mips_sweep(s, lo, hi, fn, ctx);
+	if (!sec->bytes || hi <= lo)
 		return;
-	}
-	if (!w.sec || !w.sec->bytes || hi <= lo)
-		return;
-	if (hi - w.sec->vma > w.sec->size)
-		hi = w.sec->vma + w.sec->size;
+	if (hi - sec->vma > sec->size)
+		hi = sec->vma + sec->size;
 	si = first_start_above(c, lo);
 	mi = first_mark_above(c, lo);
 	for (a = lo; a < hi;) {
@@ -342,6 +342,33 @@ void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_c
 		while (mi < c->nmarks && c->marks[mi].addr <= a)
 			mi++;
 	}
+}
+
+void sp_cg_static_scan(struct sp_cg_static *s, uint64_t lo, uint64_t hi, sp_cg_call_fn fn,
+		       void *ctx)
+{
+	const struct sp_code *c = s->code;
+	const struct sp_code_section *sec = sp_cgs_section_of(c, lo);
+	size_t k;
+
+	if (s->machine == EM_MIPS) {
+		sp_cgs_mips_sweep(s, lo, hi, fn, ctx);
+		return;
+	}
+	if (!sec || hi <= lo)
+		return;
+	scan_section(s, sec, lo, hi, fn, ctx);
+	if (s->relocatable)
+		return; /* every section at 0: the symbol's own only */
+	/*
+	 * gprof's range runs to the next symbol of its table whatever the
+	 * section: code at the start of a later section, before its first
+	 * symbol of the table (cold parts at the start of .text, after
+	 * _init), is the symbol's too. Import stubs are nobody's.
+	 */
+	for (k = (size_t)(sec - c->sections) + 1; k < c->nsections && c->sections[k].vma < hi; k++)
+		if (!c->sections[k].is_plt)
+			scan_section(s, &c->sections[k], c->sections[k].vma, hi, fn, ctx);
 }
 
 /* ---- the hook: calls become arcs ---- */

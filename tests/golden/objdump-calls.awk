@@ -51,10 +51,15 @@ BEGIN {
 		localentry[f[1] "+0x" sprintf("%x", f[2])] = f[1]
 	}
 }
+# A call belongs to the last known function before it, whatever the
+# section (gprof's ranges run to the next symbol of its table: code at the
+# start of .text before its first known function is _init's); import
+# stubs are nobody's. In an object file every section starts at 0: a
+# section's code before its first known function is nobody's.
 /^Disassembly of section/ {
 	flush()
-	fn = ""
-	skip = rel && $0 !~ /section \.text:$/
+	if (rel) fn = ""
+	skip = (rel && $0 !~ /section \.text:$/) || $0 ~ /section \.(plt|plt\.sec|plt\.got|iplt):$/
 	next
 }
 skip { next }

@@ -13,9 +13,10 @@
 # (tail calls, `symprof -c --precise'); on AArch64 an unconditional `b'
 # always does (gprof's BL scan takes it, so symprof -c does).
 #
-# A call belongs to the last known function before it in its section, as
-# in gprof's symbol table (code of a symbol gprof drops, such as a
-# `.isra.0' clone, belongs to the symbol before it). Names are compared,
+# A call belongs to the last known function before it, as in gprof's
+# symbol table (code of a symbol gprof drops, such as a `.isra.0' clone,
+# belongs to the symbol before it, also across sections: cold code at the
+# start of .text is _init's; PLT stubs are nobody's). Names are compared,
 # not addresses: the graph prints names. Exit status 77 (skipped) when
 # OBJDUMP is not installed.
 set -u
