@@ -321,6 +321,7 @@ struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab
 		for (i = 0; i < t->len; i++)
 			cg->nodes[i].folded = o->fold[i] != SIZE_MAX;
 	cg->precise = o->precise;
+	cg->fold = o->fold;
 	cg->hz = o->hz;
 	cg->hist_scale = o->hist_scale;
 	memcpy(cg->dimen, p->hist_dimen, sizeof(cg->dimen));

@@ -46,6 +46,7 @@
 
 #include <capstone/capstone.h>
 #include <elf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -446,18 +447,28 @@ static uint32_t node_at(const struct sp_cg_static *s, const struct sp_cg *cg, ui
 	return (uint32_t)(sym - cg->symtab->syms);
 }
 
+/* --precise: a clone's arcs are its origin's, as its calls are. */
+static uint32_t origin_of(const struct sp_cg *cg, uint32_t n)
+{
+	return cg->fold && n < cg->nsyms && cg->fold[n] != SIZE_MAX ? (uint32_t)cg->fold[n] : n;
+}
+
 static void add_arc(struct hook *h, const struct sp_cg_call *c, uint32_t child, uint32_t flag)
 {
-	uint32_t a;
+	uint32_t a, parent = origin_of(h->cg, h->node);
 
 	if (child == SP_CG_NONE)
+		return;
+	child = origin_of(h->cg, child);
+	/* a jump into one's own clone (foo to foo.cold) is no tail call */
+	if (flag == SP_CG_ARC_TAIL && child == parent)
 		return;
 	if (h->s->debug)
 		fprintf(h->s->debug, "[find_call] 0x%llx: %s to 0x%llx (%s)\n",
 			(unsigned long long)c->site, flag == SP_CG_ARC_TAIL ? "jump" : "call",
 			(unsigned long long)h->cg->symtab->syms[child].addr,
 			h->cg->symtab->syms[child].name);
-	a = sp_cg_arc_add(h->cg, h->node, child, 0);
+	a = sp_cg_arc_add(h->cg, parent, child, 0);
 	h->cg->arcs[a].flags |= flag;
 }
 

@@ -140,6 +140,8 @@ struct sp_cg {
 	int have_bbs;
 	int stack_based;       /* built from exact stacks (no cycles) */
 	int precise;	       /* --precise arithmetic (exact bins, sizes, clones) */
+	const size_t *fold;    /* --precise: per symbol, its clone origin or SIZE_MAX
+				  (sp_cg_gmon_opts.fold), or NULL */
 	double unattributed;   /* --precise: ticks that fell on no symbol */
 	int counts_known;      /* call counts are meaningful */
 	unsigned static_flags; /* enum sp_cg_static_flags of the scan, 0 without -c */

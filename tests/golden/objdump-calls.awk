@@ -10,9 +10,16 @@
 #   precise   1 to count jumps to another function's entry too
 #   a64       1 for AArch64: an unconditional `b' to an entry counts as a
 #             call even without precise (gprof's scan takes B and BL)
-function canon(n) {
+function canon(n,    b) {
 	if (n in is_known) return n
 	if ((n in addr_of) && (addr_of[n] in known_at)) return known_at[addr_of[n]]
+	# --precise folds gcc's clones (f.constprop.0, f.cold ...) into the
+	# function they were cloned from, whose name the graph prints
+	if (precise) {
+		b = n
+		while (sub(/\.(constprop|isra|part|cold|lto_priv)(\.[0-9]+)?$/, "", b))
+			if (b in is_known) return b
+	}
 	return ""
 }
 function emit(callee) {
