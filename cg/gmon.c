@@ -37,12 +37,6 @@ static uint32_t node_of(const struct sp_cg *cg, const struct sp_symbol *s)
 	return (uint32_t)(s - cg->symtab->syms);
 }
 
-/* --precise: a clone's samples, calls and arcs belong to its origin. */
-static uint32_t folded(const struct sp_cg_gmon_opts *o, uint32_t n)
-{
-	return o->fold && o->fold[n] != SIZE_MAX ? (uint32_t)o->fold[n] : n;
-}
-
 /*
  * Adding arcs without a hash index: while each parent's records come in
  * one run (gmon.out lists them by call site, so by caller), an arc to
@@ -113,8 +107,8 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 			child--;
 		if (!child->is_func || (filter && !sp_symspecs_keeps_arc(o->specs, parent, child)))
 			continue;
-		pn = folded(o, node_of(cg, parent));
-		cn = folded(o, node_of(cg, child));
+		pn = sp_cg_origin(cg, node_of(cg, parent));
+		cn = sp_cg_origin(cg, node_of(cg, child));
 		cg->nodes[cn].ncalls += a->count;
 		if (dbg)
 			fprintf(dbg, "[cg_tally] arc from %s to %s traversed %llu times\n",
@@ -221,7 +215,7 @@ static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, cons
 			credit = count * (hi - lo) / w;
 			left -= credit;
 			if (cg->nodes[j].flat_print)
-				cg->nodes[folded(o, (uint32_t)j)].time += credit;
+				cg->nodes[sp_cg_origin(cg, (uint32_t)j)].time += credit;
 			else
 				cg->total_time -= credit;
 			if (se > be)

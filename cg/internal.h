@@ -29,6 +29,13 @@ struct sp_cg_private {
 	size_t scratch_size;
 };
 
+/* --precise: the node a symbol's samples, calls and arcs go to, its
+ * clone origin (sp_cg.fold), or n itself. */
+static inline uint32_t sp_cg_origin(const struct sp_cg *cg, uint32_t n)
+{
+	return cg->fold && n < cg->nsyms && cg->fold[n] != SIZE_MAX ? (uint32_t)cg->fold[n] : n;
+}
+
 /* gprof's cg_assemble() (cycles.c), once, on the nodes as
  * sp_cg_from_gmon() made them. */
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o);

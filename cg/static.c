@@ -55,6 +55,7 @@
 #include "symprof/profile.h"
 #include "symprof/sort.h"
 #include "symprof/symbolize.h"
+#include "internal.h"
 #include "static-internal.h"
 
 /* ---- capstone handles ---- */
@@ -447,19 +448,13 @@ static uint32_t node_at(const struct sp_cg_static *s, const struct sp_cg *cg, ui
 	return (uint32_t)(sym - cg->symtab->syms);
 }
 
-/* --precise: a clone's arcs are its origin's, as its calls are. */
-static uint32_t origin_of(const struct sp_cg *cg, uint32_t n)
-{
-	return cg->fold && n < cg->nsyms && cg->fold[n] != SIZE_MAX ? (uint32_t)cg->fold[n] : n;
-}
-
 static void add_arc(struct hook *h, const struct sp_cg_call *c, uint32_t child, uint32_t flag)
 {
-	uint32_t a, parent = origin_of(h->cg, h->node);
+	uint32_t a, parent = sp_cg_origin(h->cg, h->node); /* --precise: the origin's */
 
 	if (child == SP_CG_NONE)
 		return;
-	child = origin_of(h->cg, child);
+	child = sp_cg_origin(h->cg, child);
 	/* a jump into one's own clone (foo to foo.cold) is no tail call */
 	if (flag == SP_CG_ARC_TAIL && child == parent)
 		return;
