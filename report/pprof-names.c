@@ -84,23 +84,28 @@ static int strip_templates(struct sp_buf *b)
 	return strip_pairs(b, '<', '>', 0);
 }
 
-/* s/<[0-9a-f]*>$//: a trailing address tag. */
-static void strip_addr_tag(struct sp_buf *b)
+/* Where s/<[0-9a-f]*>$// would cut s (of length n): n if nowhere. */
+static size_t tag_start(const char *s, size_t n)
 {
 	size_t i;
 
-	if (!b->len || b->buf[b->len - 1] != '>')
-		return;
-	for (i = b->len - 1; i > 0; i--) {
-		char c = b->buf[i - 1];
+	if (!n || s[n - 1] != '>')
+		return n;
+	for (i = n - 1; i > 0; i--) {
+		char c = s[i - 1];
 
-		if (c == '<') {
-			sp_buf_setlen(b, i - 1);
-			return;
-		}
+		if (c == '<')
+			return i - 1;
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return;
+			return n;
 	}
+	return n;
+}
+
+/* s/<[0-9a-f]*>$//: a trailing address tag. */
+static void strip_addr_tag(struct sp_buf *b)
+{
+	sp_buf_setlen(b, tag_start(b->buf, b->len));
 }
 
 static int is_word(int c)
@@ -136,11 +141,13 @@ static void strip_return_type(struct sp_buf *b)
 const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 {
 	struct sp_buf b = SP_BUF_INIT;
+	size_t n = strlen(full), k = tag_start(full, n);
 	const char *out;
 
-	/* nothing to strip (C names): no parentheses, brackets or blanks */
-	if (!strpbrk(full, "()<> \t\n\v\f\r"))
-		return sp_strtab_intern(strs, full);
+	/* nothing to strip (C names) but nm's "<addr>" tag: no parentheses,
+	 * brackets or blanks before it */
+	if (strcspn(full, "()<> \t\n\v\f\r") >= k)
+		return sp_strtab_intern_n(strs, full, k);
 	sp_buf_addstr(&b, full);
 	while (strip_parens(&b))
 		;

@@ -388,9 +388,20 @@ static void test_short_names(void)
 		{"std::map<int, std::pair<a, b> >::find(int const&) const", "std::map::find"},
 		{"void (anonymous namespace)::Visit<(anonymous namespace)::Node>(Node*)",
 		 "void ::Visit"},
+		/* nm's tagged routines: C names lose the tag only */
+		{"main<0000000000401136>", "main"},
+		{"<0000000000401136>", ""},
+		{"f.cold<00000000004010a0>", "f.cold"},
+		{"g<ab><00000000004010a0>", "g"},
+		{"h<x><0000000000401000>", "h"},
+		{"k()<0000000000401000>", "k"},
+		{"m<00000000004010A0>", "m"},
+		{"n<>", "n"},
+		{"n0f>", "n0f>"},
 	};
-	static const char *const pieces[] = {"(", ")",	"<",	  ">",	   "a",	 "b",  " ",
-					     ":", "c_", " const", "const", "\t", "0f", "::"};
+	static const char *const pieces[] = {"(",     ")",  "<",  ">",	"a",
+					     "b",     " ",  ":",  "c_", " const",
+					     "const", "\t", "0f", "::", "<00000000004010af>"};
 	char in_path[] = "/tmp/symprof-short-XXXXXX", line[256], *words[2000];
 	struct sp_buf cmd = SP_BUF_INIT;
 	struct sp_strtab strs;
