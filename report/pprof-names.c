@@ -256,12 +256,16 @@ static struct sp_pprof_sym *add_sym(struct sp_pprof_addr *a, struct sp_arena *ar
 void sp_pprof_names_nm(struct sp_pprof_names *n, struct sp_symfile *f, uint64_t vaddr, uint64_t pc,
 		       struct sp_pprof_nm *out)
 {
+	const char *plain;
 	uint64_t start;
 
 	out->full = out->func = NULL;
 	out->inl = sp_pprof_nmview_has_fini(&n->nm, f);
-	if (sp_pprof_nmview_routine(&n->nm, f, vaddr, &out->full, &start))
-		out->func = short_of(n, out->full);
+	/* ShortFunctionName drops the "<addr>" tag whatever comes before
+	 * it (it holds no blank, parenthesis or bracket): the short name of
+	 * the untagged name, which addr2line's answers often share */
+	if (sp_pprof_nmview_routine(&n->nm, f, vaddr, &out->full, &plain, &start))
+		out->func = short_of(n, plain);
 	else if (sp_pprof_nmview_has_routines(&n->nm, f))
 		out->full = out->func = hex_pc(n, pc, 1);
 }

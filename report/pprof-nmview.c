@@ -169,7 +169,7 @@ static struct sp_pprof_nmfile *view(struct sp_pprof_nmview *v, struct sp_symfile
 }
 
 int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uint64_t vaddr,
-			    const char **name, uint64_t *start)
+			    const char **name, const char **plain, uint64_t *start)
 {
 	struct sp_pprof_nmfile *nf = view(v, f);
 	size_t lo = 0, hi, n = nf->nroutines;
@@ -194,6 +194,8 @@ int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uin
 	if (!r->fullname)
 		r->fullname = tag(v, sp_symfile_nm_name(nf->file, r->line), r->start);
 	*name = r->fullname;
+	if (plain)
+		*plain = sp_symfile_nm_name(nf->file, r->line);
 	*start = r->start;
 	return 1;
 }

@@ -37,11 +37,12 @@ struct sp_pprof_nmview {
 void sp_pprof_nmview_init(struct sp_pprof_nmview *v);
 void sp_pprof_nmview_release(struct sp_pprof_nmview *v);
 /* The routine whose range [start, next symbol's address) holds vaddr, as
- * pprof names it ("name<addr>", or the t/T symbol's name at that address);
- * 0 if vaddr lies at or above the last symbol (below the first, the first
- * routine answers, as in pprof). */
+ * pprof names it ("name<addr>", or the t/T symbol's name at that address),
+ * and, if `plain` is not NULL, that name without its tag; 0 if vaddr lies
+ * at or above the last symbol (below the first, the first routine
+ * answers, as in pprof). */
 int sp_pprof_nmview_routine(struct sp_pprof_nmview *v, struct sp_symfile *f, uint64_t vaddr,
-			    const char **name, uint64_t *start);
+			    const char **name, const char **plain, uint64_t *start);
 /* 1 if the view has any routine (pprof then names every address). */
 int sp_pprof_nmview_has_routines(struct sp_pprof_nmview *v, struct sp_symfile *f);
 /* 1 if a routine starts with a symbol "_fini": pprof then asks addr2line

@@ -465,7 +465,7 @@ static int64_t start_line(struct stackw *sw, struct sp_symfile *f, uint64_t vadd
 	const char *name;
 	uint64_t start;
 
-	if (!f || !sp_pprof_nmview_routine(&sw->nm, f, vaddr, &name, &start) || start > vaddr)
+	if (!f || !sp_pprof_nmview_routine(&sw->nm, f, vaddr, &name, NULL, &start) || start > vaddr)
 		return 0;
 	l = sp_symfile_lookup(f, start);
 	return l->nframes ? l->frames[l->nframes - 1].line : 0;
