@@ -123,7 +123,7 @@ static void self_id_make(void)
 }
 
 /* Made once, by whichever line worker (or thread) asks first. */
-static const char *self_id(void)
+const char *sp_dwcache_self_id(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -133,18 +133,25 @@ static const char *self_id(void)
 
 /* ---- the file's place and the checksum ---- */
 
-char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
+char *sp_dwcache_file_path(const char *dir, const uint8_t *build_id, size_t build_id_len,
+			   const char *suffix)
 {
 	struct sp_buf b = SP_BUF_INIT;
 	size_t i;
 
-	if (!dir || !*dir || !k->build_id || k->build_id_len < 2)
+	if (!dir || !*dir || !build_id || build_id_len < 2)
 		return NULL;
-	sp_buf_addf(&b, "%s/%02x/", dir, k->build_id[0]);
-	for (i = 1; i < k->build_id_len; i++)
-		sp_buf_addf(&b, "%02x", k->build_id[i]);
-	sp_buf_addstr(&b, k->for_profile ? ".p.idx" : ".idx");
+	sp_buf_addf(&b, "%s/%02x/", dir, build_id[0]);
+	for (i = 1; i < build_id_len; i++)
+		sp_buf_addf(&b, "%02x", build_id[i]);
+	sp_buf_addstr(&b, suffix);
 	return sp_buf_detach(&b, NULL);
+}
+
+char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
+{
+	return sp_dwcache_file_path(dir, k->build_id, k->build_id_len,
+				    k->for_profile ? ".p.idx" : ".idx");
 }
 
 uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
@@ -320,7 +327,7 @@ static void put_header(struct out *o, const struct sp_dwcache_key *k, const stru
 	put(o, MAGIC, 8);
 	put_u32(o, FORMAT);
 	put_u32(o, BOM);
-	put_str(o, self_id());
+	put_str(o, sp_dwcache_self_id());
 	put_u32(o, (uint32_t)k->build_id_len);
 	put(o, k->build_id, k->build_id_len);
 	put_str(o, k->dwarf_path);
@@ -365,7 +372,7 @@ static int make_dirs(char *path)
 	return 0;
 }
 
-static void write_file(char *path, const struct sp_buf *b)
+void sp_dwcache_write(char *path, const void *data, size_t len)
 {
 	struct sp_buf tmp = SP_BUF_INIT;
 	ssize_t n = 0;
@@ -380,9 +387,9 @@ static void write_file(char *path, const struct sp_buf *b)
 		sp_buf_release(&tmp);
 		return;
 	}
-	while (done < b->len && (n = write(fd, b->buf + done, b->len - done)) > 0)
+	while (done < len && (n = write(fd, (const char *)data + done, len - done)) > 0)
 		done += (size_t)n;
-	if (close(fd) != 0 || done != b->len || rename(tmp.buf, path) != 0)
+	if (close(fd) != 0 || done != len || rename(tmp.buf, path) != 0)
 		unlink(tmp.buf);
 	sp_buf_release(&tmp);
 }
@@ -418,7 +425,7 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 		put_str(&o, body.strs[i]);
 	put(&o, body.b.buf, body.b.len);
 	put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.b.buf, o.b.len));
-	write_file(path, &o.b);
+	sp_dwcache_write(path, o.b.buf, o.b.len);
 	sp_pairmap_release(&body.index);
 	free(body.strs);
 	sp_buf_release(&body.b);
@@ -429,33 +436,19 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 /* ---- reading ---- */
 
 struct in {
-	const uint8_t *p, *end;
-	int bad;
+	struct sp_cache_in c;
 	const char **strs;
 	uint64_t nstrs;
 };
 
-/* n bytes, or NULL (and bad) if they are not there. */
 static const uint8_t *take(struct in *r, uint64_t n)
 {
-	const uint8_t *p = r->p;
-
-	if (r->bad || n > (uint64_t)(r->end - r->p)) {
-		r->bad = 1;
-		return NULL;
-	}
-	r->p += n;
-	return p;
+	return sp_cache_take(&r->c, n);
 }
 
 static uint64_t get_n(struct in *r, int n)
 {
-	const uint8_t *p = take(r, (uint64_t)n);
-	uint64_t v = 0;
-
-	if (p)
-		memcpy(&v, p, (size_t)n); /* little-endian host, checked by the BOM */
-	return v;
+	return sp_cache_get_n(&r->c, n);
 }
 
 /* A count of records of `size` bytes each that must fit in what is left. */
@@ -463,9 +456,9 @@ static uint64_t get_count(struct in *r, uint64_t size)
 {
 	uint64_t n = get_n(r, 8);
 
-	if (r->bad || n > (uint64_t)(r->end - r->p) / size)
-		r->bad = 1;
-	return r->bad ? 0 : n;
+	if (r->c.bad || n > (uint64_t)(r->c.end - r->c.p) / size)
+		r->c.bad = 1;
+	return r->c.bad ? 0 : n;
 }
 
 static const char *get_ref(struct in *r)
@@ -473,7 +466,7 @@ static const char *get_ref(struct in *r)
 	uint64_t i = get_n(r, 4);
 
 	if (i > r->nstrs) {
-		r->bad = 1;
+		r->c.bad = 1;
 		return NULL;
 	}
 	return i ? r->strs[i - 1] : NULL;
@@ -486,7 +479,7 @@ static void expect_str(struct in *r, const char *s)
 	const uint8_t *p = take(r, n);
 
 	if (p && s && (n != strlen(s) || memcmp(p, s, n)))
-		r->bad = 1;
+		r->c.bad = 1;
 }
 
 static void check_header(struct in *r, const struct sp_dwcache_key *k, const struct stat *st)
@@ -496,18 +489,18 @@ static void check_header(struct in *r, const struct sp_dwcache_key *k, const str
 	const uint8_t *id;
 
 	if (!magic || memcmp(magic, MAGIC, 8) || get_n(r, 4) != FORMAT || get_n(r, 4) != BOM) {
-		r->bad = 1;
+		r->c.bad = 1;
 		return;
 	}
-	expect_str(r, self_id());
+	expect_str(r, sp_dwcache_self_id());
 	idlen = get_n(r, 4);
 	id = take(r, idlen);
 	if (!id || idlen != k->build_id_len || memcmp(id, k->build_id, idlen))
-		r->bad = 1;
+		r->c.bad = 1;
 	expect_str(r, k->dwarf_path);
 	if (get_n(r, 8) != (uint64_t)st->st_size || get_n(r, 8) != (uint64_t)st->st_mtim.tv_sec ||
 	    get_n(r, 8) != (uint64_t)st->st_mtim.tv_nsec)
-		r->bad = 1;
+		r->c.bad = 1;
 }
 
 /*
@@ -530,7 +523,7 @@ static int get_units(struct in *r, struct sp_partial *units)
 	uint64_t nar, ncus, nstubs, i, *cus, *die_off, (*stubs)[2];
 	uint32_t partial = (uint32_t)get_n(r, 4);
 
-	if (!partial || r->bad)
+	if (!partial || r->c.bad)
 		return 0;
 	nar = get_count(r, 24);
 	ar = sp_xreallocarray(NULL, nar + 1, sizeof(*ar));
@@ -606,9 +599,9 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
 
 	nbuckets = get_count(r, 4);
 	buckets = take(r, nbuckets * 4);
-	if (r->bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, SP_LINE_PACKED_SIZE, shift,
-					   buckets, (size_t)nbuckets) < 0) {
-		r->bad = 1;
+	if (r->c.bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, SP_LINE_PACKED_SIZE, shift,
+					     buckets, (size_t)nbuckets) < 0) {
+		r->c.bad = 1;
 		return NULL;
 	}
 	nruns = get_count(r, 20);
@@ -621,7 +614,7 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
 	nunits = get_count(r, 1);
 	ustate = take(r, nunits);
 	warning = get_ref(r);
-	if (r->bad) {
+	if (r->c.bad) {
 		free(runs);
 		return NULL;
 	}
@@ -654,7 +647,7 @@ static void get_fns(struct in *r, struct sp_dwfuncs_parts *f)
 		f->fns[i].is_linkage = (uint8_t)get_n(r, 1);
 		f->fns[i].inlined = (uint8_t)get_n(r, 1);
 		if (f->fns[i].caller != UINT32_MAX && f->fns[i].caller >= f->nfns)
-			r->bad = 1;
+			r->c.bad = 1;
 	}
 	f->nsegs = get_count(r, 12);
 	f->seg_start = table_array(f->nsegs, sizeof(*f->seg_start), 1);
@@ -664,7 +657,7 @@ static void get_fns(struct in *r, struct sp_dwfuncs_parts *f)
 	for (i = 0; i < f->nsegs; i++) {
 		f->seg_fn[i] = (uint32_t)get_n(r, 4);
 		if (f->seg_fn[i] != UINT32_MAX && f->seg_fn[i] >= f->nfns)
-			r->bad = 1;
+			r->c.bad = 1;
 	}
 }
 
@@ -692,7 +685,7 @@ static void get_syms(struct in *r, struct sp_dwfuncs_parts *f)
 		f->sym_file[i] = get_ref(r);
 	for (i = 0; i < f->nsecs; i++)
 		if (f->secs[i].first > f->nsyms || f->secs[i].n > f->nsyms - f->secs[i].first)
-			r->bad = 1;
+			r->c.bad = 1;
 }
 
 static void get_origins(struct in *r, struct sp_dwfuncs_parts *f)
@@ -709,7 +702,7 @@ static void get_origins(struct in *r, struct sp_dwfuncs_parts *f)
 		f->nolink[i].fn = get_n(r, 8);
 		f->nolink[i].origin = (uint32_t)get_n(r, 4);
 		if (f->nolink[i].origin >= f->norigins)
-			r->bad = 1;
+			r->c.bad = 1;
 	}
 	f->naliases = get_count(r, 12);
 	f->aliases = table_array(f->naliases, sizeof(*f->aliases), 1);
@@ -729,7 +722,7 @@ static struct sp_dwfuncs *get_funcs(struct in *r, const struct sp_linetab *lines
 	get_fns(r, &f);
 	get_syms(r, &f);
 	get_origins(r, &f);
-	if (!r->bad)
+	if (!r->c.bad)
 		funcs = sp_dwfuncs_adopt_parts(&f, lines, strs);
 	sp_dwfuncs_parts_release(&f);
 	return funcs;
@@ -740,15 +733,15 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 		 struct mapping **m)
 {
 	check_header(r, k, st);
-	if (r->bad)
+	if (r->c.bad)
 		return -1;
 	hit->partial = get_units(r, units);
 	get_strings(r, strs);
-	if (!r->bad)
+	if (!r->c.bad)
 		hit->lines = get_lines(r, m);
 	if (hit->lines)
 		hit->funcs = get_funcs(r, hit->lines, strs);
-	if (r->bad || !hit->funcs || r->p != r->end) {
+	if (r->c.bad || !hit->funcs || r->c.p != r->c.end) {
 		sp_dwfuncs_free(hit->funcs);
 		sp_linetab_free(hit->lines);
 		hit->funcs = NULL;
@@ -760,7 +753,7 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 
 /* The whole file, mapped with its pages at once (MAP_POPULATE: a page
  * fault per 4 KiB page costs more than reading it); NULL if none. */
-static const uint8_t *map_file(const char *path, size_t *size)
+const uint8_t *sp_dwcache_map(const char *path, size_t *size)
 {
 	struct stat st;
 	void *p;
@@ -794,14 +787,14 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 
 	memset(hit, 0, sizeof(*hit));
 	memset(units, 0, sizeof(*units));
-	if (!path || stat(k->dwarf_path, &st) < 0 || !(data = map_file(path, &size))) {
+	if (!path || stat(k->dwarf_path, &st) < 0 || !(data = sp_dwcache_map(path, &size))) {
 		free(path);
 		return -1;
 	}
 	memset(&r, 0, sizeof(r));
 	memcpy(&sum, data + size - 8, 8);
-	r.p = data;
-	r.end = data + size - 8;
+	r.c.p = data;
+	r.c.end = data + size - 8;
 	m = sp_xmalloc(sizeof(*m));
 	m->data = data;
 	m->size = size;

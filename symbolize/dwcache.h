@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct sp_linetab;
 struct sp_dwfuncs;
@@ -66,5 +67,50 @@ char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k);
 /* The checksum ending a cache file, of the n bytes before it (for tests
  * that damage a file on purpose). */
 uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n);
+
+/* For the other cache files of symbolize/ (dmcache.c): */
+/* A cache file being read: each read is checked against the end, and a
+ * read past it sets `bad` (and every later read fails). */
+struct sp_cache_in {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+/* n bytes, or NULL (and bad) if they are not there. */
+static inline const uint8_t *sp_cache_take(struct sp_cache_in *r, uint64_t n)
+{
+	const uint8_t *p = r->p;
+
+	if (r->bad || n > (uint64_t)(r->end - r->p)) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+/* An n-byte number (n <= 8) in the host's order, 0 if not there. */
+static inline uint64_t sp_cache_get_n(struct sp_cache_in *r, int n)
+{
+	const uint8_t *p = sp_cache_take(r, (uint64_t)n);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, (size_t)n); /* little-endian host, checked by the BOM */
+	return v;
+}
+
+/* dir/xx/yyyy followed by suffix, xxyyyy the build-id in hex (malloc'ed);
+ * NULL without a directory or a build-id. */
+char *sp_dwcache_file_path(const char *dir, const uint8_t *build_id, size_t build_id_len,
+			   const char *suffix);
+/* Who writes this run's files: symprof's version and its own build-id. */
+const char *sp_dwcache_self_id(void);
+/* The whole file at path, mapped with its pages at once (munmap() it);
+ * NULL if there is none or it is shorter than 16 bytes. */
+const uint8_t *sp_dwcache_map(const char *path, size_t *size);
+/* Writes len bytes to path through a temporary file renamed over it,
+ * making its directories; errors are ignored. */
+void sp_dwcache_write(char *path, const void *data, size_t len);
 
 #endif
