@@ -68,7 +68,7 @@ static void print_frame(struct a2l *a, const struct sp_sym_frame *f)
 	char *p;
 
 	if (a->demangle && f->name)
-		name = sp_symbolizer_demangle(a->sym, name);
+		name = sp_symbolizer_demangle_in(a->sym, a->file, name);
 	nlen = strlen(name);
 	flen = strlen(file);
 	sp_buf_grow(&a->out, nlen + flen + sizeof(disc) + 32);

@@ -282,7 +282,8 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 	count = loc->nframes ? (nm->inl ? loc->nframes : 1) : 1;
 	for (k = 0; k < count; k++) {
 		const struct sp_sym_frame *f = loc->nframes ? &loc->frames[k] : NULL;
-		const char *full = f && f->name ? sp_symbolizer_demangle(n->sym, f->name) : "??";
+		const char *full =
+			f && f->name ? sp_symbolizer_demangle_in(n->sym, loc->file, f->name) : "??";
 		const char *func = short_of(n, full);
 
 		if (nm->full && !strcmp(full, "??")) {

@@ -510,9 +510,10 @@ static size_t frame_lines(struct stackw *sw, uint32_t f, int *with_file)
 			 * name to demangle, or a name built from DWARF */
 			const struct sp_sym_frame *sf = &loc->frames[k];
 			const char *raw = sf->func ? sf->func : "??";
-			const char *shown = w->o->demangle && sf->func_linkage
-						    ? sp_symbolizer_demangle(sw->s, raw)
-						    : raw;
+			const char *shown =
+				w->o->demangle && sf->func_linkage
+					? sp_symbolizer_demangle_in(sw->s, loc->file, raw)
+					: raw;
 			int64_t start =
 				k + 1 == loc->nframes ? start_line(sw, loc->file, loc->vaddr) : 0;
 

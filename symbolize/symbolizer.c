@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dmcache.h"
 #include "symfile.h"
 #include "symprof/buf.h"
 #include "symprof/error.h"
@@ -97,17 +98,38 @@ static void dm_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 
 static const char *dm_add(struct sp_symbolizer *s, const char *raw, const char *out)
 {
+	size_t had = s->dm_alloc;
+
 	SP_ALLOC_GROW(s->dm_raw, s->ndm + 1, s->dm_alloc);
-	s->dm_out = sp_xreallocarray(s->dm_out, s->dm_alloc, sizeof(*s->dm_out));
+	if (s->dm_alloc != had)
+		s->dm_out = sp_xreallocarray(s->dm_out, s->dm_alloc, sizeof(*s->dm_out));
 	s->dm_raw[s->ndm] = raw;
 	s->dm_out[s->ndm] = out;
 	sp_pairmap_put(&s->dm_index, (uint64_t)(uintptr_t)raw, 0, (uint32_t)s->ndm++);
 	return out;
 }
 
-const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
+/* f's saved demangling memo, opened when first needed (NULL: none). */
+static struct sp_dmcache *memo_of(struct sp_symbolizer *s, struct sp_symfile *f)
 {
-	const char *name, *out;
+	const uint8_t *id;
+	size_t len;
+
+	if (!f)
+		return NULL;
+	if (!f->dm_opened) {
+		f->dm_opened = 1;
+		id = sp_symfile_build_id(f, &len);
+		f->dm = sp_dmcache_open(s->o.cache_dir, id, len);
+	}
+	return f->dm;
+}
+
+const char *sp_symbolizer_demangle_in(struct sp_symbolizer *s, struct sp_symfile *f,
+				      const char *raw)
+{
+	struct sp_dmcache *memo;
+	const char *name, *out, *saved;
 	uint32_t i;
 	char *d;
 
@@ -124,11 +146,23 @@ const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
 	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)name, 0);
 	if (i != UINT32_MAX)
 		return dm_add(s, raw, s->dm_out[i] ? s->dm_out[i] : raw);
-	d = sp_demangle(raw, 0);
-	out = d ? sp_strtab_intern(&s->strs, d) : NULL;
-	free(d);
+	memo = memo_of(s, f);
+	if (sp_dmcache_get(memo, name, &saved)) {
+		out = saved ? sp_strtab_intern(&s->strs, saved) : NULL;
+	} else {
+		d = sp_demangle(raw, 0);
+		out = d ? sp_strtab_intern(&s->strs, d) : NULL;
+		free(d);
+		if (memo)
+			sp_dmcache_add(memo, name, out);
+	}
 	dm_add(s, name, out);
 	return dm_add(s, raw, out ? out : raw);
+}
+
+const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw)
+{
+	return sp_symbolizer_demangle_in(s, NULL, raw);
 }
 
 /* ---- lifecycle ---- */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmcache.h"
 #include "lines.h"
 #include "symprof/buf.h"
 #include "symprof/profile.h"
@@ -55,6 +56,7 @@ void sp_symfile_free(struct sp_symfile *f)
 	free(f->locs);
 	free(f->nm);
 	free(f->nm_names);
+	sp_dmcache_close(f->dm);
 	sp_image_free(f->im);
 	free(f->path);
 	free(f);
@@ -511,7 +513,7 @@ static struct sp_nm_sym *sort_nm(const struct sp_nm_sym *v, size_t n)
 /* The name nm prints: demangled, then @VERSION or @@VERSION. */
 static const char *nm_printed(struct sp_symfile *f, const struct sp_nm_line *l)
 {
-	const char *d = sp_symbolizer_demangle(f->s, l->raw);
+	const char *d = sp_symbolizer_demangle_in(f->s, f, l->raw);
 	struct sp_buf b = SP_BUF_INIT;
 	const char *out;
 

@@ -34,6 +34,8 @@ struct sp_symfile {
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */
 	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */
 	int session_ready;
+	struct sp_dmcache *dm; /* the saved demangling memo, once asked */
+	int dm_opened;
 	struct sp_symloc scratch; /* the last session answer */
 	struct sp_sym_frame scratch_frames[MAX_INLINE];
 };

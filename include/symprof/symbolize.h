@@ -575,6 +575,12 @@ int sp_name_is_linkage(const char *name);
 
 /* Demangles a raw name once (addr2line -C), or returns it as it is. */
 const char *sp_symbolizer_demangle(struct sp_symbolizer *s, const char *raw);
+/* The same for a name of file f (its symbols' or its DWARF's; NULL: of no
+ * file): with a cache directory, what an earlier run demangled for f is
+ * read from f's memo there, and what this run demangles is added to it
+ * (saved when f is freed). */
+const char *sp_symbolizer_demangle_in(struct sp_symbolizer *s, struct sp_symfile *f,
+				      const char *raw);
 
 /* ---- mappings (maps.c): runtime address <-> ELF virtual address ---- */
 

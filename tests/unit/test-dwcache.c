@@ -22,6 +22,7 @@
 #include <libelf.h>
 
 #include "dwarf-funcs.h"
+#include "dmcache.h"
 #include "dwarf-partial.h"
 #include "dwcache.h"
 #include "lines.h"
@@ -576,6 +577,171 @@ static void test_checksum(void)
 	free(d);
 }
 
+/* ---- the demangling memo (dmcache.c) ---- */
+
+/* How many of the n names memo_name() makes the memo in dir knows, each
+ * with the right answer (-1 if one is wrong). */
+static long memo_knows(const char *dir, const uint8_t *id, size_t idlen, size_t n)
+{
+	struct sp_dmcache *c = sp_dmcache_open(dir, id, idlen);
+	struct sp_buf raw = SP_BUF_INIT, want = SP_BUF_INIT;
+	long known = 0;
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < n; i++) {
+		const char *out = "unset";
+
+		sp_buf_reset(&raw);
+		sp_buf_addf(&raw, "_Z%zuname%zu", i, i);
+		sp_buf_reset(&want);
+		sp_buf_addf(&want, "name%zu()", i);
+		if (!sp_dmcache_get(c, raw.buf, &out))
+			continue;
+		if (i % 7 == 0 ? out != NULL : !out || strcmp(out, want.buf)) {
+			known = -1;
+			break;
+		}
+		known++;
+	}
+	CU_ASSERT_EQUAL(sp_dmcache_get(c, "_Zunknown", &(const char *){NULL}), 0);
+	sp_dmcache_close(c);
+	sp_buf_release(&raw);
+	sp_buf_release(&want);
+	return known;
+}
+
+/* Adds names [from, to) to the memo in dir (every seventh does not
+ * demangle) and saves it. */
+static void memo_add(const char *dir, const uint8_t *id, size_t idlen, size_t from, size_t to)
+{
+	struct sp_dmcache *c = sp_dmcache_open(dir, id, idlen);
+	struct sp_strtab strs = SP_STRTAB_INIT;
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = from; i < to; i++) {
+		const char *raw, *out = NULL;
+
+		sp_buf_reset(&b);
+		sp_buf_addf(&b, "_Z%zuname%zu", i, i);
+		raw = sp_strtab_intern(&strs, b.buf);
+		if (i % 7) {
+			sp_buf_reset(&b);
+			sp_buf_addf(&b, "name%zu()", i);
+			out = sp_strtab_intern(&strs, b.buf);
+		}
+		sp_dmcache_add(c, raw, out);
+	}
+	sp_dmcache_close(c);
+	sp_strtab_release(&strs);
+	sp_buf_release(&b);
+}
+
+static void put32(struct blob *b, size_t at, uint32_t v)
+{
+	uint64_t sum;
+
+	memcpy(b->data + at, &v, 4);
+	sum = sp_dwcache_checksum(b->data, b->size - 8);
+	memcpy(b->data + b->size - 8, &sum, 8);
+}
+
+static void test_demangle_memo(void)
+{
+	char *dir = tmpdir(), *path = sp_dmcache_path(dir, fake_id, sizeof(fake_id));
+	uint8_t other_id[sizeof(fake_id)];
+	char *other_path;
+	const char *self = sp_dwcache_self_id();
+	size_t i, slots_at, nslots = 0, entries_at, empty, full;
+	struct blob good, bad;
+
+	CU_ASSERT_PTR_NULL(sp_dmcache_open(NULL, fake_id, sizeof(fake_id)));
+	CU_ASSERT_PTR_NULL(sp_dmcache_open(dir, NULL, 0));
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0); /* missing */
+	memo_add(dir, fake_id, sizeof(fake_id), 0, 60);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 60);
+	/* a later run adds to what was saved */
+	memo_add(dir, fake_id, sizeof(fake_id), 60, 100);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 200), 100);
+	good = slurp(path);
+
+	/* another build-id's memo is not this one's */
+	memcpy(other_id, fake_id, sizeof(other_id));
+	other_id[sizeof(other_id) - 1] ^= 1;
+	other_path = sp_dmcache_path(dir, other_id, sizeof(other_id));
+	spit(other_path, good.data, good.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, other_id, sizeof(other_id), 100), 0);
+
+	/* flipped bytes, truncated files, garbage: nothing known, no crash */
+	for (i = 0; i < good.size; i += good.size / 89 + 1) {
+		damage(path, &good, i, 0);
+		CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	}
+	for (i = 0; i < good.size; i += good.size / 29 + 1) {
+		spit(path, good.data, i);
+		CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	}
+	/* the header's checks with a right checksum: the format, the build
+	 * of symprof */
+	damage(path, &good, 8, 1);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	damage(path, &good, 8 + 4 + 4 + 4 + 8, 1);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+
+	/* forged tables whose checksum is right: a slot past the entries,
+	 * every slot used (a probe would never end), an offset past the
+	 * strings; each is refused */
+	slots_at = 8 + 4 + 4 + 4 + strlen(self) + 4 + 4 + sizeof(fake_id) + 8 + 8;
+	memcpy(&nslots, good.data + slots_at - 8, 8);
+	CU_ASSERT_EQUAL_FATAL(nslots, 256);
+	entries_at = slots_at + 4 * nslots;
+	empty = full = nslots;
+	for (i = 0; i < nslots; i++) {
+		uint32_t e;
+
+		memcpy(&e, good.data + slots_at + 4 * i, 4);
+		if (!e && empty == nslots)
+			empty = i;
+		if (e && full == nslots)
+			full = i;
+	}
+	CU_ASSERT_FATAL(empty < nslots && full < nslots);
+	bad.size = good.size;
+	bad.data = malloc(good.size);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, slots_at + 4 * full, 101);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	memcpy(bad.data, good.data, good.size);
+	for (i = 0; i < nslots; i++)
+		put32(&bad, slots_at + 4 * i, 1);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, entries_at + 4, (uint32_t)good.size);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, entries_at + 12 + 8, (uint32_t)good.size);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 0);
+	/* the unchanged copy is still good, and a save replaces a bad file */
+	spit(path, bad.data, bad.size);
+	memo_add(dir, fake_id, sizeof(fake_id), 0, 10);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 10);
+	spit(path, good.data, good.size);
+	CU_ASSERT_EQUAL(memo_knows(dir, fake_id, sizeof(fake_id), 100), 100);
+
+	free(bad.data);
+	free(good.data);
+	free(other_path);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+}
+
 int sp_test_register_dwcache(void)
 {
 	CU_pSuite s = CU_add_suite("dwcache", NULL, NULL);
@@ -587,7 +753,9 @@ int sp_test_register_dwcache(void)
 	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
 	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
-			 test_rows_on_demand))
+			 test_rows_on_demand) ||
+	    !CU_add_test(s, "the demangling memo: saved, added to, refused when bad",
+			 test_demangle_memo))
 		return -1;
 	return 0;
 }
