@@ -104,7 +104,8 @@ static int parse(struct sp_dmcache *c, struct sp_cache_in *r)
 	const char *self = sp_dwcache_self_id();
 	uint64_t i, used = 0, nbytes;
 
-	if (!magic || memcmp(magic, MAGIC, 8) || sp_cache_get_n(r, 4) != FORMAT || sp_cache_get_n(r, 4) != BOM)
+	if (!magic || memcmp(magic, MAGIC, 8) || sp_cache_get_n(r, 4) != FORMAT ||
+	    sp_cache_get_n(r, 4) != BOM)
 		return -1;
 	expect(r, self, strlen(self));
 	if (sp_cache_get_n(r, 4) != (uint64_t)current_demangling_style)

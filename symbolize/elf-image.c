@@ -278,14 +278,59 @@ char sp_elf_section_letter(const char *name, const GElf_Shdr *sh)
 	return section_letter(bfd_sec_flags(name, sh));
 }
 
+/* A section's letter and address, found once per section index. */
+struct sec_letters {
+	size_t n;
+	char *letter; /* 0: not found yet */
+	uint64_t *vma;
+};
+
+static void sec_letters_init(struct sec_letters *m, const struct sp_elf_file *f)
+{
+	memset(m, 0, sizeof(*m));
+	if (elf_getshdrnum(f->elf, &m->n) != 0)
+		m->n = 0;
+	m->letter = sp_xcalloc(m->n + 1, 1);
+	m->vma = sp_xcalloc(m->n + 1, sizeof(*m->vma));
+}
+
+static void sec_letters_release(struct sec_letters *m)
+{
+	free(m->letter);
+	free(m->vma);
+}
+
+/* The lower-case letter of section shndx ('a' if it cannot be read), and
+ * its address. */
+static char sec_letter(struct sec_letters *m, const struct sp_elf_file *f, Elf32_Word shndx,
+		       uint64_t *vma)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	char c = 'a';
+
+	if (shndx < m->n && m->letter[shndx]) {
+		*vma = m->vma[shndx];
+		return m->letter[shndx];
+	}
+	*vma = 0;
+	if (shndx != SHN_ABS && (scn = elf_getscn(f->elf, shndx)) && gelf_getshdr(scn, &sh)) {
+		c = section_letter(bfd_sec_flags(scn_name(f, &sh), &sh));
+		*vma = sh.sh_addr;
+	}
+	if (shndx < m->n) {
+		m->letter[shndx] = c;
+		m->vma[shndx] = *vma;
+	}
+	return c;
+}
+
 /* The class letter bfd_decode_symclass() gives an ELF symbol. */
-static char sym_letter(const struct sp_elf_file *f, const GElf_Sym *s, Elf32_Word shndx,
-		       struct raw_sym *r, uint64_t *vma)
+static char sym_letter(const struct sp_elf_file *f, struct sec_letters *m, const GElf_Sym *s,
+		       Elf32_Word shndx, struct raw_sym *r, uint64_t *vma)
 {
 	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
 	int global = bind == STB_GLOBAL && shndx != SHN_UNDEF && shndx != SHN_COMMON;
-	Elf_Scn *scn;
-	GElf_Shdr sh;
 	char c;
 
 	*vma = 0;
@@ -304,12 +349,7 @@ static char sym_letter(const struct sp_elf_file *f, const GElf_Sym *s, Elf32_Wor
 		return 'u';
 	if (!global && bind != STB_LOCAL)
 		return '?';
-	if (shndx == SHN_ABS || !(scn = elf_getscn(f->elf, shndx)) || !gelf_getshdr(scn, &sh))
-		c = 'a';
-	else {
-		c = section_letter(bfd_sec_flags(scn_name(f, &sh), &sh));
-		*vma = sh.sh_addr;
-	}
+	c = sec_letter(m, f, shndx, vma);
 	return global ? (char)(c - 'a' + 'A') : c;
 }
 
@@ -317,9 +357,11 @@ static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn
 		       int (*fn)(void *, const struct raw_sym *), void *ctx, struct sp_error *err)
 {
 	Elf_Data *d = elf_getdata(symscn, NULL), *xd = NULL, *strd;
+	struct sec_letters letters;
 	GElf_Shdr sh;
 	Elf_Scn *strscn, *scn = NULL;
 	size_t i, n;
+	int ret = 0;
 
 	if (!d || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize ||
 	    !(strscn = elf_getscn(f->elf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)))
@@ -332,12 +374,12 @@ static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn
 			xd = elf_getdata(scn, NULL);
 	}
 	n = sh.sh_size / sh.sh_entsize;
+	sec_letters_init(&letters, f);
 	for (i = 1; i < n; i++) {
 		struct raw_sym r;
 		GElf_Sym s;
 		Elf32_Word shndx;
 		uint64_t vma;
-		int ret;
 
 		if (!gelf_getsymshndx(d, xd, (int)i, &s, &shndx))
 			break;
@@ -348,7 +390,7 @@ static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn
 		memset(&r, 0, sizeof(r));
 		r.name = (const char *)strd->d_buf + s.st_name;
 		r.name_limit = (const char *)strd->d_buf + strd->d_size;
-		r.type = sym_letter(f, &s, shndx, &r, &vma);
+		r.type = sym_letter(f, &letters, &s, shndx, &r, &vma);
 		r.has_section = 1;
 		r.addr = to_target(EI(im), s.st_value + (f->ehdr.e_type == ET_REL ? vma : 0));
 		/* libbfd (so gprof) drops the Thumb bit of ARM function symbols */
@@ -356,11 +398,11 @@ static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn
 			r.addr &= ~(uint64_t)1;
 		r.size = s.st_size;
 		r.count_hint = n - 1;
-		ret = fn(ctx, &r);
-		if (ret < 0)
-			return ret;
+		if ((ret = fn(ctx, &r)) < 0)
+			break;
 	}
-	return 0;
+	sec_letters_release(&letters);
+	return ret < 0 ? ret : 0;
 }
 
 static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct raw_sym *),
@@ -976,8 +1018,10 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 	struct elf_image *e = EI(im);
 	const struct sp_elf_file *f = &e->main;
 	struct versions v;
-	Elf_Data *d = elf_getdata(symscn, NULL);
-	GElf_Shdr sh;
+	Elf_Data *d = elf_getdata(symscn, NULL), *strd = NULL;
+	struct sec_letters letters;
+	Elf_Scn *strscn;
+	GElf_Shdr sh, strsh;
 	size_t i, n, shown = 0;
 	int ret = 0;
 
@@ -986,6 +1030,14 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 		return 0;
 	if (dynamic)
 		read_verdefs(f, &v);
+	/* a string table that ends with a NUL holds every name at an offset
+	 * within it whole: no elf_strptr() per symbol */
+	if (!(strscn = elf_getscn(f->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
+	    strsh.sh_type != SHT_STRTAB || (strsh.sh_flags & SHF_COMPRESSED) ||
+	    !(strd = elf_getdata(strscn, NULL)) || !strd->d_buf || !strd->d_size ||
+	    ((const char *)strd->d_buf)[strd->d_size - 1])
+		strd = NULL;
+	sec_letters_init(&letters, f);
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 1; i < n && ret == 0; i++) {
 		struct sp_nm_sym ns;
@@ -999,10 +1051,14 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 			continue;
 		memset(&r, 0, sizeof(r));
 		memset(&ns, 0, sizeof(ns));
-		ns.name = elf_strptr(f->elf, sh.sh_link, s.st_name);
+		if (strd)
+			ns.name = s.st_name < strd->d_size ? (const char *)strd->d_buf + s.st_name
+							   : NULL;
+		else
+			ns.name = elf_strptr(f->elf, sh.sh_link, s.st_name);
 		if (!ns.name)
 			continue;
-		ns.type = sym_letter(f, &s, s.st_shndx, &r, &vma);
+		ns.type = sym_letter(f, &letters, &s, s.st_shndx, &r, &vma);
 		ns.addr = s.st_value;
 		ns.index = i;
 		ns.version = dynamic ? version_of(&v, i, ns.name, &hidden) : "";
@@ -1010,6 +1066,7 @@ static int nm_walk(struct sp_image *im, Elf_Scn *symscn, int dynamic,
 		shown++;
 		ret = fn(ctx, &ns);
 	}
+	sec_letters_release(&letters);
 	free(v.defname);
 	free(v.defflags);
 	free(v.needname);
