@@ -98,8 +98,11 @@ struct sp_opts {
 	 * pipeline of the base's format); the exit status */
 	int (*load_base)(struct sp_opts *o, const struct sp_cli_model *m,
 			 struct sp_cli_model *base);
-	const char *output;	       /* --output=FILE, NULL = stdout */
-	unsigned cum : 1;	       /* --cum: pprof rows sorted by cumulative */
+	const char *output; /* --output=FILE, NULL = stdout */
+	unsigned cum : 1;   /* --cum: pprof rows sorted by cumulative */
+	/* pprof's other granularities and --show_addresses (-l is `line`) */
+	unsigned pprof_addresses : 1, pprof_files : 1, pprof_functions : 1;
+	unsigned show_addresses : 1;
 	unsigned addr2line : 1;	       /* --addr2line: resolve addresses from stdin */
 	const char *last_e;	       /* the last -e argument (--addr2line's FILE) */
 	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */

@@ -41,6 +41,10 @@ enum {
 	OPT_HTML,
 	OPT_DIFF,
 	OPT_CUM,
+	OPT_ADDRESSES,
+	OPT_FILES,
+	OPT_FUNCTIONS,
+	OPT_SHOW_ADDRESSES,
 	OPT_PATH_MAP,
 	OPT_NO_DEBUGINFOD,
 	OPT_CACHE_DIR,
@@ -109,6 +113,10 @@ static const struct option long_options[] = {
 	{"html", required_argument, 0, OPT_HTML},
 	{"diff", required_argument, 0, OPT_DIFF},
 	{"cum", no_argument, 0, OPT_CUM},
+	{"addresses", no_argument, 0, OPT_ADDRESSES},
+	{"files", no_argument, 0, OPT_FILES},
+	{"functions", no_argument, 0, OPT_FUNCTIONS},
+	{"show_addresses", no_argument, 0, OPT_SHOW_ADDRESSES},
 	{"path-map", required_argument, 0, OPT_PATH_MAP},
 	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
 	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
@@ -137,7 +145,8 @@ static const char usage_text[] =
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
-	"\t[--cum] [--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
+	"\t[--cum] [--addresses|--functions|--files] [--show_addresses]\n"
+	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
 	"\t[--cache-dir=DIR] [--no-cache] [image-file] [profile-file...]\n"
@@ -509,6 +518,18 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_CUM:
 		o->cum = 1;
 		break;
+	case OPT_ADDRESSES:
+		o->pprof_addresses = 1;
+		break;
+	case OPT_FILES:
+		o->pprof_files = 1;
+		break;
+	case OPT_FUNCTIONS:
+		o->pprof_functions = 1;
+		break;
+	case OPT_SHOW_ADDRESSES:
+		o->show_addresses = 1;
+		break;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);
 	case OPT_NO_DEBUGINFOD:
@@ -625,6 +646,12 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 			return 1;
 		if (r < 0)
 			usage_error();
+	}
+	/* google-pprof's rule: one granularity at most */
+	if (o->pprof_addresses + o->pprof_files + o->pprof_functions + o->line > 1) {
+		sp_cli_error("only one of --addresses, --lines, --functions and --files can be "
+			     "given");
+		usage_error();
 	}
 	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {
 		sp_cli_error("--diff prints text, JSON (--format=json) or HTML (--html), not "

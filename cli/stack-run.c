@@ -218,6 +218,9 @@ static int print_stacks(struct sp_cli_stack_run *g)
 	so.demangle = g->o->demangle;
 	so.cum = g->o->cum;
 	so.lines = g->o->line;
+	so.addresses = g->o->pprof_addresses;
+	so.files = g->o->pprof_files;
+	so.show_addresses = g->o->show_addresses;
 	so.stderr_lines = sp_cli_echo_hook();
 	if (g->ops->stack_opts)
 		g->ops->stack_opts(g, &so);

@@ -75,6 +75,9 @@ struct pprof {
 	/* entries (translated names) */
 	struct sp_pairmap entry_index; /* interned string -> entries */
 	const char **entry;
+	/* per entry: what PrintText prints for it if not the entry itself
+	 * (an address key pprof has symbols for), or NULL */
+	const char **shown;
 	int64_t *flat, *cum;
 	size_t nentries, entries_alloc;
 	char *listed; /* per entry: in some stack (pprof's cum keys) */
@@ -446,8 +449,13 @@ static uint32_t entry_for(struct pprof *pp, const char *s)
 
 	if (i != UINT32_MAX)
 		return i;
+	size_t had = pp->entries_alloc;
+
 	SP_ALLOC_GROW(pp->entry, pp->nentries + 1, pp->entries_alloc);
+	if (pp->entries_alloc != had)
+		pp->shown = sp_xreallocarray(pp->shown, pp->entries_alloc, sizeof(*pp->shown));
 	pp->entry[pp->nentries] = key;
+	pp->shown[pp->nentries] = NULL;
 	sp_pairmap_put(&pp->entry_index, (uint64_t)(uintptr_t)key, 0, (uint32_t)pp->nentries);
 	return (uint32_t)pp->nentries++;
 }
@@ -607,6 +615,67 @@ static uint32_t entry_memo(struct pprof *pp, const char *func, const struct sp_p
 	return e;
 }
 
+/* " file:line" of sy, as addr2line prints it, or "" (pprof's fileline
+ * for an address it has no symbols for). */
+static int fileline_unknown(const struct sp_pprof_sym *sy)
+{
+	return sy->file && sy->line == 0 && !strcmp(sy->file, "??");
+}
+
+/*
+ * The entry of address x's key "$a" (the hex digits of its pc). PrintText
+ * prints such a key as the first name and "file:line" of the address's
+ * symbols when pprof has symbols for it (an address of a file that has
+ * no name there, or no line with --files): known addresses, with
+ * file:line known (not with function granularity, where symprof does not
+ * read it).
+ */
+static uint32_t addr_entry(struct pprof *pp, const struct sp_pprof_addr *x, struct sp_buf *b)
+{
+	uint32_t e;
+
+	sp_buf_reset(b);
+	sp_buf_addstr(b, sp_pprof_names_hex(&pp->names, x->pc));
+	e = entry_for(pp, b->buf);
+	if (x->known && x->nsyms && x->syms[0].file && !pp->shown[e]) {
+		sp_buf_reset(b);
+		sp_buf_addstr(b, x->syms[0].func);
+		add_fileline(b, &x->syms[0]);
+		pp->shown[e] = sp_strtab_intern(&pp->strs, b->buf);
+	}
+	return e;
+}
+
+/* An entry of --addresses, --files or --show_addresses: "$a $func
+ * $fileline", the file of "$fileline", "$func $fileline ($a)" and "$func
+ * ($a)" (func with its " (inline)"). */
+static uint32_t grain_entry(struct pprof *pp, const struct sp_pprof_addr *x,
+			    const struct sp_pprof_sym *sy, const char *func, int inl,
+			    struct sp_buf *b)
+{
+	const char *hex = sp_pprof_names_hex(&pp->names, x->pc);
+
+	sp_buf_reset(b);
+	if (pp->o->files) {
+		if (!sy->file || fileline_unknown(sy))
+			return addr_entry(pp, x, b);
+		sp_buf_addstr(b, sy->file);
+		return entry_for(pp, b->buf);
+	}
+	if (pp->o->addresses) {
+		sp_buf_addstr(b, hex);
+		sp_buf_addch(b, ' ');
+	}
+	sp_buf_addstr(b, func);
+	if (inl)
+		sp_buf_addstr(b, " (inline)");
+	if (pp->o->addresses || pp->o->lines)
+		add_fileline(b, sy);
+	if (!pp->o->addresses)
+		sp_buf_addf(b, " (%s)", hex);
+	return entry_for(pp, b->buf);
+}
+
 /* TranslateStack for one address: its entries, innermost first. */
 static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, struct sp_buf *b)
 {
@@ -614,6 +683,7 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 	struct sp_pprof_sym unknown;
 	const struct sp_pprof_sym *syms = x->syms;
 	uint32_t n = x->nsyms, j;
+	int plain = !pp->o->addresses && !pp->o->files && !pp->o->show_addresses;
 
 	if (pp->names.addr_width > 8 && x->pc > 0x7fffffffffffffffULL)
 		return;
@@ -631,14 +701,13 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 		const char *func = m ? *m : sy->func;
 		uint32_t e;
 
-		if (func[0] == '?' && !strcmp(func, "??") &&
-		    (!pp->o->lines || (sy->line == 0 && sy->file && !strcmp(sy->file, "??")))) {
-			sp_buf_reset(b);
-			sp_buf_addstr(b, sp_pprof_names_hex(&pp->names, x->pc));
-			e = entry_for(pp, b->buf);
-		} else {
+		if (!pp->o->addresses && !pp->o->files && func[0] == '?' && !strcmp(func, "??") &&
+		    (!pp->o->lines || fileline_unknown(sy)))
+			e = addr_entry(pp, x, b);
+		else if (plain)
 			e = entry_memo(pp, func, pp->o->lines ? sy : NULL, j > 1, b);
-		}
+		else
+			e = grain_entry(pp, x, sy, func, j > 1, b);
 		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
 		pp->aent[pp->naent++] = e;
 	}
@@ -966,7 +1035,7 @@ static void print_rows(struct pprof *pp)
 		sp_buf_addch(&b, ' ');
 		add_right(&b, percent(pm, pp->cum[e]), 6);
 		sp_buf_addch(&b, ' ');
-		sp_buf_addstr(&b, pp->entry[e]);
+		sp_buf_addstr(&b, pp->shown[e] ? pp->shown[e] : pp->entry[e]);
 		sp_buf_addch(&b, '\n');
 		if (b.len >= 65536) {
 			fwrite(b.buf, 1, b.len, pp->out);
@@ -994,7 +1063,7 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	pp.p = p;
 	pp.o = o;
 	sp_strtab_init(&pp.strs);
-	sp_pprof_names_init(&pp.names, s, addr_width(p), o->lines);
+	sp_pprof_names_init(&pp.names, s, addr_width(p), o->lines || o->addresses || o->files);
 	collect_addrs(&pp, s);
 	count_samples(&pp);
 	print_rows(&pp);
@@ -1010,6 +1079,7 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	free(pp.off);
 	free(pp.count);
 	free(pp.entry);
+	free(pp.shown);
 	free(pp.own_st);
 	free(pp.own_frames);
 	free(pp.flat);

@@ -380,6 +380,10 @@ struct sp_stack_report_opts {
 	unsigned demangle : 1; /* C++ names demangled */
 	unsigned cum : 1;      /* pprof: rows sorted by cumulative samples */
 	unsigned lines : 1;    /* line granularity */
+	/* pprof: address or file granularity (google-pprof --addresses,
+	 * --files), and the address after each function or line
+	 * (--show_addresses) */
+	unsigned addresses : 1, files : 1, show_addresses : 1;
 	/* folded, callgrind: the counter counted (NULL: "samples") and which
 	 * field of its values (enum sp_value_pick; 0: the count of events) */
 	const char *counter;
