@@ -211,27 +211,12 @@ void sp_dmcache_add(struct sp_dmcache *c, const char *raw, const char *out)
 
 /* ---- writing ---- */
 
-static void put(struct sp_buf *b, const void *p, size_t n)
-{
-	sp_buf_add(b, p, n);
-}
-
-static void put_u32(struct sp_buf *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void put_u64(struct sp_buf *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
 /* Offset of s, appended to the strings with its NUL. */
 static uint32_t put_string(struct sp_buf *strings, const char *s)
 {
 	uint32_t at = (uint32_t)strings->len;
 
-	put(strings, s, strlen(s) + 1);
+	sp_buf_add(strings, s, strlen(s) + 1);
 	return at;
 }
 
@@ -268,21 +253,21 @@ static void save(struct sp_dmcache *c)
 			;
 		slots[j] = (uint32_t)i + 1;
 	}
-	put(&o, MAGIC, 8);
-	put_u32(&o, FORMAT);
-	put_u32(&o, BOM);
-	put_u32(&o, (uint32_t)strlen(self));
-	put(&o, self, strlen(self));
-	put_u32(&o, (uint32_t)current_demangling_style);
-	put_u32(&o, (uint32_t)c->build_id_len);
-	put(&o, c->build_id, c->build_id_len);
-	put_u64(&o, n);
-	put_u64(&o, nslots);
-	put(&o, slots, nslots * 4);
-	put(&o, ent, n * ENTRY_SIZE);
-	put_u64(&o, strings.len);
-	put(&o, strings.buf, strings.len);
-	put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.buf, o.len));
+	sp_buf_add(&o, MAGIC, 8);
+	sp_cache_put_u32(&o, FORMAT);
+	sp_cache_put_u32(&o, BOM);
+	sp_cache_put_u32(&o, (uint32_t)strlen(self));
+	sp_buf_add(&o, self, strlen(self));
+	sp_cache_put_u32(&o, (uint32_t)current_demangling_style);
+	sp_cache_put_u32(&o, (uint32_t)c->build_id_len);
+	sp_buf_add(&o, c->build_id, c->build_id_len);
+	sp_cache_put_u64(&o, n);
+	sp_cache_put_u64(&o, nslots);
+	sp_buf_add(&o, slots, nslots * 4);
+	sp_buf_add(&o, ent, n * ENTRY_SIZE);
+	sp_cache_put_u64(&o, strings.len);
+	sp_buf_add(&o, strings.buf, strings.len);
+	sp_cache_put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.buf, o.len));
 	/* offsets are 32-bit: a memo that outgrows them is not written */
 	if (strings.len < NONE)
 		sp_dwcache_write(c->path, o.buf, o.len);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "symprof/buf.h"
+
 struct sp_linetab;
 struct sp_dwfuncs;
 struct sp_partial;
@@ -87,6 +89,17 @@ static inline const uint8_t *sp_cache_take(struct sp_cache_in *r, uint64_t n)
 	}
 	r->p += n;
 	return p;
+}
+
+/* Appending to a cache file being written, in the host's order. */
+static inline void sp_cache_put_u32(struct sp_buf *b, uint32_t v)
+{
+	sp_buf_add(b, &v, 4);
+}
+
+static inline void sp_cache_put_u64(struct sp_buf *b, uint64_t v)
+{
+	sp_buf_add(b, &v, 8);
 }
 
 /* An n-byte number (n <= 8) in the host's order, 0 if not there. */

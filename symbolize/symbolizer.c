@@ -109,6 +109,11 @@ static const char *dm_add(struct sp_symbolizer *s, const char *raw, const char *
 	return out;
 }
 
+const char *sp_symbolizer_cache_dir(const struct sp_symbolizer *s)
+{
+	return s->o.cache_dir;
+}
+
 /* f's saved demangling memo, opened when first needed (NULL: none). */
 static struct sp_dmcache *memo_of(struct sp_symbolizer *s, struct sp_symfile *f)
 {

@@ -17,9 +17,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "dmcache.h"
 #include "lines.h"
+#include "nmcache.h"
 #include "symprof/buf.h"
 #include "symprof/profile.h"
 #include "symprof/sort.h"
@@ -55,6 +57,8 @@ void sp_symfile_free(struct sp_symfile *f)
 	sp_pairmap_release(&f->index);
 	free(f->locs);
 	free(f->nm);
+	if (f->nm_map)
+		munmap((void *)f->nm_map, f->nm_map_size);
 	free(f->nm_names);
 	sp_dmcache_close(f->dm);
 	sp_image_free(f->im);
@@ -533,23 +537,36 @@ size_t sp_symfile_nm(struct sp_symfile *f, const struct sp_nm_line **lines)
 	size_t i;
 
 	if (!f->nm_loaded) {
+		const char *dir = sp_symbolizer_cache_dir(f->s);
+		struct sp_nmcache_key key = {NULL, 0, f->path};
+		struct sp_nmcache_hit hit;
 		struct sp_nm_sym *v;
 
 		f->nm_loaded = 1;
-		sp_elf_image_nm(f->im, nm_add, &c);
-		v = sort_nm(c.v, c.n);
-		f->nm = sp_xreallocarray(NULL, c.n + 1, sizeof(*f->nm));
-		for (i = 0; i < c.n; i++) {
-			f->nm[i].addr = v[i].addr;
-			f->nm[i].raw = v[i].name;
-			f->nm[i].version = v[i].version;
-			f->nm[i].type = v[i].type;
-			f->nm[i].hidden = v[i].hidden;
+		key.build_id = sp_symfile_build_id(f, &key.build_id_len);
+		if (dir && key.build_id && sp_nmcache_load(dir, &key, &hit) == 0) {
+			f->nm = hit.lines;
+			f->nnm = hit.n;
+			f->nm_map = hit.map;
+			f->nm_map_size = hit.map_size;
+		} else {
+			sp_elf_image_nm(f->im, nm_add, &c);
+			v = sort_nm(c.v, c.n);
+			f->nm = sp_xreallocarray(NULL, c.n + 1, sizeof(*f->nm));
+			for (i = 0; i < c.n; i++) {
+				f->nm[i].addr = v[i].addr;
+				f->nm[i].raw = v[i].name;
+				f->nm[i].version = v[i].version;
+				f->nm[i].type = v[i].type;
+				f->nm[i].hidden = v[i].hidden;
+			}
+			f->nnm = c.n;
+			free(v);
+			free(c.v);
+			if (dir && key.build_id)
+				sp_nmcache_store(dir, &key, f->nm, f->nnm);
 		}
-		f->nm_names = sp_xcalloc(c.n + 1, sizeof(*f->nm_names));
-		f->nnm = c.n;
-		free(v);
-		free(c.v);
+		f->nm_names = sp_xcalloc(f->nnm + 1, sizeof(*f->nm_names));
 	}
 	*lines = f->nm;
 	return f->nnm;

@@ -28,6 +28,8 @@ struct sp_symfile {
 	struct sp_symloc **locs;
 	size_t nlocs, locs_alloc;
 	struct sp_nm_line *nm; /* nm -n's listing, on first use */
+	const void *nm_map;    /* the cached listing it points into, or NULL */
+	size_t nm_map_size;
 	const char **nm_names; /* per line: the printed name, once asked */
 	size_t nnm;
 	int nm_loaded;
@@ -39,6 +41,9 @@ struct sp_symfile {
 	struct sp_symloc scratch; /* the last session answer */
 	struct sp_sym_frame scratch_frames[MAX_INLINE];
 };
+
+/* The cache directory of the symbolizer that owns f, or NULL. */
+const char *sp_symbolizer_cache_dir(const struct sp_symbolizer *s);
 
 /* The file at path, read through im (taken: freed with the file). */
 struct sp_symfile *sp_symfile_new(struct sp_symbolizer *s, struct sp_arena *arena,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <CUnit/CUnit.h>
@@ -26,10 +27,12 @@
 #include "dwarf-partial.h"
 #include "dwcache.h"
 #include "lines.h"
+#include "nmcache.h"
 #include "suites.h"
 #include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
+#include "symprof/symbolize.h"
 #include "symprof/worker.h"
 
 #define FIX(name) SP_FIXTURES_DIR "/symbolize/" name
@@ -742,6 +745,133 @@ static void test_demangle_memo(void)
 	free(dir);
 }
 
+/* ---- the nm listing cache (nmcache.c) ---- */
+
+/* 1 if the listing in dir for key loads and equals lines[0 .. n), 0 if
+ * it does not load, -1 if it loads wrong. */
+static int nm_loads(const char *dir, const struct sp_nmcache_key *key,
+		    const struct sp_nm_line *lines, size_t n)
+{
+	struct sp_nmcache_hit hit;
+	int same = 1;
+	size_t i;
+
+	if (sp_nmcache_load(dir, key, &hit) < 0)
+		return 0;
+	if (hit.n != n)
+		same = -1;
+	for (i = 0; same == 1 && i < n; i++)
+		if (hit.lines[i].addr != lines[i].addr || strcmp(hit.lines[i].raw, lines[i].raw) ||
+		    strcmp(hit.lines[i].version, lines[i].version) ||
+		    hit.lines[i].type != lines[i].type || hit.lines[i].hidden != lines[i].hidden)
+			same = -1;
+	free(hit.lines);
+	munmap((void *)hit.map, hit.map_size);
+	return same;
+}
+
+static void test_nm_listing(void)
+{
+	char *dir = tmpdir(), *path, *copy;
+	struct sp_buf b = SP_BUF_INIT;
+	struct sp_nm_line lines[40];
+	struct sp_nmcache_key key = {fake_id, sizeof(fake_id), NULL}, other;
+	struct sp_strtab strs = SP_STRTAB_INIT;
+	const char *self = sp_dwcache_self_id();
+	size_t i, lines_at;
+	uint64_t addr;
+	struct blob good, bad;
+	struct timespec times[2];
+	struct stat st;
+
+	/* the listing of a copy of a fixture (its path, size and mtime) */
+	sp_buf_addf(&b, "%s/prog", dir);
+	copy = sp_buf_detach(&b, NULL);
+	good = slurp(FIX("c-O2-dw5-pie"));
+	spit(copy, good.data, good.size);
+	free(good.data);
+	key.path = copy;
+	for (i = 0; i < 40; i++) {
+		sp_buf_reset(&b);
+		sp_buf_addf(&b, "sym%zu", i);
+		lines[i].addr = 0x1000 + 16 * (i / 2);
+		lines[i].raw = sp_strtab_intern(&strs, b.buf);
+		lines[i].version = i % 5 == 0 ? "GLIBC_2.2.5" : "";
+		lines[i].type = i % 3 ? 'T' : 't';
+		lines[i].hidden = i % 7 == 0;
+	}
+	path = sp_nmcache_path(dir, &key);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0); /* missing */
+	sp_nmcache_store(dir, &key, lines, 40);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 1);
+	good = slurp(path);
+
+	/* flipped bytes, truncated files: refused, no crash */
+	for (i = 0; i < good.size; i += good.size / 89 + 1) {
+		damage(path, &good, i, 0);
+		CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	}
+	for (i = 0; i < good.size; i += good.size / 29 + 1) {
+		spit(path, good.data, i);
+		CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	}
+	/* the header, with a right checksum: the format, symprof's build */
+	damage(path, &good, 8, 1);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	damage(path, &good, 8 + 4 + 4 + 4 + 8, 1);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	/* forged lines whose checksum is right: a string offset past the
+	 * strings, a version offset past them, lines out of address order */
+	lines_at = 8 + 4 + 4 + 4 + strlen(self) + 4 + sizeof(fake_id) + 4 + strlen(copy) + 8 * 4;
+	memcpy(&addr, good.data + lines_at + 18 * 39, 8);
+	CU_ASSERT_EQUAL_FATAL(addr, lines[39].addr);
+	bad.size = good.size;
+	bad.data = malloc(good.size);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, lines_at + 18 * 3 + 8, (uint32_t)good.size);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, lines_at + 18 * 5 + 12, (uint32_t)good.size);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	memcpy(bad.data, good.data, good.size);
+	put32(&bad, lines_at + 18 * 10, 0x10);
+	spit(path, bad.data, bad.size);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	spit(path, good.data, good.size);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 1);
+
+	/* another file of the same build-id (a stripped copy), the file
+	 * touched since, another build-id: refused; a store replaces it */
+	other = key;
+	other.path = FIX("c-O2-dw5-pie");
+	CU_ASSERT_EQUAL(nm_loads(dir, &other, lines, 40), 0);
+	CU_ASSERT_EQUAL(stat(copy, &st), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	times[1].tv_sec -= 10;
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, copy, times, 0), 0);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 0);
+	sp_nmcache_store(dir, &key, lines, 40);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 40), 1);
+	other = key;
+	other.build_id_len--;
+	CU_ASSERT_EQUAL(nm_loads(dir, &other, lines, 40), 0);
+	/* an empty listing */
+	sp_nmcache_store(dir, &key, lines, 0);
+	CU_ASSERT_EQUAL(nm_loads(dir, &key, lines, 0), 1);
+
+	free(bad.data);
+	free(good.data);
+	free(path);
+	free(copy);
+	sp_buf_release(&b);
+	sp_strtab_release(&strs);
+	rm_rf(dir);
+	free(dir);
+}
+
 int sp_test_register_dwcache(void)
 {
 	CU_pSuite s = CU_add_suite("dwcache", NULL, NULL);
@@ -755,7 +885,9 @@ int sp_test_register_dwcache(void)
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
 			 test_rows_on_demand) ||
 	    !CU_add_test(s, "the demangling memo: saved, added to, refused when bad",
-			 test_demangle_memo))
+			 test_demangle_memo) ||
+	    !CU_add_test(s, "nm listings: loaded as stored, refused when bad or stale",
+			 test_nm_listing))
 		return -1;
 	return 0;
 }
