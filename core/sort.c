@@ -206,3 +206,63 @@ size_t sp_lower_bound_u64(const void *base, size_t n, size_t size, uint64_t key)
 	}
 	return lo;
 }
+
+/* ---- names ---- */
+
+/*
+ * Names are sorted by 8 bytes at a time: `key` holds the bytes from
+ * `depth` on, big-endian and zero past the NUL, so that comparing keys
+ * compares those bytes as strcmp() does; names whose keys tie and go on
+ * are then sorted by their next 8 bytes. Integer comparisons in place of
+ * a strcmp() call for each of the n log n comparisons.
+ */
+static int named_less(const struct sp_named *a, const struct sp_named *b)
+{
+	return a->key < b->key;
+}
+
+SP_DEFINE_STABLE_SORT(sort_named, struct sp_named, named_less)
+
+static uint64_t named_key(const struct sp_named *a)
+{
+	return a->key;
+}
+
+SP_DEFINE_RADIX_SORT(radix_named, struct sp_named, named_key)
+
+/* The bytes of s from depth on; s has at least `depth` bytes before its NUL. */
+static uint64_t name_key(const char *s, size_t depth)
+{
+	const unsigned char *p = (const unsigned char *)s + depth;
+	uint64_t k = 0;
+	unsigned i;
+
+	for (i = 0; i < 8 && p[i]; i++)
+		k |= (uint64_t)p[i] << (56 - 8 * i);
+	return k;
+}
+
+static void sort_names(struct sp_named *v, size_t n, struct sp_named *tmp, size_t depth)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		v[i].key = name_key(v[i].name, depth);
+	if (n < 256) {
+		sort_named(v, n, tmp);
+	} else if (radix_named(v, n, tmp) != v) {
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+			;
+		/* a last byte that is not NUL: these names go on */
+		if (j - i > 1 && (v[i].key & 0xff))
+			sort_names(v + i, j - i, tmp, depth + 8);
+	}
+}
+
+void sp_sort_names(struct sp_named *v, size_t n, struct sp_named *tmp)
+{
+	sort_names(v, n, tmp, 0);
+}

@@ -896,14 +896,36 @@ struct row {
 	uint32_t entry;
 };
 
-static int row_less(const struct row *x, const struct row *y)
+/*
+ * rows[0 .. n) in that order: by name first (8 bytes at a time, not a
+ * strcmp() per comparison: most rows tie on their count, and C++ names
+ * share long prefixes), then stably by the count's bytes, descending.
+ */
+static void sort_rows(struct row *rows, size_t n)
 {
-	if (x->key != y->key)
-		return x->key > y->key;
-	return strcmp(x->name, y->name) < 0;
-}
+	struct sp_named *byname = sp_xmalloc((2 * n + 1) * sizeof(*byname));
+	struct sp_keyed *bykey = sp_xmalloc((2 * n + 1) * sizeof(*bykey)), *sorted;
+	struct row *out = sp_xmalloc((n + 1) * sizeof(*out));
+	size_t i;
 
-SP_DEFINE_STABLE_SORT(sort_rows, struct row, row_less)
+	for (i = 0; i < n; i++) {
+		byname[i].name = rows[i].name;
+		byname[i].idx = (uint32_t)i;
+	}
+	sp_sort_names(byname, n, byname + n);
+	for (i = 0; i < n; i++) {
+		/* descending: the complement of the key, its sign bit flipped */
+		bykey[i].key = ~((uint64_t)rows[byname[i].idx].key ^ (UINT64_C(1) << 63));
+		bykey[i].idx = byname[i].idx;
+	}
+	sorted = sp_sort_keyed(bykey, n, bykey + n);
+	for (i = 0; i < n; i++)
+		out[i] = rows[sorted[i].idx];
+	memcpy(rows, out, n * sizeof(*rows));
+	free(out);
+	free(bykey);
+	free(byname);
+}
 
 /* ---- printing ---- */
 
@@ -999,7 +1021,7 @@ static void add_count(struct sp_buf *b, int64_t v, size_t width)
 /* "%8lld %6s %6s %8lld %6s %s\n", the lines of PrintText. */
 static void print_rows(struct pprof *pp)
 {
-	struct row *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows)), *tmp;
+	struct row *rows = sp_xmalloc((pp->nentries + 1) * sizeof(*rows));
 	const int64_t *key = pp->o->cum ? pp->cum : pp->flat;
 	struct pct_memo *pm = sp_xcalloc(1, sizeof(*pm));
 	int64_t total = pp->total, running = 0;
@@ -1016,9 +1038,7 @@ static void print_rows(struct pprof *pp)
 	}
 	if (total != 0)
 		fprintf(pp->out, "Total: %lld samples\n", (long long)total);
-	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
-	sort_rows(rows, n, tmp);
-	free(tmp);
+	sort_rows(rows, n);
 	for (i = 0; i < n; i++) {
 		uint32_t e = rows[i].entry;
 

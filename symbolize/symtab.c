@@ -232,68 +232,9 @@ static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end
 	*len = dst;
 }
 
-/*
- * Names are sorted by 8 bytes at a time: `key` holds the bytes from
- * `depth` on, big-endian and zero past the NUL, so that comparing keys
- * compares those bytes as strcmp() does; names whose keys tie and go on
- * are then sorted by their next 8 bytes. Integer comparisons in place of
- * a strcmp() call for each of the n log n comparisons.
- */
-struct named {
-	uint64_t key;
-	const char *name;
-	uint32_t sym;
-};
-
-static int named_less(const struct named *a, const struct named *b)
-{
-	return a->key < b->key;
-}
-
-SP_DEFINE_STABLE_SORT(sort_named, struct named, named_less)
-
-static uint64_t named_key(const struct named *a)
-{
-	return a->key;
-}
-
-SP_DEFINE_RADIX_SORT(radix_named, struct named, named_key)
-
-/* The bytes of s from depth on; s has at least `depth` bytes before its NUL. */
-static uint64_t name_key(const char *s, size_t depth)
-{
-	const unsigned char *p = (const unsigned char *)s + depth;
-	uint64_t k = 0;
-	unsigned i;
-
-	for (i = 0; i < 8 && p[i]; i++)
-		k |= (uint64_t)p[i] << (56 - 8 * i);
-	return k;
-}
-
-static void sort_names(struct named *v, size_t n, struct named *tmp, size_t depth)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++)
-		v[i].key = name_key(v[i].name, depth);
-	if (n < 256) {
-		sort_named(v, n, tmp);
-	} else if (radix_named(v, n, tmp) != v) {
-		memcpy(v, tmp, n * sizeof(*v));
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && v[j].key == v[i].key; j++)
-			;
-		/* a last byte that is not NUL: these names go on */
-		if (j - i > 1 && (v[i].key & 0xff))
-			sort_names(v + i, j - i, tmp, depth + 8);
-	}
-}
-
 size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t)
 {
-	return (2 * t->len + 1) * sizeof(struct named) + 2 * (t->len + 1) * sizeof(uint32_t);
+	return (2 * t->len + 1) * sizeof(struct sp_named) + 2 * (t->len + 1) * sizeof(uint32_t);
 }
 
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
@@ -311,7 +252,7 @@ uint32_t *sp_symtab_name_ranks_in(const struct sp_symtab *t, void *scratch)
 	 * each run of one name pointer is sorted once, then mapped back */
 	size_t i, nu = 0;
 	uint32_t *sym_u, *rank_u, *ranks, r = 0;
-	struct named *v;
+	struct sp_named *v;
 
 	/* the names and their sort's room, then two maps of symbols */
 	v = scratch;
@@ -322,17 +263,17 @@ uint32_t *sp_symtab_name_ranks_in(const struct sp_symtab *t, void *scratch)
 
 		if (!nu || v[nu - 1].name != name) {
 			v[nu].name = name;
-			v[nu].sym = (uint32_t)nu;
+			v[nu].idx = (uint32_t)nu;
 			nu++;
 		}
 		sym_u[i] = (uint32_t)nu - 1;
 	}
-	sort_names(v, nu, v + nu, 0);
+	sp_sort_names(v, nu, v + nu);
 	for (i = 0; i < nu; i++) {
 		/* equal strings (at different addresses, or runs apart) share a rank */
 		if (i && strcmp(v[i].name, v[i - 1].name))
 			r = (uint32_t)i;
-		rank_u[v[i].sym] = r;
+		rank_u[v[i].idx] = r;
 	}
 	ranks = sp_xreallocarray(NULL, t->len + 1, sizeof(*ranks));
 	for (i = 0; i < t->len; i++)

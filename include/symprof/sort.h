@@ -118,4 +118,15 @@ struct sp_keyed {
  * `tmp` has room for n; returns v or tmp, whichever holds the result. */
 struct sp_keyed *sp_sort_keyed(struct sp_keyed *v, size_t n, struct sp_keyed *tmp);
 
+/* A name to sort, and where it came from (`key` is the sort's). */
+struct sp_named {
+	uint64_t key;
+	const char *name;
+	uint32_t idx;
+};
+
+/* Sorts v[0 .. n) by name in strcmp() order, stably (equal names keep
+ * their order), 8 bytes of the names at a time; `tmp` has room for n. */
+void sp_sort_names(struct sp_named *v, size_t n, struct sp_named *tmp);
+
 #endif

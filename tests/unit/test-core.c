@@ -222,6 +222,55 @@ static void test_radix_sort(void)
 	CU_ASSERT_PTR_EQUAL(sp_sort_keyed(v, 1, tmp), v);
 }
 
+static int cmp_named(const void *a, const void *b, void *ctx)
+{
+	const struct sp_named *x = a, *y = b;
+
+	(void)ctx;
+	return strcmp(x->name, y->name);
+}
+
+/* The name sort equals a stable merge sort by strcmp(): names sharing
+ * prefixes of 7, 8, 9 and 16 bytes, equal names (stability), bytes above
+ * 0x7f, the empty name, short lists and long ones (radix passes). */
+static void test_sort_names(void)
+{
+	static const char *const pieces[] = {
+		"",	   "a",	       "ns::",	    "ns::Klass", "ns::Klass::", "\xc3\xa9",
+		"zzzzzzz", "zzzzzzzz", "zzzzzzzzz", "_Z3fooIiE", "0",		"A"};
+	static struct sp_named v[2000], tmp[2000], ref[2000];
+	static char names[2000][64];
+	size_t sizes[] = {0, 1, 7, 255, 256, 2000}, k, i;
+	uint64_t x = 7;
+
+	for (i = 0; i < 2000; i++) {
+		size_t j, parts;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		names[i][0] = '\0';
+		for (parts = (x >> 60) % 5, j = 0; j < parts; j++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			strcat(names[i], pieces[(x >> 33) % (sizeof(pieces) / sizeof(*pieces))]);
+		}
+	}
+	for (k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+		size_t n = sizes[k];
+		int ok = 1;
+
+		for (i = 0; i < n; i++) {
+			v[i].name = names[i];
+			v[i].idx = (uint32_t)i;
+		}
+		memcpy(ref, v, n * sizeof(*v));
+		sp_sort(ref, n, sizeof(*ref), cmp_named, NULL);
+		sp_sort_names(v, n, tmp);
+		for (i = 0; i < n; i++)
+			if (v[i].idx != ref[i].idx)
+				ok = 0;
+		CU_ASSERT(ok);
+	}
+}
+
 static void test_pairmap(void)
 {
 	struct sp_pairmap m;
@@ -620,6 +669,7 @@ int sp_test_register_core(void)
 	    !CU_add_test(s, "sort is stable", test_sort_stable) ||
 	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||
 	    !CU_add_test(s, "radix sort", test_radix_sort) ||
+	    !CU_add_test(s, "names sorted as by strcmp", test_sort_names) ||
 	    !CU_add_test(s, "pairmap", test_pairmap) ||
 	    !CU_add_test(s, "profile sums repeats", test_profile_sums) ||
 	    !CU_add_test(s, "pc arcs summed in first-occurrence order", test_pcarc_sums) ||
