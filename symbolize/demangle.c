@@ -145,30 +145,6 @@ static void batch_main(void *job)
 	batch_work(job);
 }
 
-/*
- * Whether names hold enough that may demangle (a chunk's worth) to pay
- * for a thread: a C program's names are each turned down in a few
- * instructions, and a worker that starts only to find nothing left costs
- * the caller its wait at the join.
- */
-static int worth_a_worker(const char *const *names, size_t n, char leading_char)
-{
-	size_t i, maybe = 0;
-
-	for (i = 0; i < n && maybe < BATCH_CHUNK; i++) {
-		const char *name = names[i];
-
-		if (!name)
-			continue;
-		if (leading_char && *name == leading_char)
-			name++;
-		while (*name == '.' || *name == '$')
-			name++;
-		maybe += can_be_mangled(name);
-	}
-	return maybe >= BATCH_CHUNK;
-}
-
 struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size_t n,
 						  char leading_char)
 {
@@ -180,7 +156,7 @@ struct sp_demangle_batch *sp_demangle_batch_start(const char *const *names, size
 	b->n = n;
 	b->leading_char = leading_char;
 	atomic_init(&b->next, 0);
-	if (n > BATCH_CHUNK && worth_a_worker(names, n, leading_char))
+	if (n > BATCH_CHUNK)
 		b->worker = sp_worker_start(batch_main, b);
 	return b;
 }
