@@ -294,7 +294,9 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 			full = nm->full;
 		}
 		sy = add_sym(a, &n->arena, func, full);
-		if (n->lines)
+		/* without lines too for a frame nobody names: PrintText prints
+		 * its address key as "?? file:line" */
+		if (n->lines || (func[0] == '?' && !strcmp(func, "??")))
 			fileline(n, f, sy);
 	}
 }
