@@ -615,8 +615,7 @@ static uint32_t entry_memo(struct pprof *pp, const char *func, const struct sp_p
 	return e;
 }
 
-/* " file:line" of sy, as addr2line prints it, or "" (pprof's fileline
- * for an address it has no symbols for). */
+/* 1 if sy's file:line is addr2line's "??:0" (nothing known). */
 static int fileline_unknown(const struct sp_pprof_sym *sy)
 {
 	return sy->file && sy->line == 0 && !strcmp(sy->file, "??");
@@ -626,9 +625,9 @@ static int fileline_unknown(const struct sp_pprof_sym *sy)
  * The entry of address x's key "$a" (the hex digits of its pc). PrintText
  * prints such a key as the first name and "file:line" of the address's
  * symbols when pprof has symbols for it (an address of a file that has
- * no name there, or no line with --files): known addresses, with
- * file:line known (not with function granularity, where symprof does not
- * read it).
+ * no name there, or no line with --files): known addresses, whose
+ * file:line pprof-names.c read (with function granularity it reads it
+ * for the frames nobody names, the ones that come here).
  */
 static uint32_t addr_entry(struct pprof *pp, const struct sp_pprof_addr *x, struct sp_buf *b)
 {
