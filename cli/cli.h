@@ -103,6 +103,8 @@ struct sp_opts {
 	/* pprof's other granularities and --show_addresses (-l is `line`) */
 	unsigned pprof_addresses : 1, pprof_files : 1, pprof_functions : 1;
 	unsigned show_addresses : 1;
+	/* --focus=RE, --ignore=RE: pprof's stacks kept or dropped (NULL: none) */
+	const char *focus, *ignore;
 	unsigned addr2line : 1;	       /* --addr2line: resolve addresses from stdin */
 	const char *last_e;	       /* the last -e argument (--addr2line's FILE) */
 	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */

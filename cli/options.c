@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ enum {
 	OPT_FILES,
 	OPT_FUNCTIONS,
 	OPT_SHOW_ADDRESSES,
+	OPT_FOCUS,
+	OPT_IGNORE,
 	OPT_PATH_MAP,
 	OPT_NO_DEBUGINFOD,
 	OPT_CACHE_DIR,
@@ -117,6 +120,8 @@ static const struct option long_options[] = {
 	{"files", no_argument, 0, OPT_FILES},
 	{"functions", no_argument, 0, OPT_FUNCTIONS},
 	{"show_addresses", no_argument, 0, OPT_SHOW_ADDRESSES},
+	{"focus", required_argument, 0, OPT_FOCUS},
+	{"ignore", required_argument, 0, OPT_IGNORE},
 	{"path-map", required_argument, 0, OPT_PATH_MAP},
 	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
 	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
@@ -146,6 +151,7 @@ static const char usage_text[] =
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
 	"\t[--cum] [--addresses|--functions|--files] [--show_addresses]\n"
+	"\t[--focus=REGEX] [--ignore=REGEX]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
@@ -173,6 +179,22 @@ static _Noreturn void usage_error(void)
 {
 	fputs(usage_text, stderr);
 	exit(2);
+}
+
+/* A regular expression --focus or --ignore can use (POSIX extended). */
+static int check_regex(const char *opt, const char *re)
+{
+	regex_t rx;
+	char msg[128];
+	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+
+	if (rc != 0) {
+		regerror(rc, &rx, msg, sizeof(msg));
+		sp_cli_error("%s: bad regular expression '%s': %s", opt, re, msg);
+		return -1;
+	}
+	regfree(&rx);
+	return 0;
 }
 
 static void add_spec(struct sp_opts *o, const char *spec, enum sp_symspec_table t)
@@ -529,6 +551,12 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		break;
 	case OPT_SHOW_ADDRESSES:
 		o->show_addresses = 1;
+		break;
+	case OPT_FOCUS:
+	case OPT_IGNORE:
+		if (check_regex(ch == OPT_FOCUS ? "--focus" : "--ignore", arg) < 0)
+			return -1;
+		*(ch == OPT_FOCUS ? &o->focus : &o->ignore) = arg;
 		break;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);

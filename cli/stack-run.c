@@ -221,6 +221,8 @@ static int print_stacks(struct sp_cli_stack_run *g)
 	so.addresses = g->o->pprof_addresses;
 	so.files = g->o->pprof_files;
 	so.show_addresses = g->o->show_addresses;
+	so.focus = g->o->focus;
+	so.ignore = g->o->ignore;
 	so.stderr_lines = sp_cli_echo_hook();
 	if (g->ops->stack_opts)
 		g->ops->stack_opts(g, &so);

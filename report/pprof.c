@@ -36,6 +36,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -796,9 +797,97 @@ static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, s
 }
 
 /* The stacks of addresses left by remove_uninteresting(). */
+/* ---- --focus and --ignore (FocusProfile, IgnoreProfile) ---- */
+
+/* 1 if re matches address x's key or one of its symbols' short name or
+ * file:line (SymbolMatches). */
+static int addr_matches(struct pprof *pp, const regex_t *re, const struct sp_pprof_addr *x,
+			struct sp_buf *b)
+{
+	uint32_t k;
+
+	if (!regexec(re, sp_pprof_names_hex(&pp->names, x->pc), 0, NULL, 0))
+		return 1;
+	for (k = 0; x->known && k < x->nsyms; k++) {
+		const struct sp_pprof_sym *sy = &x->syms[k];
+
+		if (!regexec(re, sy->func, 0, NULL, 0))
+			return 1;
+		sp_buf_reset(b);
+		if (sy->file)
+			sp_buf_addf(b, "%s:%u", sy->file, sy->line);
+		if (!regexec(re, b->buf ? b->buf : "", 0, NULL, 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Per address: IGNORED if the stacks that hold it are dropped by
+ * --ignore, FOCUSED if they are kept by --focus (both can be set). */
+enum { IGNORED = 1, FOCUSED = 2 };
+
+struct stack_filter {
+	char *match; /* per address; NULL: no filter */
+	int focus;   /* --focus given: a stack needs a FOCUSED address */
+};
+
+/* The patterns were checked when the options were read. */
+static void stack_filter_init(struct stack_filter *f, struct pprof *pp)
+{
+	regex_t focus, ignore;
+	struct sp_buf b = SP_BUF_INIT;
+	size_t i;
+
+	f->match = NULL;
+	f->focus = pp->o->focus != NULL;
+	if (!pp->o->focus && !pp->o->ignore)
+		return;
+	if ((pp->o->focus && regcomp(&focus, pp->o->focus, REG_EXTENDED | REG_NOSUB)) ||
+	    (pp->o->ignore && regcomp(&ignore, pp->o->ignore, REG_EXTENDED | REG_NOSUB)))
+		SP_BUG("a pattern the options accepted does not compile");
+	f->match = sp_xcalloc(pp->naddrs + 1, 1);
+	for (i = 0; i < pp->naddrs; i++) {
+		if (pp->o->ignore && addr_matches(pp, &ignore, &pp->addrs[i], &b))
+			f->match[i] |= IGNORED;
+		if (pp->o->focus && addr_matches(pp, &focus, &pp->addrs[i], &b))
+			f->match[i] |= FOCUSED;
+	}
+	if (pp->o->focus)
+		regfree(&focus);
+	if (pp->o->ignore)
+		regfree(&ignore);
+	sp_buf_release(&b);
+}
+
+/*
+ * Whether a stack passes the filter: its n elements at[0 .. n) are
+ * addresses, or frames when frame_addr maps them to addresses; those
+ * that skip[] marks (frames pprof removed) match nothing.
+ */
+static int stack_kept(const struct stack_filter *f, const uint32_t *at, size_t n,
+		      const uint32_t *frame_addr, const char *skip)
+{
+	int found = 0;
+	size_t i;
+
+	if (!f->match)
+		return 1;
+	for (i = 0; i < n; i++) {
+		uint32_t a = frame_addr ? frame_addr[at[i]] : at[i];
+
+		if (skip && skip[a])
+			continue;
+		if (f->match[a] & IGNORED)
+			return 0;
+		found |= f->match[a] & FOCUSED;
+	}
+	return found || !f->focus;
+}
+
 static void reduce_addrs(struct pprof *pp)
 {
 	uint32_t(*range)[2] = sp_xmalloc((pp->naddrs + 1) * sizeof(*range));
+	struct stack_filter f;
 	struct tally t;
 	size_t i;
 
@@ -807,9 +896,12 @@ static void reduce_addrs(struct pprof *pp)
 		range[i][1] = (uint32_t)pp->aent_off[i + 1];
 	}
 	tally_init(&t, pp, (const uint32_t(*)[2])range);
+	stack_filter_init(&f, pp);
 	for (i = 0; i < pp->nstacks; i++)
-		tally_stack(pp, &t, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i],
-			    pp->count[i]);
+		if (stack_kept(&f, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i], NULL, NULL))
+			tally_stack(pp, &t, pp->stk + pp->off[i], pp->off[i + 1] - pp->off[i],
+				    pp->count[i]);
+	free(f.match);
 	free(t.seen);
 	free(range);
 }
@@ -820,6 +912,7 @@ static void reduce_frames(struct pprof *pp, const char *skip)
 {
 	size_t nframes = pp->p->nframes, i;
 	uint32_t(*range)[2] = sp_xmalloc((nframes + 1) * sizeof(*range));
+	struct stack_filter f;
 	struct tally t;
 
 	for (i = 0; i < nframes; i++) {
@@ -829,12 +922,15 @@ static void reduce_frames(struct pprof *pp, const char *skip)
 		range[i][1] = (uint32_t)(skip[a] ? pp->aent_off[a] : pp->aent_off[a + 1]);
 	}
 	tally_init(&t, pp, (const uint32_t(*)[2])range);
+	stack_filter_init(&f, pp);
 	for (i = 0; i < pp->nst; i++) {
 		const struct sp_stack *s = &pp->st[i];
 
-		if (counted(pp, s))
+		if (counted(pp, s) &&
+		    stack_kept(&f, pp->st_frames + s->first, s->depth, pp->frame_addr, skip))
 			tally_stack(pp, &t, pp->st_frames + s->first, s->depth, s->count);
 	}
+	free(f.match);
 	free(t.seen);
 	free(range);
 }
@@ -1082,7 +1178,10 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	pp.p = p;
 	pp.o = o;
 	sp_strtab_init(&pp.strs);
-	sp_pprof_names_init(&pp.names, s, addr_width(p), o->lines || o->addresses || o->files);
+	/* file:line is asked for these granularities, and for --focus and
+	 * --ignore, which match it */
+	sp_pprof_names_init(&pp.names, s, addr_width(p),
+			    o->lines || o->addresses || o->files || o->focus || o->ignore);
 	collect_addrs(&pp, s);
 	count_samples(&pp);
 	print_rows(&pp);

@@ -384,6 +384,10 @@ struct sp_stack_report_opts {
 	 * --files), and the address after each function or line
 	 * (--show_addresses) */
 	unsigned addresses : 1, files : 1, show_addresses : 1;
+	/* pprof: only the stacks with a frame whose address, name or
+	 * file:line matches `focus`, then not those with one matching
+	 * `ignore` (POSIX extended regular expressions; NULL: none) */
+	const char *focus, *ignore;
 	/* folded, callgrind: the counter counted (NULL: "samples") and which
 	 * field of its values (enum sp_value_pick; 0: the count of events) */
 	const char *counter;
