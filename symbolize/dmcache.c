@@ -20,7 +20,7 @@
  * Layout, in the host's byte order:
  *
  *   "SPDMEMO\n" u32 format u32 byte-order-mark
- *   u32 n, self (n bytes)  u32 style  u32 n, build-id (n bytes)
+ *   u32 n, self (n bytes)  u32 n, build-id (n bytes)  u32 style
  *   u64 nentries u64 nslots            nslots a power of two above nentries
  *   u32 slots[nslots]                  0 empty, i + 1 entries[i]; linear probing
  *   {u32 hash u32 raw u32 out}[nentries]   offsets into the strings; out
@@ -43,7 +43,6 @@
 
 #define MAGIC "SPDMEMO\n"
 #define FORMAT 1
-#define BOM 0x01020304u
 #define NONE UINT32_MAX
 #define ENTRY_SIZE 12
 
@@ -82,16 +81,6 @@ char *sp_dmcache_path(const char *dir, const uint8_t *build_id, size_t build_id_
 
 /* ---- reading ---- */
 
-/* n bytes equal to want (of length len), or bad. */
-static void expect(struct sp_cache_in *r, const void *want, size_t len)
-{
-	uint64_t n = sp_cache_get_n(r, 4);
-	const uint8_t *p = sp_cache_take(r, n);
-
-	if (p && (n != len || memcmp(p, want, len)))
-		r->bad = 1;
-}
-
 /*
  * The tables of a whole, checked file: every slot within the entries and
  * as many used slots as entries (so that a probe meets an empty slot),
@@ -100,17 +89,11 @@ static void expect(struct sp_cache_in *r, const void *want, size_t len)
  */
 static int parse(struct sp_dmcache *c, struct sp_cache_in *r)
 {
-	const uint8_t *magic = sp_cache_take(r, 8);
-	const char *self = sp_dwcache_self_id();
 	uint64_t i, used = 0, nbytes;
 
-	if (!magic || memcmp(magic, MAGIC, 8) || sp_cache_get_n(r, 4) != FORMAT ||
-	    sp_cache_get_n(r, 4) != BOM)
+	if (sp_cache_check_header(r, MAGIC, FORMAT, c->build_id, c->build_id_len, NULL, NULL) < 0 ||
+	    sp_cache_get_n(r, 4) != (uint64_t)current_demangling_style)
 		return -1;
-	expect(r, self, strlen(self));
-	if (sp_cache_get_n(r, 4) != (uint64_t)current_demangling_style)
-		r->bad = 1;
-	expect(r, c->build_id, c->build_id_len);
 	c->nentries = sp_cache_get_n(r, 8);
 	c->nslots = sp_cache_get_n(r, 8);
 	if (r->bad || c->nentries >= c->nslots || (c->nslots & (c->nslots - 1)) ||
@@ -225,7 +208,6 @@ static void save(struct sp_dmcache *c)
 {
 	size_t n = (size_t)c->nentries + c->nadd, nslots = 16, i, j;
 	struct sp_buf o = SP_BUF_INIT, strings = SP_BUF_INIT;
-	const char *self = sp_dwcache_self_id();
 	uint32_t *slots, *ent;
 
 	while (nslots < 2 * n)
@@ -253,14 +235,8 @@ static void save(struct sp_dmcache *c)
 			;
 		slots[j] = (uint32_t)i + 1;
 	}
-	sp_buf_add(&o, MAGIC, 8);
-	sp_cache_put_u32(&o, FORMAT);
-	sp_cache_put_u32(&o, BOM);
-	sp_cache_put_u32(&o, (uint32_t)strlen(self));
-	sp_buf_add(&o, self, strlen(self));
+	sp_cache_put_header(&o, MAGIC, FORMAT, c->build_id, c->build_id_len, NULL, NULL);
 	sp_cache_put_u32(&o, (uint32_t)current_demangling_style);
-	sp_cache_put_u32(&o, (uint32_t)c->build_id_len);
-	sp_buf_add(&o, c->build_id, c->build_id_len);
 	sp_cache_put_u64(&o, n);
 	sp_cache_put_u64(&o, nslots);
 	sp_buf_add(&o, slots, nslots * 4);

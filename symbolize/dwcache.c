@@ -206,12 +206,16 @@ static void put_u64(struct out *o, uint64_t v)
 	put(o, &v, 8);
 }
 
+/* A length-prefixed field. */
+static void put_field(struct sp_buf *b, const void *p, size_t n)
+{
+	sp_cache_put_u32(b, (uint32_t)n);
+	sp_buf_add(b, p, n);
+}
+
 static void put_str(struct out *o, const char *s)
 {
-	size_t n = s ? strlen(s) : 0;
-
-	put_u32(o, (uint32_t)n);
-	put(o, s, n);
+	put_field(&o->b, s, s ? strlen(s) : 0);
 }
 
 static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
@@ -322,18 +326,23 @@ static void put_funcs(struct out *o, const struct sp_dwfuncs_parts *f)
 	}
 }
 
-static void put_header(struct out *o, const struct sp_dwcache_key *k, const struct stat *st)
+void sp_cache_put_header(struct sp_buf *b, const char *magic, uint32_t format,
+			 const uint8_t *build_id, size_t build_id_len, const char *path,
+			 const struct stat *st)
 {
-	put(o, MAGIC, 8);
-	put_u32(o, FORMAT);
-	put_u32(o, BOM);
-	put_str(o, sp_dwcache_self_id());
-	put_u32(o, (uint32_t)k->build_id_len);
-	put(o, k->build_id, k->build_id_len);
-	put_str(o, k->dwarf_path);
-	put_u64(o, (uint64_t)st->st_size);
-	put_u64(o, (uint64_t)st->st_mtim.tv_sec);
-	put_u64(o, (uint64_t)st->st_mtim.tv_nsec);
+	const char *self = sp_dwcache_self_id();
+
+	sp_buf_add(b, magic, 8);
+	sp_cache_put_u32(b, format);
+	sp_cache_put_u32(b, BOM);
+	put_field(b, self, strlen(self));
+	put_field(b, build_id, build_id_len);
+	if (!path)
+		return;
+	put_field(b, path, strlen(path));
+	sp_cache_put_u64(b, (uint64_t)st->st_size);
+	sp_cache_put_u64(b, (uint64_t)st->st_mtim.tv_sec);
+	sp_cache_put_u64(b, (uint64_t)st->st_mtim.tv_nsec);
 }
 
 static void put_units(struct out *o, const struct sp_partial *p)
@@ -418,7 +427,7 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 	sp_pairmap_init(&body.index, str_key, &body);
 	put_lines(&body, &lp);
 	put_funcs(&body, &fp);
-	put_header(&o, k, &st);
+	sp_cache_put_header(&o.b, MAGIC, FORMAT, k->build_id, k->build_id_len, k->dwarf_path, &st);
 	put_units(&o, units);
 	put_u64(&o, body.nstrs);
 	for (i = 0; i < body.nstrs; i++)
@@ -472,35 +481,38 @@ static const char *get_ref(struct in *r)
 	return i ? r->strs[i - 1] : NULL;
 }
 
-/* A length-prefixed string equal to s (NULL: any), or bad. */
-static void expect_str(struct in *r, const char *s)
+/* A length-prefixed field equal to want (len bytes), or bad. */
+static void expect_field(struct sp_cache_in *r, const void *want, size_t len)
 {
-	uint64_t n = get_n(r, 4);
-	const uint8_t *p = take(r, n);
+	uint64_t n = sp_cache_get_n(r, 4);
+	const uint8_t *p = sp_cache_take(r, n);
 
-	if (p && s && (n != strlen(s) || memcmp(p, s, n)))
-		r->c.bad = 1;
+	if (p && (n != len || memcmp(p, want, len)))
+		r->bad = 1;
 }
 
-static void check_header(struct in *r, const struct sp_dwcache_key *k, const struct stat *st)
+int sp_cache_check_header(struct sp_cache_in *r, const char *magic, uint32_t format,
+			  const uint8_t *build_id, size_t build_id_len, const char *path,
+			  const struct stat *st)
 {
-	const uint8_t *magic = take(r, 8);
-	uint64_t idlen;
-	const uint8_t *id;
+	const uint8_t *m = sp_cache_take(r, 8);
+	const char *self = sp_dwcache_self_id();
 
-	if (!magic || memcmp(magic, MAGIC, 8) || get_n(r, 4) != FORMAT || get_n(r, 4) != BOM) {
-		r->c.bad = 1;
-		return;
+	if (!m || memcmp(m, magic, 8) || sp_cache_get_n(r, 4) != format ||
+	    sp_cache_get_n(r, 4) != BOM) {
+		r->bad = 1;
+		return -1;
 	}
-	expect_str(r, sp_dwcache_self_id());
-	idlen = get_n(r, 4);
-	id = take(r, idlen);
-	if (!id || idlen != k->build_id_len || memcmp(id, k->build_id, idlen))
-		r->c.bad = 1;
-	expect_str(r, k->dwarf_path);
-	if (get_n(r, 8) != (uint64_t)st->st_size || get_n(r, 8) != (uint64_t)st->st_mtim.tv_sec ||
-	    get_n(r, 8) != (uint64_t)st->st_mtim.tv_nsec)
-		r->c.bad = 1;
+	expect_field(r, self, strlen(self));
+	expect_field(r, build_id, build_id_len);
+	if (path) {
+		expect_field(r, path, strlen(path));
+		if (sp_cache_get_n(r, 8) != (uint64_t)st->st_size ||
+		    sp_cache_get_n(r, 8) != (uint64_t)st->st_mtim.tv_sec ||
+		    sp_cache_get_n(r, 8) != (uint64_t)st->st_mtim.tv_nsec)
+			r->bad = 1;
+	}
+	return r->bad ? -1 : 0;
 }
 
 /*
@@ -732,7 +744,8 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 		 struct sp_strtab *strs, struct sp_dwcache_hit *hit, struct sp_partial *units,
 		 struct mapping **m)
 {
-	check_header(r, k, st);
+	sp_cache_check_header(&r->c, MAGIC, FORMAT, k->build_id, k->build_id_len, k->dwarf_path,
+			      st);
 	if (r->c.bad)
 		return -1;
 	hit->partial = get_units(r, units);

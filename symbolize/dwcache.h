@@ -91,6 +91,24 @@ static inline const uint8_t *sp_cache_take(struct sp_cache_in *r, uint64_t n)
 	return p;
 }
 
+struct stat;
+
+/*
+ * The header every cache file starts with: its 8-byte magic, its format,
+ * the byte-order mark, the build of symprof that wrote it, the build-id
+ * of the file it is for, and (with path) the file it was read from, by
+ * path, size and modification time:
+ *   magic u32 format u32 bom  u32 n, self  u32 n, build-id
+ *   [u32 n, path  u64 size  u64 mtime_s  u64 mtime_ns]
+ */
+void sp_cache_put_header(struct sp_buf *b, const char *magic, uint32_t format,
+			 const uint8_t *build_id, size_t build_id_len, const char *path,
+			 const struct stat *st);
+/* Reads such a header: 0 if all of it matches, else -1 (and bad). */
+int sp_cache_check_header(struct sp_cache_in *r, const char *magic, uint32_t format,
+			  const uint8_t *build_id, size_t build_id_len, const char *path,
+			  const struct stat *st);
+
 /* Appending to a cache file being written, in the host's order. */
 static inline void sp_cache_put_u32(struct sp_buf *b, uint32_t v)
 {

@@ -42,7 +42,6 @@
 
 #define MAGIC "SPNMLST\n"
 #define FORMAT 1
-#define BOM 0x01020304u
 #define LINE_SIZE 18
 
 char *sp_nmcache_path(const char *dir, const struct sp_nmcache_key *k)
@@ -51,27 +50,6 @@ char *sp_nmcache_path(const char *dir, const struct sp_nmcache_key *k)
 }
 
 /* ---- writing ---- */
-
-static void put_bytes(struct sp_buf *b, const void *p, size_t n)
-{
-	sp_cache_put_u32(b, (uint32_t)n);
-	sp_buf_add(b, p, n);
-}
-
-static void put_header(struct sp_buf *b, const struct sp_nmcache_key *k, const struct stat *st)
-{
-	const char *self = sp_dwcache_self_id();
-
-	sp_buf_add(b, MAGIC, 8);
-	sp_cache_put_u32(b, FORMAT);
-	sp_cache_put_u32(b, BOM);
-	put_bytes(b, self, strlen(self));
-	put_bytes(b, k->build_id, k->build_id_len);
-	put_bytes(b, k->path, strlen(k->path));
-	sp_cache_put_u64(b, (uint64_t)st->st_size);
-	sp_cache_put_u64(b, (uint64_t)st->st_mtim.tv_sec);
-	sp_cache_put_u64(b, (uint64_t)st->st_mtim.tv_nsec);
-}
 
 /* Offset of s in the strings ("" shares the first). */
 static uint32_t put_string(struct sp_buf *strings, const char *s)
@@ -96,7 +74,7 @@ void sp_nmcache_store(const char *dir, const struct sp_nmcache_key *k,
 		free(path);
 		return;
 	}
-	put_header(&o, k, &st);
+	sp_cache_put_header(&o, MAGIC, FORMAT, k->build_id, k->build_id_len, k->path, &st);
 	sp_cache_put_u64(&o, n);
 	sp_buf_addch(&strings, '\0');
 	for (i = 0; i < n; i++) {
@@ -120,32 +98,14 @@ void sp_nmcache_store(const char *dir, const struct sp_nmcache_key *k,
 
 /* ---- reading ---- */
 
-/* A length-prefixed field equal to want (len bytes), or bad. */
-static void expect(struct sp_cache_in *r, const void *want, size_t len)
-{
-	uint64_t n = sp_cache_get_n(r, 4);
-	const uint8_t *p = sp_cache_take(r, n);
-
-	if (p && (n != len || memcmp(p, want, len)))
-		r->bad = 1;
-}
-
 static int parse(struct sp_cache_in *r, const struct sp_nmcache_key *k, const struct stat *st,
 		 struct sp_nmcache_hit *hit)
 {
-	const uint8_t *magic = sp_cache_take(r, 8), *v;
-	const char *self = sp_dwcache_self_id(), *strings;
+	const uint8_t *v;
+	const char *strings;
 	uint64_t n, nbytes, i;
 
-	if (!magic || memcmp(magic, MAGIC, 8) || sp_cache_get_n(r, 4) != FORMAT ||
-	    sp_cache_get_n(r, 4) != BOM)
-		return -1;
-	expect(r, self, strlen(self));
-	expect(r, k->build_id, k->build_id_len);
-	expect(r, k->path, strlen(k->path));
-	if (sp_cache_get_n(r, 8) != (uint64_t)st->st_size ||
-	    sp_cache_get_n(r, 8) != (uint64_t)st->st_mtim.tv_sec ||
-	    sp_cache_get_n(r, 8) != (uint64_t)st->st_mtim.tv_nsec)
+	if (sp_cache_check_header(r, MAGIC, FORMAT, k->build_id, k->build_id_len, k->path, st) < 0)
 		return -1;
 	n = sp_cache_get_n(r, 8);
 	if (r->bad || n > (uint64_t)(r->end - r->p) / LINE_SIZE)
