@@ -653,15 +653,17 @@ static uint32_t grain_entry(struct pprof *pp, const struct sp_pprof_addr *x,
 			    const struct sp_pprof_sym *sy, const char *func, int inl,
 			    struct sp_buf *b)
 {
-	const char *hex = sp_pprof_names_hex(&pp->names, x->pc);
+	const char *hex;
 
-	sp_buf_reset(b);
 	if (pp->o->files) {
 		if (!sy->file || fileline_unknown(sy))
 			return addr_entry(pp, x, b);
+		sp_buf_reset(b);
 		sp_buf_addstr(b, sy->file);
 		return entry_for(pp, b->buf);
 	}
+	hex = sp_pprof_names_hex(&pp->names, x->pc);
+	sp_buf_reset(b);
 	if (pp->o->addresses) {
 		sp_buf_addstr(b, hex);
 		sp_buf_addch(b, ' ');
@@ -814,9 +816,8 @@ static int addr_matches(struct pprof *pp, const regex_t *re, const struct sp_ppr
 		if (!regexec(re, sy->func, 0, NULL, 0))
 			return 1;
 		sp_buf_reset(b);
-		if (sy->file)
-			sp_buf_addf(b, "%s:%u", sy->file, sy->line);
-		if (!regexec(re, b->buf ? b->buf : "", 0, NULL, 0))
+		add_fileline(b, sy); /* " file:line", or " " */
+		if (!regexec(re, b->buf + 1, 0, NULL, 0))
 			return 1;
 	}
 	return 0;
