@@ -67,7 +67,9 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "dwarf-dies.h"
 #include "dwarf-lineprog.h"
+#include "dwarf-read.h"
 #include "ivsweep.h"
 #include "lines.h"
 #include "symprof/alloc.h"
@@ -147,6 +149,8 @@ struct fbuild {
 	int name_die_set;
 	struct sp_pairmap origin_index; /* (DIE offset, Dwarf) -> f->origins */
 	size_t origins_alloc, nolink_alloc, aliases_alloc;
+	struct sp_dwabbrevs abbrevs; /* the current unit's (walk_unit_fast()) */
+	struct sp_dwform_unit fu;
 };
 
 struct origin_memo {
@@ -541,12 +545,10 @@ static int fn_attr(Dwarf_Attribute *a, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Reads one function DIE; queues its ranges for the unit's sweep. */
-static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uint32_t *idx)
+/* Starts the entry of a function DIE of tag `tag`; its attributes follow. */
+static void fn_begin(struct fbuild *b, int tag, uint32_t encl, uint32_t *idx)
 {
 	struct sp_dwfuncs *f = b->f;
-	struct fnctx c = {b, die};
-	size_t i;
 
 	*idx = (uint32_t)f->nfns;
 	SP_ALLOC_GROW(f->fns, f->nfns + 1, b->fns_alloc);
@@ -559,13 +561,20 @@ static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uin
 	b->high_rel = 0;
 	b->nar = 0;
 	b->name_die_set = 0;
-	if (dwarf_getattrs(die, fn_attr, &c, 0) == -1)
-		fail(b, "cannot read attributes", die);
+}
+
+/* Ends function idx after its attributes: queues its ranges for the
+ * unit's sweep. -1 if bfd gives up on the unit. */
+static int fn_end(struct fbuild *b, uint32_t idx)
+{
+	struct sp_dwfuncs *f = b->f;
+	size_t i;
+
 	if (b->failed)
 		return -1;
 	if (b->cur->name && !b->cur->is_linkage && b->name_die_set) {
 		SP_ALLOC_GROW(f->nolink, f->nnolink + 1, b->nolink_alloc);
-		f->nolink[f->nnolink].fn = *idx;
+		f->nolink[f->nnolink].fn = idx;
 		f->nolink[f->nnolink++].origin = origin_findnew(b, &b->name_die);
 	}
 	if (b->high_rel)
@@ -583,10 +592,50 @@ static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uin
 		iv->start = b->ar[i].low;
 		iv->end = b->ar[i].high;
 		iv->key1 = b->ar[i].high - b->ar[i].low;
-		iv->key2 = UINT64_MAX - *idx; /* later DIEs win ties */
-		iv->id = *idx;
+		iv->key2 = UINT64_MAX - idx; /* later DIEs win ties */
+		iv->id = idx;
 	}
 	return 0;
+}
+
+/* Reads one function DIE through libdw. */
+static int read_fn(struct fbuild *b, Dwarf_Die *die, int tag, uint32_t encl, uint32_t *idx)
+{
+	struct fnctx c = {b, die};
+
+	fn_begin(b, tag, encl, idx);
+	if (dwarf_getattrs(die, fn_attr, &c, 0) == -1)
+		fail(b, "cannot read attributes", die);
+	return fn_end(b, *idx);
+}
+
+/*
+ * read_fn() with the attributes decoded here, in the DIE's order as
+ * dwarf_getattrs() gives them: *p is after the DIE's abbreviation code
+ * and is left after its attributes. -2 for a value this cannot size
+ * (the unit is then read through libdw).
+ */
+static int read_fn_fast(struct fbuild *b, Dwarf_Die *die, const struct sp_dwabbrev *ab,
+			const uint8_t **p, const uint8_t *end, uint32_t encl, uint32_t *idx)
+{
+	const struct sp_dwabbrev_attr *at = b->abbrevs.attrs + ab->first;
+	struct fnctx c = {b, die};
+	uint32_t i;
+
+	fn_begin(b, (int)ab->tag, encl, idx);
+	for (i = 0; i < ab->n; i++) {
+		Dwarf_Attribute a;
+
+		a.code = at[i].name;
+		a.form = at[i].form;
+		a.valp = (unsigned char *)(uintptr_t)(at[i].implicit ? at[i].implicit : *p);
+		a.cu = die->cu;
+		if (sp_dwattr_skip(p, end, &at[i], &b->fu) < 0)
+			return -2;
+		if (fn_attr(&a, &c) != DWARF_CB_OK)
+			return -1; /* fail() was called */
+	}
+	return fn_end(b, *idx);
 }
 
 /* ---- rules 1 and 4: walking a unit ---- */
@@ -703,6 +752,114 @@ static int walk_unit(struct fbuild *b)
 	}
 }
 
+static int libdw_walk; /* sp_dwfuncs_set_libdw_walk() */
+
+void sp_dwfuncs_set_libdw_walk(int on)
+{
+	libdw_walk = on;
+}
+
+/* Steps *p over the attributes of abbreviation ab; -1 if it cannot. */
+static int skip_attrs(const struct fbuild *b, const struct sp_dwabbrev *ab, const uint8_t **p,
+		      const uint8_t *end)
+{
+	const struct sp_dwabbrev_attr *at = b->abbrevs.attrs + ab->first;
+	uint32_t i;
+
+	if (ab->fixed >= 0) {
+		if ((uint64_t)ab->fixed > (uint64_t)(end - *p))
+			return -1;
+		*p += ab->fixed;
+		return 0;
+	}
+	for (i = 0; i < ab->n; i++)
+		if (sp_dwattr_skip(p, end, &at[i], &b->fu) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * walk_unit() over the unit's bytes, with its abbreviation table read
+ * once (dwarf-dies.h): the same function DIEs in the same order, the
+ * children of no_fn_children() DIEs stepped over. 0 at the unit's end,
+ * -1 when bfd gives up on the unit, -2 when something is not understood
+ * here (an unknown or indirect form, a sparse table): the caller then
+ * walks the unit through libdw.
+ */
+static int walk_unit_fast(struct fbuild *b)
+{
+	Dwarf_Die cudie = b->unit->die, first;
+	Dwarf *dw = cudie.cu ? dwarf_cu_getdwarf(cudie.cu) : NULL;
+	Dwarf_Off off = dwarf_dieoffset(&cudie), next, abbrev_off;
+	const uint8_t *p, *end;
+	size_t depth = 0, skip_from = SIZE_MAX; /* children of a no_fn DIE */
+
+	if (!dw || libdw_walk ||
+	    dwarf_next_unit(dw, off - dwarf_cuoffset(&cudie), &next, NULL, NULL, &abbrev_off, NULL,
+			    NULL, NULL, NULL) != 0 ||
+	    next < off)
+		return -2;
+	b->fu.version = b->unit->version;
+	b->fu.addr_size = b->unit->addr_size;
+	b->fu.offset_size = b->unit->offset_size;
+	b->fu.big_endian = b->secs.big_endian;
+	if (sp_dwabbrevs_read(&b->abbrevs, b->secs.abbrev.data, b->secs.abbrev.size, abbrev_off,
+			      &b->fu) < 0)
+		return -2;
+	if (dwarf_child(&cudie, &first) != 0)
+		return 0;
+	p = first.addr;
+	end = (const uint8_t *)cudie.addr + (next - off);
+	grow_stack(b, 1);
+	b->encl[0] = NONE;
+	while (p < end) {
+		const uint8_t *at = p;
+		const struct sp_dwabbrev *ab;
+		uint32_t self = NONE;
+		uint64_t code;
+
+		if (*p < 0x80) {
+			code = *p++;
+		} else {
+			struct rd r = {p, end, 0};
+
+			code = rd_leb(&r, 0);
+			p = r.p;
+		}
+		if (code == 0) {
+			if (depth == 0)
+				return 0;
+			if (--depth < skip_from)
+				skip_from = SIZE_MAX;
+			continue;
+		}
+		ab = sp_dwabbrevs_find(&b->abbrevs, code);
+		if (!ab)
+			return -2;
+		if (skip_from == SIZE_MAX && is_fn_tag((int)ab->tag)) {
+			Dwarf_Die die;
+			int r;
+
+			memset(&die, 0, sizeof(die));
+			die.addr = (void *)(uintptr_t)at;
+			die.cu = cudie.cu;
+			r = read_fn_fast(b, &die, ab, &p, end, b->encl[depth], &self);
+			if (r < 0)
+				return r;
+		} else if (skip_attrs(b, ab, &p, end) < 0) {
+			return -2;
+		}
+		if (ab->children) {
+			grow_stack(b, depth + 2);
+			b->encl[depth + 1] = self != NONE ? self : b->encl[depth];
+			depth++;
+			if (skip_from == SIZE_MAX && no_fn_children((int)ab->tag))
+				skip_from = depth;
+		}
+	}
+	return 0;
+}
+
 static void unit_seg_out(void *ctx, uint64_t start, uint64_t end, const struct sp_iv *w)
 {
 	struct fbuild *b = ctx;
@@ -733,6 +890,14 @@ static uint64_t unit_base(const struct sp_dwunit *u)
 	return addr;
 }
 
+/* Drops the functions from index nfns on (the current unit's). */
+static void forget_functions(struct fbuild *b, size_t nfns)
+{
+	b->f->nfns = nfns;
+	while (b->f->nnolink && b->f->nolink[b->f->nnolink - 1].fn >= nfns)
+		b->f->nnolink--;
+}
+
 /*
  * Reads the functions of unit u, whose line program (the one of lpunit)
  * the line table decoded; a program with DW_LNE_define_file is run again
@@ -743,6 +908,7 @@ static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct 
 {
 	struct sp_error uerr = SP_ERROR_INIT;
 	size_t nfns = b->f->nfns;
+	int r;
 
 	if (sp_lineprog_open(&b->lp, &b->secs, lpunit, b->strs, &uerr) < 0 ||
 	    (run && sp_lineprog_run(&b->lp, NULL, NULL, &uerr)))
@@ -752,11 +918,17 @@ static void read_unit(struct fbuild *b, const struct sp_dwunit *u, const struct 
 	b->niv = 0;
 	b->failed = 0;
 	b->err = &uerr;
-	if (walk_unit(b) < 0) {
+	r = walk_unit_fast(b);
+	if (r == -2) {
+		/* start the unit again through libdw */
+		forget_functions(b, nfns);
+		b->niv = 0;
+		b->failed = 0;
+		r = walk_unit(b);
+	}
+	if (r < 0) {
 		/* bfd gives up on the unit: forget its functions */
-		b->f->nfns = nfns;
-		while (b->f->nnolink && b->f->nolink[b->f->nnolink - 1].fn >= nfns)
-			b->f->nnolink--;
+		forget_functions(b, nfns);
 		return;
 	}
 	sp_iv_sort(b->iv, b->niv);
@@ -1064,6 +1236,7 @@ static void fbuild_release(struct fbuild *b)
 	free(b->ar);
 	free(b->stack);
 	free(b->encl);
+	sp_dwabbrevs_release(&b->abbrevs);
 	sp_lineprog_release(&b->lp);
 }
 

@@ -88,6 +88,13 @@ struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *c
 void sp_dwfuncs_finish(struct sp_dwfuncs *f, const struct sp_linetab *lines);
 
 /*
+ * For tests: on != 0 makes sp_dwfuncs_read() walk every unit's DIEs
+ * through libdw, the path it takes for a unit whose abbreviations it
+ * does not read itself (dwarf-dies.h). Set before any file is read.
+ */
+void sp_dwfuncs_set_libdw_walk(int on);
+
+/*
  * The ELF symbols alone (for files without DWARF): sp_dwfuncs_find() then
  * finds nothing and sp_dwfuncs_symbol() answers from `elf`'s .symtab, or
  * its .dynsym when it has no .symtab, as bfd does. Never NULL.

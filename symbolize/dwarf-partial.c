@@ -43,6 +43,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "dwarf-dies.h"
 #include "symprof/alloc.h"
 #include "symprof/inflate.h"
 #include "symprof/sort.h"
@@ -531,89 +532,13 @@ static void rd_skip(struct rd *r, uint64_t n)
 /* Skips an attribute value of `form`; 0 if the form is not a plain one. */
 static int skip_form(struct rd *r, uint64_t form, int addr_size, int offsz, int version)
 {
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 1;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		rd_skip(r, 1);
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		rd_skip(r, 2);
-		return 1;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		rd_skip(r, 3);
-		return 1;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4:
-		rd_skip(r, 4);
-		return 1;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		rd_skip(r, 8);
-		return 1;
-	case DW_FORM_data16:
-		rd_skip(r, 16);
-		return 1;
-	case DW_FORM_addr:
-		rd_skip(r, (uint64_t)addr_size);
-		return 1;
-	case DW_FORM_ref_addr:
-		rd_skip(r, (uint64_t)(version <= 2 ? addr_size : offsz));
-		return 1;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_GNU_strp_alt:
-		rd_skip(r, (uint64_t)offsz);
-		return 1;
-	case DW_FORM_udata:
-	case DW_FORM_sdata:
-	case DW_FORM_ref_udata:
-	case DW_FORM_strx:
-	case DW_FORM_addrx:
-	case DW_FORM_loclistx:
-	case DW_FORM_rnglistx:
-	case DW_FORM_GNU_addr_index:
-	case DW_FORM_GNU_str_index:
-		rd_uleb(r);
-		return 1;
-	case DW_FORM_string:
-		while (!r->bad && r->p < r->end && *r->p)
-			r->p++;
-		rd_skip(r, 1);
-		return 1;
-	case DW_FORM_block1:
-		rd_skip(r, rd_fixed(r, 1));
-		return 1;
-	case DW_FORM_block2:
-		rd_skip(r, rd_fixed(r, 2));
-		return 1;
-	case DW_FORM_block4:
-		rd_skip(r, rd_fixed(r, 4));
-		return 1;
-	case DW_FORM_block:
-	case DW_FORM_exprloc:
-		rd_skip(r, rd_uleb(r));
-		return 1;
-	default:
+	struct sp_dwform_unit fu = {version, addr_size, offsz, 0};
+
+	if (form > UINT32_MAX)
 		return 0;
-	}
+	if (!r->bad && sp_dwform_skip(&r->p, r->end, (unsigned)form, &fu) < 0)
+		r->bad = 1;
+	return 1;
 }
 
 /* The next (name, form) of an abbreviation; 0 at its end or when bad. */

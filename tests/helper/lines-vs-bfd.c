@@ -12,11 +12,12 @@
  * opened bfd (bfd caches names between lookups, addr2line with a single
  * address does not).
  *
- *   lines-vs-bfd [-v] [-s SAMPLES] [-t] ELF...
+ *   lines-vs-bfd [-v] [-l] [-s SAMPLES] [-t] ELF...
  *
  * -s sets the number of sampled addresses for inline chains (default 300,
  * 0 = none, -1 = every address); -t prints timings (table build, lookups
- * per second); -v prints every compared chain. Exit status: 0 if all
+ * per second); -v prints every compared chain; -l walks the DIEs through
+ * libdw (sp_dwfuncs_set_libdw_walk()). Exit status: 0 if all
  * agreed, 1 on any mismatch, 2 on errors.
  */
 #define PACKAGE "symprof-tests"
@@ -450,13 +451,15 @@ int main(int argc, char **argv)
 			op.timing = 1;
 		else if (!strcmp(argv[i], "-v"))
 			op.verbose = 1;
+		else if (!strcmp(argv[i], "-l"))
+			sp_dwfuncs_set_libdw_walk(1);
 		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
 			op.samples = strtol(argv[++i], NULL, 10);
 		else
 			break;
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: lines-vs-bfd [-v] [-t] [-s SAMPLES] ELF...\n");
+		fprintf(stderr, "usage: lines-vs-bfd [-v] [-t] [-l] [-s SAMPLES] ELF...\n");
 		return 2;
 	}
 	for (; i < argc; i++) {

@@ -19,6 +19,7 @@
 #include <libelf.h>
 
 #include "addrindex.h"
+#include "dwarf-dies.h"
 #include "dwarf-funcs.h"
 #include "internal.h"
 #include "lines.h"
@@ -968,6 +969,119 @@ static void test_demangle_memo(void)
 	sp_symbolizer_free(s);
 }
 
+/* dwarf-dies.c: the sizes of attribute values, and abbreviation tables. */
+static void test_dwarf_forms(void)
+{
+	static const struct {
+		unsigned form;
+		uint8_t bytes[8];
+		size_t avail; /* bytes before the end */
+		size_t len;   /* the value's size */
+		int ok;	      /* 0: refused */
+	} cases[] = {
+		{0x0b /* data1 */, {7}, 4, 1, 1},
+		{0x05 /* data2 */, {1, 2}, 4, 2, 1},
+		{0x06 /* data4 */, {1, 2, 3, 4}, 4, 4, 1},
+		{0x06 /* data4, cut */, {1, 2, 3}, 3, 0, 0},
+		{0x07 /* data8 */, {0}, 8, 8, 1},
+		{0x1e /* data16 */, {0}, 16, 16, 1},
+		{0x01 /* addr, 8 */, {0}, 8, 8, 1},
+		{0x10 /* ref_addr, v4: offset size */, {0}, 8, 4, 1},
+		{0x0e /* strp */, {0}, 8, 4, 1},
+		{0x17 /* sec_offset */, {0}, 8, 4, 1},
+		{0x19 /* flag_present */, {0}, 4, 0, 1},
+		{0x21 /* implicit_const */, {0}, 4, 0, 1},
+		{0x0f /* udata */, {0x80, 0x80, 0x01, 9}, 4, 3, 1},
+		{0x0d /* sdata */, {0x7f, 9}, 4, 1, 1},
+		{0x08 /* string */, {'a', 'b', 0, 9}, 4, 3, 1},
+		{0x0a /* block1 */, {2, 9, 9, 9}, 4, 3, 1},
+		{0x0a /* block1, cut */, {5, 9, 9, 9}, 4, 0, 0},
+		{0x18 /* exprloc */, {3, 1, 2, 3, 9}, 5, 4, 1},
+		{0x18 /* exprloc, 128 bytes */, {0x80, 0x01, 9}, 8, 0, 0},
+		{0x08 /* string, unterminated */, {'a', 'b', 'c', 'd'}, 4, 0, 0},
+		{0x0f /* udata, unterminated */, {0x80, 0x80, 0x80, 0x80}, 4, 0, 0},
+		{0x16 /* indirect */, {0x0b, 1}, 4, 0, 0},
+		{0x03 /* block2 */, {1, 0, 9}, 4, 3, 1},
+		{0x04 /* block4 */, {2, 0, 0, 0, 9, 9}, 8, 6, 1},
+		{0x04 /* block4, cut */, {2, 0, 0, 0, 9}, 5, 0, 0},
+		{0x7777 /* unknown */, {0}, 4, 0, 0},
+	};
+	struct sp_dwform_unit fu = {4, 8, 4, 0}, v2 = {2, 8, 4, 0};
+	uint8_t buf[16];
+	const uint8_t *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(buf, 0, sizeof(buf));
+		memcpy(buf, cases[i].bytes, sizeof(cases[i].bytes));
+		p = buf;
+		CU_ASSERT_EQUAL(sp_dwform_skip(&p, buf + cases[i].avail, cases[i].form, &fu),
+				cases[i].ok ? 0 : -1);
+		CU_ASSERT_EQUAL((size_t)(p - buf), cases[i].len);
+	}
+	/* DWARF 2's ref_addr has the size of an address */
+	p = buf;
+	CU_ASSERT_EQUAL(sp_dwform_skip(&p, buf + 16, 0x10, &v2), 0);
+	CU_ASSERT_EQUAL(p - buf, 8);
+	/* a big-endian block2's length */
+	memset(buf, 0, sizeof(buf));
+	buf[1] = 3;
+	p = buf;
+	fu.big_endian = 1;
+	CU_ASSERT_EQUAL(sp_dwform_skip(&p, buf + 16, 0x03, &fu), 0);
+	CU_ASSERT_EQUAL(p - buf, 5);
+}
+
+static void test_dwarf_abbrevs(void)
+{
+	/* at 0: code 1 subprogram, children, (name strp) (low_pc addr)
+	 * (high_pc data8); code 2 variable, no children, (name string)
+	 * (const_value implicit_const -5) ; end. At 20: code 1 twice. */
+	static const uint8_t table[] = {
+		1, 0x2e, 1, 0x03, 0x0e, 0x11, 0x01, 0x12, 0x07, 0, 0,
+		2, 0x34, 0, 0x03, 0x08, 0x1c, 0x21, 0x7b, 0,	0, 0,
+		1, 0x2e, 0, 0,	  0,	1,    0x34, 0,	  0,	0, 0,
+	};
+	struct sp_dwabbrevs t;
+	struct sp_dwform_unit fu = {5, 8, 4, 0};
+	const struct sp_dwabbrev *a;
+
+	memset(&t, 0, sizeof(t));
+	CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, table, sizeof(table), 0, &fu), 0);
+	a = sp_dwabbrevs_find(&t, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->tag, 0x2e);
+	CU_ASSERT_EQUAL(a->children, 1);
+	CU_ASSERT_EQUAL(a->n, 3);
+	CU_ASSERT_EQUAL(a->fixed, 4 + 8 + 8);
+	a = sp_dwabbrevs_find(&t, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->tag, 0x34);
+	CU_ASSERT_EQUAL(a->children, 0);
+	CU_ASSERT_EQUAL(a->fixed, -1);
+	CU_ASSERT_EQUAL(t.attrs[a->first + 1].form, 0x21);
+	CU_ASSERT_PTR_EQUAL(t.attrs[a->first + 1].implicit, table + 18);
+	CU_ASSERT_PTR_NULL(sp_dwabbrevs_find(&t, 0));
+	CU_ASSERT_PTR_NULL(sp_dwabbrevs_find(&t, 3));
+	/* a repeated code, a cut table, an offset past the end */
+	CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, table, sizeof(table), 22, &fu), -1);
+	CU_ASSERT_PTR_NULL(sp_dwabbrevs_find(&t, 1));
+	CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, table, 6, 0, &fu), -1);
+	CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, table, sizeof(table), sizeof(table), &fu), -1);
+	/* read again after a failure: the same answers */
+	CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, table, sizeof(table), 0, &fu), 0);
+	CU_ASSERT_PTR_NOT_NULL(sp_dwabbrevs_find(&t, 2));
+	sp_dwabbrevs_release(&t);
+	/* a sparse code */
+	{
+		static const uint8_t sparse[] = {0xff, 0xff, 0x03, 0x2e, 0, 0, 0, 0};
+
+		memset(&t, 0, sizeof(t));
+		CU_ASSERT_EQUAL(sp_dwabbrevs_read(&t, sparse, sizeof(sparse), 0, &fu), -1);
+		sp_dwabbrevs_release(&t);
+	}
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -997,7 +1111,9 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "demangling batches agree with sp_demangle", test_demangle_batch) ||
 	    !CU_add_test(s, "allocated sections, their gaps and their edges", test_in_alloc) ||
 	    !CU_add_test(s, "the demangling memo answers by name, and by pointer",
-			 test_demangle_memo))
+			 test_demangle_memo) ||
+	    !CU_add_test(s, "DWARF forms: the sizes of values", test_dwarf_forms) ||
+	    !CU_add_test(s, "DWARF abbreviation tables", test_dwarf_abbrevs))
 		return -1;
 	return 0;
 }
