@@ -42,6 +42,7 @@ enum {
 	OPT_HTML,
 	OPT_DIFF,
 	OPT_CUM,
+	OPT_TEXT,
 	OPT_ADDRESSES,
 	OPT_FILES,
 	OPT_FUNCTIONS,
@@ -116,6 +117,7 @@ static const struct option long_options[] = {
 	{"html", required_argument, 0, OPT_HTML},
 	{"diff", required_argument, 0, OPT_DIFF},
 	{"cum", no_argument, 0, OPT_CUM},
+	{"text", no_argument, 0, OPT_TEXT},
 	{"addresses", no_argument, 0, OPT_ADDRESSES},
 	{"files", no_argument, 0, OPT_FILES},
 	{"functions", no_argument, 0, OPT_FUNCTIONS},
@@ -150,7 +152,7 @@ static const char usage_text[] =
 	"\t[--version] [--width=n] [--ignore-non-functions]\n"
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
-	"\t[--cum] [--addresses|--functions|--files] [--show_addresses]\n"
+	"\t[--text] [--cum] [--addresses|--functions|--files] [--show_addresses]\n"
 	"\t[--focus=REGEX] [--ignore=REGEX]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
@@ -540,6 +542,9 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 	case OPT_CUM:
 		o->cum = 1;
 		break;
+	case OPT_TEXT:
+		/* google-pprof's spelling */
+		return parse_format(o, "pprof");
 	case OPT_ADDRESSES:
 		o->pprof_addresses = 1;
 		break;
