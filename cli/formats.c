@@ -63,6 +63,7 @@ struct arg {
 	enum arg_kind kind;
 	const struct sp_cli_format *fmt; /* ARG_PROFILE */
 	enum sp_fmt_compression compression;
+	int empty; /* a regular file of 0 bytes */
 };
 
 static const char *article(const char *noun)
@@ -140,6 +141,7 @@ static int look(struct arg *a, const char *path)
 	a->path = path;
 	if (!strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
+	a->empty = st.st_size == 0;
 	if (sp_fmt_head_read(&h, path, &err) < 0) {
 		if (err.code == SP_E_OPEN || err.code == SP_E_IO)
 			return 0;
@@ -275,38 +277,79 @@ static int assign_image(struct sp_opts *o, const struct arg *first, const struct
 	return 0;
 }
 
-/* The file the option messages name: the executable, else the first
- * profile. */
-static const char *first_file(const struct sp_opts *o)
+/* What the option messages name among the profiles (after
+ * assign_image()): the first file of format fmt, else the first one
+ * nothing recognised (read as fmt, the fallback), else the first one not
+ * looked at, else a lone argument nothing recognises; NULL for gmon.out
+ * by default. */
+static const struct arg *named_file(const struct sp_opts *o, const struct arg *v, size_t n,
+				    const struct sp_cli_format *fmt)
 {
-	return o->image_given ? o->image : o->profiles[0];
+	size_t i, from = o->image_given ? 1 : 0;
+
+	for (i = from; i < n; i++)
+		if (v[i].kind == ARG_PROFILE && v[i].fmt == fmt)
+			return &v[i];
+	for (i = from; i < n; i++)
+		if (v[i].kind == ARG_UNKNOWN || v[i].kind == ARG_UNSEEN)
+			return &v[i];
+	/* a lone file nothing recognises: what the user named */
+	if (o->image_given && o->profiles_defaulted && n && v[0].kind == ARG_UNKNOWN)
+		return &v[0];
+	return NULL;
+}
+
+/* "'file' is a gmon profile", or that it is not one when nothing
+ * recognised it (fmt is the fallback). */
+static void describe(struct sp_buf *b, const struct arg *a, const struct sp_opts *o,
+		     const struct sp_cli_format *fmt)
+{
+	if (!a) {
+		sp_buf_addf(b, "'%s' is %s %s", o->profiles[0], article(fmt->noun), fmt->noun);
+		return;
+	}
+	sp_buf_addf(b, "'%s' ", a->path);
+	if (a->kind == ARG_PROFILE)
+		sp_buf_addf(b, "is %s %s", article(fmt->noun), fmt->noun);
+	else if (a->kind == ARG_UNSEEN)
+		sp_buf_addstr(b, "is not a file symprof can read");
+	else if (a->empty)
+		sp_buf_addstr(b, "is an empty file");
+	else
+		sp_buf_addstr(b, "is not one of them");
 }
 
 /* Options of other formats, an output the format does not write, and the
- * format's own rules: 0, or the exit status after a message. */
-static int check_options(const struct sp_opts *o, const struct sp_cli_format *fmt)
+ * format's own rules: 0, or the exit status after a message. `named` is
+ * the file the messages name (named_file()). */
+static int check_options(const struct sp_opts *o, const struct sp_cli_format *fmt,
+			 const struct arg *named)
 {
+	struct sp_buf what = SP_BUF_INIT;
 	const char *opt;
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < NFORMATS; i++) {
+	describe(&what, named, o, fmt);
+	for (i = 0; i < NFORMATS && !rc; i++) {
 		if (formats[i] == fmt || !formats[i]->own_option ||
 		    !(opt = formats[i]->own_option(o)))
 			continue;
-		sp_cli_error("%s is an option for %s, and '%s' is %s %s", opt, formats[i]->plural,
-			     first_file(o), article(fmt->noun), fmt->noun);
-		return 2;
+		sp_cli_error("%s is an option for %s, and %s", opt, formats[i]->plural, what.buf);
+		rc = 2;
 	}
-	if (!writes(fmt, o->out_format)) {
+	if (!rc && !writes(fmt, o->out_format)) {
 		struct sp_buf b = SP_BUF_INIT;
 
 		list_formats(&b, writes, o->out_format, WORD_PLURAL, " or ");
-		sp_cli_error("--format=%s needs %s, and '%s' is %s %s",
-			     sp_cli_out_format_name(o->out_format), b.buf, first_file(o),
-			     article(fmt->noun), fmt->noun);
+		sp_cli_error("--format=%s needs %s, and %s", sp_cli_out_format_name(o->out_format),
+			     b.buf, what.buf);
 		sp_buf_release(&b);
-		return 2;
+		rc = 2;
 	}
+	sp_buf_release(&what);
+	if (rc)
+		return rc;
 	return fmt->check_options ? fmt->check_options(o) : 0;
 }
 
@@ -451,7 +494,7 @@ int sp_cli_run(struct sp_opts *o)
 	else
 		rc = assign_image(o, &v[0], fmt);
 	if (!rc)
-		rc = check_options(o, fmt);
+		rc = check_options(o, fmt, named_file(o, v, n, fmt));
 	if (!rc && !forced)
 		rc = check_files(o, v, n, fmt);
 	free(v);
