@@ -15,10 +15,11 @@
  *                                                  pc (leaf), pc[1..] =
  *                                                  return addresses, leaf
  *                                                  to root
- *   <trailer>  0  1  0                             optional: EOF after a
- *                                                  whole record also ends
- *                                                  the records
- *   <maps>     text to EOF                         a copy of /proc/self/maps
+ *   <trailer>  0  1  0                             always written: a file
+ *                                                  without it was cut
+ *                                                  (an error)
+ *   <maps>     text to EOF                         a copy of /proc/self/maps,
+ *                                                  ending with a newline
  *
  * The memory map is text, one mapping a line, in either of two forms:
  *
@@ -679,8 +680,12 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 	}
 	if (r->size % (size_t)r->w)
 		return truncated(r, "record header", nslots);
-	*end_slot = nslots;
-	return 0;
+	/* gperftools (and Go's legacy writer) always end the records with
+	 * 0 1 0: a file without it was cut after a whole record */
+	return sp_error_set(r->err, SP_E_TRUNCATED,
+			    "cannot read '%s': stack records truncated at offset %#zx: no 0 1 0 "
+			    "record ends them (file is %zu bytes)",
+			    r->name, nslots * (size_t)r->w, r->size);
 }
 
 /*
@@ -933,6 +938,28 @@ static void reserve(struct gperf_reader *r, size_t first, size_t end, size_t nre
 		sp_profile_reserve(r->p, frames + 1, nrec);
 }
 
+/*
+ * The memory map after the records (from offset `at`) is a copy of
+ * /proc/self/maps: its last line ends with a newline (NUL padding
+ * after it aside). One that does not was cut: -1 with the error.
+ */
+static int check_maps_end(struct gperf_reader *r, size_t at)
+{
+	const uint8_t *t = r->data + at;
+	size_t k = r->size - at, line;
+
+	while (k && t[k - 1] == 0)
+		k--;
+	if (!k || t[k - 1] == '\n')
+		return 0;
+	for (line = k; line && t[line - 1] != '\n'; line--)
+		;
+	return sp_error_set(r->err, SP_E_TRUNCATED,
+			    "cannot read '%s': memory map truncated at offset %#zx: its last line "
+			    "(at offset %#zx) has no end (file is %zu bytes)",
+			    r->name, at + k, at + line, r->size);
+}
+
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,
 			  struct sp_error *err)
 {
@@ -957,8 +984,11 @@ int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t 
 	in->word_size = r.w;
 	r.counter = samples_counter(p);
 	r.map_first = (uint32_t)p->nmaps;
-	if (end * (size_t)r.w < size)
+	if (end * (size_t)r.w < size) {
+		if ((ret = check_maps_end(&r, end * (size_t)r.w)) < 0)
+			return ret;
 		read_maps(&r, (const char *)data + end * (size_t)r.w, size - end * (size_t)r.w);
+	}
 	sort_maps(&r);
 	addrs_init(&r, ADDR_BITS_MIN);
 	if (p->stack_list) {
