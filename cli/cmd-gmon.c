@@ -180,6 +180,47 @@ static void view_release(struct gmon_view *v)
 }
 
 /*
+ * glibc's startup code (gcrt1.o) profiles [__executable_start, etext),
+ * rounded to the histogram's 4-byte granularity: a GNU gmon.out whose
+ * histogram starts there but ends elsewhere was written by another
+ * program linked at the same base, even when it falls inside this one's
+ * text (gprof prints nonsense then). Only checked when the executable
+ * defines both symbols (a stripped one does not) and every profile is GNU
+ * gmon.
+ */
+static int glibc_range_differs(struct gmon_run *g)
+{
+	uint64_t etext, start, lo, hi;
+	size_t i;
+
+	for (i = 0; i < g->prof->ninputs; i++)
+		if (!g->prof->inputs[i].format || strcmp(g->prof->inputs[i].format, "gmon"))
+			return 0;
+	if (sp_image_symbol_value(g->im, "etext", &etext) < 0 ||
+	    sp_image_symbol_value(g->im, "__executable_start", &start) < 0)
+		return 0;
+	lo = start & ~(uint64_t)3;
+	hi = (etext + 3) & ~(uint64_t)3;
+	for (i = 0; i < g->prof->nhists; i++) {
+		const struct sp_hist *h = &g->prof->hists[i];
+
+		/* a histogram from __executable_start is glibc's; one that
+		 * starts elsewhere was made otherwise (monstartup() called by
+		 * hand, another libc, a hand-made file): not judged */
+		if (h->low_pc != lo || h->high_pc == hi)
+			continue;
+		sp_cli_error("profile does not match '%s': its histogram covers [%#llx, %#llx), "
+			     "and this program's profiles cover [%#llx, %#llx) (__executable_start "
+			     "to etext)",
+			     g->o->image, (unsigned long long)h->low_pc,
+			     (unsigned long long)h->high_pc, (unsigned long long)lo,
+			     (unsigned long long)hi);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * A profile of another program: its histogram misses the executable's
  * text, or an arc's callee (an mcount call site) lies outside the code. gprof silently prints
  * nonsense for those; symprof stops.
@@ -205,6 +246,8 @@ static int check_match(struct gmon_run *g)
 			return 1;
 		}
 	}
+	if (glibc_range_differs(g))
+		return 1;
 	for (i = 0; i < g->prof->npcarcs; i++) {
 		uint64_t self = g->prof->pcarcs[i].self_pc;
 

@@ -428,6 +428,54 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
 }
 
+/* The symbol `name` of the file's .symtab (elf_getdata() gives the
+ * entries in the host's layout): the string is compared only for the
+ * symbols whose name starts with its first byte. */
+static int elf_symbol_value(struct sp_image *im, const char *name, uint64_t *value)
+{
+	const struct sp_elf_file *f = &EI(im)->main;
+	Elf_Scn *scn = find_scn_type(f, SHT_SYMTAB), *strscn;
+	int is64 = gelf_getclass(f->elf) == ELFCLASS64;
+	size_t i, n, esize = is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	Elf_Data *d, *strd;
+	GElf_Shdr sh;
+
+	if (!scn || !(d = elf_getdata(scn, NULL)) || !gelf_getshdr(scn, &sh) ||
+	    !(strscn = elf_getscn(f->elf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)) ||
+	    !d->d_buf)
+		return -1;
+	n = d->d_size / esize;
+	for (i = 1; i < n; i++) {
+		const char *str;
+		uint64_t st_value;
+		uint32_t st_name;
+		uint16_t shndx;
+
+		if (is64) {
+			const Elf64_Sym *sy = (const Elf64_Sym *)d->d_buf + i;
+
+			st_name = sy->st_name;
+			st_value = sy->st_value;
+			shndx = sy->st_shndx;
+		} else {
+			const Elf32_Sym *sy = (const Elf32_Sym *)d->d_buf + i;
+
+			st_name = sy->st_name;
+			st_value = sy->st_value;
+			shndx = sy->st_shndx;
+		}
+		if (st_name >= strd->d_size || shndx == SHN_UNDEF)
+			continue;
+		str = (const char *)strd->d_buf + st_name;
+		if (str[0] != name[0] || !memchr(str, 0, strd->d_size - st_name) ||
+		    strcmp(str, name))
+			continue;
+		*value = to_target(EI(im), st_value);
+		return 0;
+	}
+	return -1;
+}
+
 /* ---- text ---- */
 
 static int elf_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err)
@@ -1097,6 +1145,7 @@ const struct image_ops sp_elf_image_ops = {
 	.prefetch_query = elf_prefetch_query,
 	.in_code = elf_in_code,
 	.code = elf_code,
+	.symbol_value = elf_symbol_value,
 	.has_func_syms = 1,
 	.free = elf_free,
 };

@@ -119,6 +119,11 @@ int sp_image_in_code(struct sp_image *im, uint64_t vaddr)
 	return im->ops->in_code(im, vaddr);
 }
 
+int sp_image_symbol_value(struct sp_image *im, const char *name, uint64_t *value)
+{
+	return im->ops->symbol_value ? im->ops->symbol_value(im, name, value) : -1;
+}
+
 /* Without a backend of its own: the text section alone. */
 static int text_only_code(struct sp_image *im, struct sp_code *c, struct sp_error *err)
 {

@@ -53,6 +53,9 @@ struct image_ops {
 	int (*in_code)(struct sp_image *im, uint64_t vaddr);
 	/* fills the code description (NULL: the text section alone) */
 	int (*code)(struct sp_image *im, struct sp_code *c, struct sp_error *err);
+	/* optional: the value of the defined symbol `name` of the image's own
+	 * symbol table, 0; -1 if it has none */
+	int (*symbol_value)(struct sp_image *im, const char *name, uint64_t *value);
 	/* true when the backend's symbols come with function-type flags */
 	int has_func_syms;
 	void (*free)(struct sp_image *im);

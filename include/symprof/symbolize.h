@@ -371,6 +371,11 @@ struct sp_symtab *sp_symtab_from_nm(const char *path, uint64_t text_end, struct 
 /* 1 if vaddr lies in a section of the image that holds code. */
 int sp_image_in_code(struct sp_image *im, uint64_t vaddr);
 
+/* The value of the defined symbol `name` in the image's own symbol table
+ * (ELF: .symtab, not .dynsym; linker-defined symbols such as "etext"
+ * included): 0, or -1 if it has none there or the backend cannot say. */
+int sp_image_symbol_value(struct sp_image *im, const char *name, uint64_t *value);
+
 /* The file and line the debug information gives for vaddr, gprof style
  * (bfd_find_nearest_line): 0 on success, -1 if there is none. */
 int sp_image_src_line(struct sp_image *im, uint64_t vaddr, const char **file, int *line);
