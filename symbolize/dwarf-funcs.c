@@ -1030,18 +1030,20 @@ struct symc {
 	size_t sec;
 };
 
-static int symc_cmp(const void *pa, const void *pb)
+/* by section, address, larger size first, then symbol table order (a
+ * total order: any sort gives the same result) */
+static int symc_less(const struct symc *a, const struct symc *b)
 {
-	const struct symc *a = pa, *b = pb;
-
 	if (a->sec != b->sec)
-		return a->sec < b->sec ? -1 : 1;
+		return a->sec < b->sec;
 	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
+		return a->addr < b->addr;
 	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+		return a->size > b->size;
+	return a->order < b->order;
 }
+
+SP_DEFINE_STABLE_SORT(sort_symcs, struct symc, symc_less)
 
 /* bfd's maybe_function_sym(): could this symbol name code? */
 static int is_code_sym(const GElf_Sym *s)
@@ -1160,11 +1162,50 @@ static struct symc *collect_syms(Elf *elf, const uint32_t *map, size_t nscn, siz
 	return v;
 }
 
-static int alias_cmp(const void *pa, const void *pb)
+static int alias_less(const struct sp_dwalias *a, const struct sp_dwalias *b)
 {
-	const struct sp_dwalias *a = pa, *b = pb;
+	return a->addr < b->addr;
+}
 
-	return (a->addr > b->addr) - (a->addr < b->addr);
+/* stable: aliases at one address keep their symbol order */
+SP_DEFINE_STABLE_SORT(sort_aliases, struct sp_dwalias, alias_less)
+
+/*
+ * v sorted by symc_less(), in a new array (v is freed). In symbol table
+ * order already, v is sorted by size (larger first) and then by address
+ * and section with two stable radix sorts of (key, index) pairs, when
+ * sections and addresses fit one 64-bit key; else by merge sort.
+ */
+static struct symc *sort_syms(struct symc *v, size_t n)
+{
+	struct sp_keyed *k, *out;
+	struct symc *sorted;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].sec >= (1u << 16) || v[i].addr >> 48)
+			break;
+	if (i < n || n > UINT32_MAX) {
+		sorted = sp_xreallocarray(NULL, n, sizeof(*sorted));
+		sort_symcs(v, n, sorted);
+		free(sorted);
+		return v;
+	}
+	k = sp_xreallocarray(NULL, 2 * n, sizeof(*k));
+	for (i = 0; i < n; i++) {
+		k[i].key = ~v[i].size;
+		k[i].idx = (uint32_t)i;
+	}
+	out = sp_sort_keyed(k, n, k + n);
+	for (i = 0; i < n; i++)
+		out[i].key = (uint64_t)v[out[i].idx].sec << 48 | v[out[i].idx].addr;
+	out = sp_sort_keyed(out, n, out == k ? k + n : k);
+	sorted = sp_xreallocarray(NULL, n, sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[i] = v[out[i].idx];
+	free(k);
+	free(v);
+	return sorted;
 }
 
 static void load_symbols(struct fbuild *b, Elf *elf)
@@ -1178,7 +1219,7 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		return;
 	v = collect_syms(elf, map, nscn, &n);
 	if (n > 1)
-		qsort(v, n, sizeof(*v), symc_cmp);
+		v = sort_syms(v, n);
 	f->sym_addr = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_addr));
 	f->sym_name = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_name));
 	f->sym_file = sp_xreallocarray(NULL, n ? n : 1, sizeof(*f->sym_file));
@@ -1205,8 +1246,12 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		f->sym_file[f->nsyms] = v[i].file ? sp_strtab_intern(b->strs, v[i].file) : NULL;
 		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 	}
-	if (f->naliases > 1)
-		qsort(f->aliases, f->naliases, sizeof(*f->aliases), alias_cmp);
+	if (f->naliases > 1) {
+		struct sp_dwalias *tmp = sp_xreallocarray(NULL, f->naliases, sizeof(*tmp));
+
+		sort_aliases(f->aliases, f->naliases, tmp);
+		free(tmp);
+	}
 	free(v);
 	free(map);
 }
