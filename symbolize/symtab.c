@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "symprof/sort.h"
+#include "symprof/strtab.h"
 
 struct sp_symtab *sp_symtab_new(void)
 {
@@ -232,9 +233,21 @@ static void symbols_dedup(struct sp_symbol *syms, size_t *len, uint64_t text_end
 	*len = dst;
 }
 
+/* The slots of the name-pointer table for n symbols: a power of two
+ * above 2n. */
+static size_t name_slots(size_t n)
+{
+	size_t k = 64;
+
+	while (k < 2 * n + 2)
+		k *= 2;
+	return k;
+}
+
 size_t sp_symtab_name_ranks_scratch(const struct sp_symtab *t)
 {
-	return (2 * t->len + 1) * sizeof(struct sp_named) + 2 * (t->len + 1) * sizeof(uint32_t);
+	return (2 * t->len + 1) * sizeof(struct sp_named) + 2 * (t->len + 1) * sizeof(uint32_t) +
+	       name_slots(t->len) * sizeof(uint32_t);
 }
 
 uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
@@ -248,29 +261,45 @@ uint32_t *sp_symtab_name_ranks(const struct sp_symtab *t)
 
 uint32_t *sp_symtab_name_ranks_in(const struct sp_symtab *t, void *scratch)
 {
-	/* line symbols share their function's name and follow each other:
-	 * each run of one name pointer is sorted once, then mapped back */
-	size_t i, nu = 0;
-	uint32_t *sym_u, *rank_u, *ranks, r = 0;
+	/* line symbols share their function's name pointer, in runs that
+	 * inlined functions' lines interrupt: each distinct pointer is sorted
+	 * once (found through an open-addressing table), then mapped back */
+	size_t i, nu = 0, runs = 0, mask;
+	uint32_t *sym_u, *rank_u, *slot, *ranks, r = 0;
 	struct sp_named *v;
 
-	/* the names and their sort's room, then two maps of symbols */
+	/* the names and their sort's room, two maps of symbols, the table
+	 * (sized for the runs: the scratch's pages beyond are not touched) */
 	v = scratch;
 	sym_u = (uint32_t *)(v + 2 * t->len + 1);
 	rank_u = sym_u + t->len + 1;
+	slot = rank_u + t->len + 1;
+	for (i = 0; i < t->len; i++)
+		runs += !i || t->syms[i].name != t->syms[i - 1].name;
+	mask = name_slots(runs) - 1;
+	memset(slot, 0xff, (mask + 1) * sizeof(*slot));
 	for (i = 0; i < t->len; i++) {
 		const char *name = t->syms[i].name ? t->syms[i].name : "";
+		size_t h;
 
-		if (!nu || v[nu - 1].name != name) {
+		if (nu && v[nu - 1].name == name) {
+			sym_u[i] = (uint32_t)nu - 1;
+			continue;
+		}
+		h = (size_t)sp_hash_u64((uint64_t)(uintptr_t)name) & mask;
+		while (slot[h] != UINT32_MAX && v[slot[h]].name != name)
+			h = (h + 1) & mask;
+		if (slot[h] == UINT32_MAX) {
+			slot[h] = (uint32_t)nu;
 			v[nu].name = name;
 			v[nu].idx = (uint32_t)nu;
 			nu++;
 		}
-		sym_u[i] = (uint32_t)nu - 1;
+		sym_u[i] = slot[h];
 	}
 	sp_sort_names(v, nu, v + nu);
 	for (i = 0; i < nu; i++) {
-		/* equal strings (at different addresses, or runs apart) share a rank */
+		/* equal strings at different addresses share a rank */
 		if (i && strcmp(v[i].name, v[i - 1].name))
 			r = (uint32_t)i;
 		rank_u[v[i].idx] = r;
