@@ -297,6 +297,8 @@ size_t *sp_symtab_clone_origins(struct sp_symtab *t)
 
 /* ---- line symbols (-l; gprof's core_create_line_syms) ---- */
 
+#define LINE_MEMO 2048 /* a power of two */
+
 struct line_ctx {
 	struct sp_symtab *t;	 /* the finalized function table */
 	struct sp_symbol *lines; /* the new line symbols */
@@ -306,7 +308,22 @@ struct line_ctx {
 	 * interned there: equal names are equal pointers) */
 	const char *last_func, *last_name, *last_file;
 	const struct sp_srcfile *last_sf;
+	/* earlier answers, by the image's pointer: a function's lines come
+	 * in runs that its inlined callees' lines interrupt */
+	struct {
+		const char *func, *name;
+	} names[LINE_MEMO];
+	struct {
+		const char *file;
+		const struct sp_srcfile *sf;
+	} files[LINE_MEMO];
 };
+
+/* The memo slot of pointer p. */
+static size_t memo_slot(const void *p)
+{
+	return (size_t)(((uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (LINE_MEMO - 1);
+}
 
 static int add_line(void *vctx, uint64_t addr, const char *file, int line, const char *func)
 {
@@ -319,15 +336,27 @@ static int add_line(void *vctx, uint64_t addr, const char *file, int line, const
 	if (!file || !func || !line)
 		return 0;
 	if (func != c->last_func) {
+		size_t k = memo_slot(func);
+
 		c->last_func = func;
-		c->last_name = sp_strtab_intern(&c->t->strs, func);
+		if (c->names[k].func != func) {
+			c->names[k].func = func;
+			c->names[k].name = sp_strtab_intern(&c->t->strs, func);
+		}
+		c->last_name = c->names[k].name;
 	}
 	name = c->last_name;
 	if (prev && prev->line == line && prev->name == name && file == c->last_file)
 		return 0;
 	if (file != c->last_file) {
+		size_t k = memo_slot(file);
+
 		c->last_file = file;
-		c->last_sf = sp_symtab_file(c->t, file);
+		if (c->files[k].file != file) {
+			c->files[k].file = file;
+			c->files[k].sf = sp_symtab_file(c->t, file);
+		}
+		c->last_sf = c->files[k].sf;
 	}
 	sf = c->last_sf;
 	SP_ALLOC_GROW(c->lines, c->n + 1, c->alloc);
