@@ -154,22 +154,70 @@ char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k)
 				    k->for_profile ? ".p.idx" : ".idx");
 }
 
-uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
+#if defined(__GNUC__) || defined(__clang__)
+/* Four lanes at once, kept in registers (GCC's vectoriser of the plain
+ * loop below keeps the sums in memory: 0.6 instructions a byte). */
+typedef uint32_t sp_v4u32 __attribute__((vector_size(16)));
+
+static size_t checksum_lanes(const uint8_t *p, size_t n, uint32_t a[16], uint32_t b[16])
 {
-	/* Fletcher's sums over 32-bit words in sixteen lanes (SIMD adds,
-	 * faster than memory): a changed word changes its lane's first sum,
-	 * a word moved within its lane the second, one moved to another lane
-	 * both lanes' */
-	uint32_t a[16] = {0}, b[16] = {0}, w;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, tail = 0;
+	sp_v4u32 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0};
+	sp_v4u32 w0, w1, w2, w3;
+	size_t i;
+
+	for (i = 0; i + 64 <= n; i += 64) {
+		memcpy(&w0, p + i, 16);
+		memcpy(&w1, p + i + 16, 16);
+		memcpy(&w2, p + i + 32, 16);
+		memcpy(&w3, p + i + 48, 16);
+		a0 += w0;
+		a1 += w1;
+		a2 += w2;
+		a3 += w3;
+		b0 += a0;
+		b1 += a1;
+		b2 += a2;
+		b3 += a3;
+	}
+	memcpy(a, &a0, 16);
+	memcpy(a + 4, &a1, 16);
+	memcpy(a + 8, &a2, 16);
+	memcpy(a + 12, &a3, 16);
+	memcpy(b, &b0, 16);
+	memcpy(b + 4, &b1, 16);
+	memcpy(b + 8, &b2, 16);
+	memcpy(b + 12, &b3, 16);
+	return i;
+}
+#else
+static size_t checksum_lanes(const uint8_t *p, size_t n, uint32_t a[16], uint32_t b[16])
+{
+	uint32_t w;
 	size_t i, k;
 
+	memset(a, 0, 16 * sizeof(*a));
+	memset(b, 0, 16 * sizeof(*b));
 	for (i = 0; i + 64 <= n; i += 64)
 		for (k = 0; k < 16; k++) {
 			memcpy(&w, p + i + 4 * k, 4);
 			a[k] += w;
 			b[k] += a[k];
 		}
+	return i;
+}
+#endif
+
+uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
+{
+	/* Fletcher's sums over 32-bit words in sixteen lanes (SIMD adds,
+	 * faster than memory): a changed word changes its lane's first sum,
+	 * a word moved within its lane the second, one moved to another lane
+	 * both lanes' */
+	uint32_t a[16], b[16];
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, tail = 0;
+	size_t i, k;
+
+	i = checksum_lanes(p, n, a, b);
 	for (k = 0; k < 16; k++)
 		h = sp_hash_u64(h ^ ((uint64_t)a[k] << 32 | b[k]));
 	for (; i < n; i++)
