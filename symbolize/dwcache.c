@@ -227,11 +227,19 @@ uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
 
 /* ---- writing ---- */
 
+#define REF_MEMO 1024 /* a power of two */
+
 struct out {
 	struct sp_buf b;
 	struct sp_pairmap index; /* string pointer -> strs[] */
 	const char **strs;
 	size_t nstrs, strs_alloc;
+	/* the last reference of each slot's pointers: the same names and
+	 * files come back for row after row and function after function */
+	struct {
+		const char *s;
+		uint32_t ref;
+	} memo[REF_MEMO];
 };
 
 static void put(struct out *o, const void *p, size_t n)
@@ -275,18 +283,30 @@ static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 }
 
 /* A string's reference (0: NULL, i + 1: the i-th), entered if new. */
-static uint32_t ref(struct out *o, const char *s)
+/* ref() of a string not in the memo. */
+static uint32_t ref_new(struct out *o, const char *s)
 {
 	uint32_t i;
 
-	if (!s)
-		return 0;
 	SP_ALLOC_GROW(o->strs, o->nstrs + 1, o->strs_alloc);
 	o->strs[o->nstrs] = s;
 	i = sp_pairmap_put(&o->index, (uint64_t)(uintptr_t)s, 0, (uint32_t)o->nstrs);
 	if (i == o->nstrs)
 		o->nstrs++;
 	return i + 1;
+}
+
+static uint32_t ref(struct out *o, const char *s)
+{
+	size_t k = (size_t)(((uintptr_t)s * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (REF_MEMO - 1);
+
+	if (!s)
+		return 0;
+	if (o->memo[k].s == s)
+		return o->memo[k].ref;
+	o->memo[k].s = s;
+	o->memo[k].ref = ref_new(o, s);
+	return o->memo[k].ref;
 }
 
 static void put_lines(struct out *o, const struct sp_linetab_parts *l)
