@@ -167,6 +167,12 @@ static uint64_t load(const unsigned char *p, int n, int be)
 	uint64_t v = 0;
 	int i;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (!be && n > 0 && n <= 8) {
+		memcpy(&v, p, (size_t)n); /* the host's order is the file's */
+		return v;
+	}
+#endif
 	for (i = 0; i < n; i++)
 		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
 	return v;
@@ -200,6 +206,12 @@ static int attr_uint(const struct fbuild *b, Dwarf_Attribute *a, uint64_t *v)
 
 	switch (a->form) {
 	case DW_FORM_addr:
+		if (u->addr_size == 4 || u->addr_size == 8) {
+			/* what dwarf_formaddr() reads (it relocates nothing) */
+			*v = load(p, u->addr_size, be);
+			return 0;
+		}
+		/* fall through */
 	case DW_FORM_addrx:
 	case DW_FORM_addrx1:
 	case DW_FORM_addrx2:

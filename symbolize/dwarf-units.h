@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 struct sp_error;
@@ -33,11 +34,64 @@ int sp_dwsecs_load(Dwarf *dw, struct sp_dwsecs *s, struct sp_error *err);
 
 /* ---- forms ---- */
 
+/* (inline: asked for every attribute of every function DIE) */
 /* bfd's is_str_form(): the forms whose value bfd reads as a string. */
-int sp_dw_is_str_form(unsigned form);
-int sp_dw_is_strx_form(unsigned form);
+static inline int sp_dw_is_str_form(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_string:
+	case DW_FORM_strp:
+	case DW_FORM_strx:
+	case DW_FORM_strx1:
+	case DW_FORM_strx2:
+	case DW_FORM_strx3:
+	case DW_FORM_strx4:
+	case DW_FORM_line_strp:
+	case DW_FORM_GNU_strp_alt:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* bfd's is_int_form(): the forms whose value bfd reads as a number. */
-int sp_dw_is_int_form(unsigned form);
+static inline int sp_dw_is_int_form(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_addr:
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_flag:
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+	case DW_FORM_sec_offset:
+	case DW_FORM_flag_present:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_addrx:
+	case DW_FORM_implicit_const:
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4:
+	case DW_FORM_GNU_ref_alt:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static inline int sp_dw_is_strx_form(unsigned form)
+{
+	return form == DW_FORM_strx || (form >= DW_FORM_strx1 && form <= DW_FORM_strx4);
+}
 
 /* ---- units ---- */
 
