@@ -20,8 +20,13 @@ struct sp_iv {
 
 typedef void (*sp_iv_out_fn)(void *ctx, uint64_t start, uint64_t end, const struct sp_iv *winner);
 
-/* Sorts by start (then key1, key2, id), as sp_iv_sweep() needs. */
+/* Sorts by start (then key1, key2, id), as sp_iv_sweep() needs; stable. */
 void sp_iv_sort(struct sp_iv *iv, size_t n);
+/* The same by merge sort alone (for n >= SP_IV_RADIX_MIN sp_iv_sort()
+ * sorts by radix): for tests. */
+void sp_iv_sort_merge(struct sp_iv *iv, size_t n);
+
+#define SP_IV_RADIX_MIN 256
 
 /*
  * Sweeps ranges sorted by sp_iv_sort(): calls out() in address order for

@@ -20,6 +20,7 @@
 
 #include "addrindex.h"
 #include "dwarf-dies.h"
+#include "ivsweep.h"
 #include "dwarf-funcs.h"
 #include "internal.h"
 #include "lines.h"
@@ -1082,6 +1083,37 @@ static void test_dwarf_abbrevs(void)
 	}
 }
 
+/* ivsweep.c: the radix sort gives the merge sort's order (stable, ties
+ * by key1, key2, id), runs of equal starts short and long included. */
+static void test_iv_sort_radix(void)
+{
+	static const size_t sizes[] = {0, 1, 7, 255, 256, 257, 1000, 5000};
+	unsigned seed = 12345;
+	size_t t, i;
+
+	for (t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		size_t n = sizes[t];
+		struct sp_iv *a = calloc(n + 1, sizeof(*a)), *b = calloc(n + 1, sizeof(*b));
+
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* few distinct starts (long runs), a long run at 0x1000 */
+			a[i].start =
+				i % 97 == 0 ? 0x1000 : 0x1000 + ((seed >> 8) % (n / 8 + 2)) * 16;
+			a[i].end = a[i].start + 1 + (seed >> 20) % 64;
+			a[i].key1 = (seed >> 4) % 3;
+			a[i].key2 = (seed >> 12) % 2;
+			a[i].id = (seed >> 16) % 4; /* equal ids: only stability orders them */
+		}
+		memcpy(b, a, n * sizeof(*a));
+		sp_iv_sort(a, n);
+		sp_iv_sort_merge(b, n);
+		CU_ASSERT_EQUAL(memcmp(a, b, n * sizeof(*a)), 0);
+		free(a);
+		free(b);
+	}
+}
+
 int sp_test_register_lines(void)
 {
 	CU_pSuite s = CU_add_suite("lines", NULL, NULL);
@@ -1113,7 +1145,8 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "the demangling memo answers by name, and by pointer",
 			 test_demangle_memo) ||
 	    !CU_add_test(s, "DWARF forms: the sizes of values", test_dwarf_forms) ||
-	    !CU_add_test(s, "DWARF abbreviation tables", test_dwarf_abbrevs))
+	    !CU_add_test(s, "DWARF abbreviation tables", test_dwarf_abbrevs) ||
+	    !CU_add_test(s, "interval sort: radix as merge", test_iv_sort_radix))
 		return -1;
 	return 0;
 }
