@@ -182,7 +182,7 @@ static void debuglink(const struct sp_elf_file *f, const char **name, uint32_t *
 
 	*name = NULL;
 	*crc = 0;
-	if (!scn || !(d = elf_getdata(scn, NULL)) || !d->d_size)
+	if (!scn || !(d = elf_getdata(scn, NULL)) || !d->d_size || !d->d_buf)
 		return;
 	n = strnlen(d->d_buf, d->d_size);
 	if (n == d->d_size)
@@ -367,6 +367,11 @@ static int walk_symtab(struct sp_image *im, const struct sp_elf_file *f, Elf_Scn
 	    !(strscn = elf_getscn(f->elf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)))
 		return sp_error_set(err, SP_E_LIBELF, "cannot read symbols of '%s': %s", im->path,
 				    elf_errmsg(-1));
+	/* a string table without bytes (SHT_NOBITS in a damaged file) */
+	if (!strd->d_buf && strd->d_size)
+		return sp_error_set(err, SP_E_CORRUPT,
+				    "cannot read symbols of '%s': their string table has no data",
+				    im->path);
 	while ((scn = elf_nextscn(f->elf, scn))) {
 		GElf_Shdr x;
 		if (gelf_getshdr(scn, &x) && x.sh_type == SHT_SYMTAB_SHNDX &&
@@ -442,8 +447,8 @@ static int elf_symbol_value(struct sp_image *im, const char *name, uint64_t *val
 
 	if (!scn || !(d = elf_getdata(scn, NULL)) || !gelf_getshdr(scn, &sh) ||
 	    !(strscn = elf_getscn(f->elf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)) ||
-	    !d->d_buf)
-		return -1;
+	    !d->d_buf || !strd->d_buf)
+		return -1; /* (a hostile file's string table may have no bytes) */
 	n = d->d_size / esize;
 	for (i = 1; i < n; i++) {
 		const char *str;

@@ -135,7 +135,8 @@ static void read_syms(Elf *symelf, Elf_Scn *symscn, struct opd_ctx *c)
 	GElf_Shdr sh;
 
 	if (!d || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize ||
-	    !(strscn = elf_getscn(symelf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)))
+	    !(strscn = elf_getscn(symelf, sh.sh_link)) || !(strd = elf_getdata(strscn, NULL)) ||
+	    !strd->d_buf)
 		return;
 	while ((scn = elf_nextscn(symelf, scn))) {
 		GElf_Shdr x;
