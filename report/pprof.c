@@ -798,7 +798,6 @@ static void tally_stack(struct pprof *pp, struct tally *t, const uint32_t *el, s
 	}
 }
 
-/* The stacks of addresses left by remove_uninteresting(). */
 /* ---- --focus and --ignore (FocusProfile, IgnoreProfile) ---- */
 
 /* 1 if re matches address x's key or one of its symbols' short name or
@@ -885,6 +884,7 @@ static int stack_kept(const struct stack_filter *f, const uint32_t *at, size_t n
 	return found || !f->focus;
 }
 
+/* The stacks of addresses left by remove_uninteresting(). */
 static void reduce_addrs(struct pprof *pp)
 {
 	uint32_t(*range)[2] = sp_xmalloc((pp->naddrs + 1) * sizeof(*range));
