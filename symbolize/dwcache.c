@@ -298,7 +298,7 @@ static uint32_t ref_new(struct out *o, const char *s)
 
 static uint32_t ref(struct out *o, const char *s)
 {
-	size_t k = (size_t)(((uintptr_t)s * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (REF_MEMO - 1);
+	size_t k = sp_ptr_slot(s, REF_MEMO);
 
 	if (!s)
 		return 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "symprof/error.h"
+#include "symprof/strtab.h"
 
 struct build_ctx {
 	struct sp_image *im;
@@ -319,12 +320,6 @@ struct line_ctx {
 	} files[LINE_MEMO];
 };
 
-/* The memo slot of pointer p. */
-static size_t memo_slot(const void *p)
-{
-	return (size_t)(((uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (LINE_MEMO - 1);
-}
-
 static int add_line(void *vctx, uint64_t addr, const char *file, int line, const char *func)
 {
 	struct line_ctx *c = vctx;
@@ -336,7 +331,7 @@ static int add_line(void *vctx, uint64_t addr, const char *file, int line, const
 	if (!file || !func || !line)
 		return 0;
 	if (func != c->last_func) {
-		size_t k = memo_slot(func);
+		size_t k = sp_ptr_slot(func, LINE_MEMO);
 
 		c->last_func = func;
 		if (c->names[k].func != func) {
@@ -349,7 +344,7 @@ static int add_line(void *vctx, uint64_t addr, const char *file, int line, const
 	if (prev && prev->line == line && prev->name == name && file == c->last_file)
 		return 0;
 	if (file != c->last_file) {
-		size_t k = memo_slot(file);
+		size_t k = sp_ptr_slot(file, LINE_MEMO);
 
 		c->last_file = file;
 		if (c->files[k].file != file) {

@@ -46,4 +46,11 @@ static inline uint64_t sp_hash_u64(uint64_t x)
 	return x;
 }
 
+/* The slot of pointer p in a direct-mapped memo of nslots (a power of
+ * two) slots: Fibonacci hashing, the address's high bits mixed down. */
+static inline size_t sp_ptr_slot(const void *p, size_t nslots)
+{
+	return (size_t)(((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL) >> 32) & (nslots - 1);
+}
+
 #endif
