@@ -836,6 +836,8 @@ static int walk_unit_fast(struct fbuild *b)
 			struct rd r = {p, end, 0};
 
 			code = rd_leb(&r, 0);
+			if (r.p[-1] & 0x80)
+				return -2; /* cut at the unit's end: libdw says what */
 			p = r.p;
 		}
 		if (code == 0) {
