@@ -252,6 +252,67 @@ static void radix_pass(const struct packed_key *v, size_t n, int by_rank, unsign
 		out[pos[((by_rank ? v[i].rank : v[i].k2) >> shift) & 0xff]++] = v[i];
 }
 
+static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n,
+					     struct packed_key *tmp);
+
+/* The k2 a majority of v[0..n) holds, if any does (Boyer-Moore vote), and
+ * in *count how many keys hold it. */
+static uint64_t majority_k2(const struct packed_key *v, size_t n, size_t *count)
+{
+	uint64_t cand = n ? v[0].k2 : 0;
+	size_t i, votes = 0, c = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!votes) {
+			cand = v[i].k2;
+			votes = 1;
+		} else {
+			votes += v[i].k2 == cand ? 1 : (size_t)-1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c += v[i].k2 == cand;
+	*count = c;
+	return cand;
+}
+
+/*
+ * radix_sort_k2_rank() when most keys share one k2 m (-l's line symbols
+ * without time or calls, which differ by name alone): those are counted
+ * by rank in one pass, the others sorted apart, and the result is the
+ * others below m, then the common keys, then the others above m. No two
+ * keys of different parts tie, so this is the same stable order. The
+ * result is in v.
+ */
+static struct packed_key *split_k2_rank(struct packed_key *v, size_t n, struct packed_key *tmp,
+					uint64_t m, uint32_t max_rank)
+{
+	size_t i, nc = 0, nr = 0, below = 0;
+	struct packed_key *rest;
+
+	/* the common keys compacted in v, the others in tmp, both in order */
+	for (i = 0; i < n; i++) {
+		if (v[i].k2 == m)
+			v[nc++] = v[i];
+		else
+			tmp[nr++] = v[i];
+	}
+	counting_sort(v, nc, (size_t)max_rank + 1, 1, tmp + nr);
+	/* v is free: scratch for the others' sort */
+	if (nr >= 4096)
+		rest = radix_sort_k2_rank(tmp, nr, v);
+	else
+		sort_packed(rest = tmp, nr, v);
+	if (rest != tmp)
+		memcpy(tmp, rest, nr * sizeof(*tmp));
+	while (below < nr && tmp[below].k2 < m)
+		below++;
+	memcpy(v, tmp, below * sizeof(*v));
+	memcpy(v + below, tmp + nr, nc * sizeof(*v));
+	memcpy(v + below + nc, tmp + below, (nr - below) * sizeof(*v));
+	return v;
+}
+
 /*
  * Stable sort of keys that share k1 by (k2, rank): a radix sort over the
  * bytes that differ between the keys (often 2 of rank and 2 or 3 of a call
@@ -260,10 +321,10 @@ static void radix_pass(const struct packed_key *v, size_t n, int by_rank, unsign
  */
 static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n, struct packed_key *tmp)
 {
-	uint64_t diff_k2 = 0;
+	uint64_t diff_k2 = 0, m;
 	uint32_t diff_rank = 0, max_rank = n ? v[0].rank : 0;
 	int digit;
-	size_t i;
+	size_t i, nm;
 
 	/* the differences are taken against v[0]; the largest rank counts
 	 * v[0]'s own (the index's first symbol, often main, may hold it) */
@@ -277,6 +338,8 @@ static struct packed_key *radix_sort_k2_rank(struct packed_key *v, size_t n, str
 		counting_sort(v, n, (size_t)max_rank + 1, 1, tmp);
 		return tmp;
 	}
+	if (max_rank <= 4 * (uint64_t)n && (m = majority_k2(v, n, &nm), 2 * nm >= n))
+		return split_k2_rank(v, n, tmp, m, max_rank);
 	/* the 4 bytes of rank, then the 8 of k2, least significant first */
 	for (digit = 0; digit < 12; digit++) {
 		int by_rank = digit < 4;

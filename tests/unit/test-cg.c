@@ -578,6 +578,25 @@ static int ref_cmp_name(const void *pa, const void *pb, void *ctx)
 	       (cg->priv->name_rank[a] < cg->priv->name_rank[b]);
 }
 
+/* gprof's cmp_total() for named nodes: more time (self and children),
+ * then names not starting with '_', then more calls, then the name. */
+static int ref_cmp_total(const void *pa, const void *pb, void *ctx)
+{
+	const struct sp_cg *cg = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct sp_cg_node *x = &cg->nodes[a], *y = &cg->nodes[b];
+	double tx = x->prop_self + x->prop_child, ty = y->prop_self + y->prop_child;
+	int ux = x->sym->name[0] == '_', uy = y->sym->name[0] == '_';
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (ux != uy)
+		return ux - uy;
+	if (x->ncalls != y->ncalls)
+		return x->ncalls > y->ncalls ? -1 : 1;
+	return ref_cmp_name(pa, pb, ctx);
+}
+
 /* A node's self time: for spread 0 most nodes have none (the
  * radix-sorted bulk); for spread 1 most have some and no time is shared
  * by half of them (the radix sort over all bytes), with repeats, 1/7ths
@@ -599,37 +618,50 @@ static double node_time(int spread)
 /* Thousands of nodes, calls of one to five bytes, names ranked with
  * repeats (ties kept in order). In the third round the first node to sort
  * has the largest name and the rest have no time and no calls (the index
- * of a program whose main, first in .text, sorts after every name). */
+ * of a program whose main, first in .text, sorts after every name). In
+ * the fourth, -l's shape: most nodes have neither time nor calls, and
+ * differ by name alone (names with and without a leading '_'). */
 static void test_node_orders(void)
 {
+	static const sp_cmp_fn ref[] = {ref_cmp_time, ref_cmp_name, ref_cmp_total};
+	static const enum sp_cg_order orders[] = {SP_CG_ORDER_TIME, SP_CG_ORDER_NAME,
+						  SP_CG_ORDER_TOTAL};
 	size_t n = 6000, i;
 	struct sp_cg *cg = sp_cg_new();
+	struct sp_symbol *syms = calloc(n, sizeof(*syms));
 	uint32_t *got = malloc(n * sizeof(*got)), *want = malloc(n * sizeof(*want));
 	int order, spread;
 
 	cg->nodes = calloc(n + 1, sizeof(*cg->nodes));
 	cg->nnodes = cg->nsyms = n;
 	cg->priv->name_rank = malloc(n * sizeof(*cg->priv->name_rank));
-	for (spread = 0; spread < 3; spread++) {
+	for (spread = 0; spread < 4; spread++) {
 		for (i = 0; i < n; i++) {
-			cg->nodes[i].time = spread < 2 ? node_time(spread) : 0.0;
-			cg->nodes[i].ncalls = spread < 2 && sort_rng() % 3
-						      ? sort_rng() >> (24 + sort_rng() % 40)
-						      : 0;
+			int live = spread == 3 ? sort_rng() % 20 == 0 : spread < 2;
+
+			cg->nodes[i].time = live ? node_time(spread % 3) : 0.0;
+			cg->nodes[i].ncalls =
+				live && sort_rng() % 3 ? sort_rng() >> (24 + sort_rng() % 40) : 0;
+			cg->nodes[i].prop_self = cg->nodes[i].time;
+			cg->nodes[i].prop_child =
+				live && sort_rng() % 2 ? (double)(sort_rng() % 9) : 0.0;
 			cg->priv->name_rank[i] = (uint32_t)(sort_rng() % (n - n / 8));
+			syms[i].name = sort_rng() % 4 ? "f" : "_f";
+			cg->nodes[i].sym = &syms[i];
 		}
 		if (spread == 2)
 			cg->priv->name_rank[n - 1] = (uint32_t)(n - 1);
-		for (order = 0; order < 2; order++) {
+		for (order = 0; order < 3; order++) {
 			for (i = 0; i < n; i++)
 				got[i] = want[i] = (uint32_t)(n - 1 - i);
-			sp_cg_sort_nodes(cg, got, n, order ? SP_CG_ORDER_NAME : SP_CG_ORDER_TIME);
-			sp_sort(want, n, sizeof(*want), order ? ref_cmp_name : ref_cmp_time, cg);
+			sp_cg_sort_nodes(cg, got, n, orders[order]);
+			sp_sort(want, n, sizeof(*want), ref[order], cg);
 			CU_ASSERT(memcmp(got, want, n * sizeof(*got)) == 0);
 		}
 	}
 	free(got);
 	free(want);
+	free(syms);
 	sp_cg_free(cg);
 }
 
