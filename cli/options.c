@@ -650,11 +650,15 @@ static void read_environment(struct sp_opts *o)
 {
 	const char *threads = getenv("SYMPROF_THREADS");
 	const char *split = getenv("SYMPROF_GRAPH_SPLIT");
+	const char *lines_split = getenv("SYMPROF_LINES_SPLIT");
 
 	o->no_threads = threads && !strcmp(threads, "0");
 	/* with threads off the graph takes one thread whatever this says
 	 * (report/graph.c asks sp_workers_enabled()) */
 	o->graph_split = split && *split ? (unsigned)strtoul(split, NULL, 10) : GRAPH_SPLIT_LINES;
+	/* -l's line lookups in two halves from this many points (0: never) */
+	if (lines_split && *lines_split)
+		sp_image_set_lines_split((size_t)strtoull(lines_split, NULL, 10));
 }
 
 int sp_cli_parse(struct sp_opts *o, int argc, char **argv)

@@ -30,6 +30,7 @@
 #include "elf-opd.h"
 #include "lines.h"
 #include "symprof/sort.h"
+#include "symprof/worker.h"
 #include "symprof/error.h"
 
 struct elf_image {
@@ -709,14 +710,54 @@ static void nearest(struct sp_image *im, uint64_t addr, const char **file, int *
 		*func = sp_dwfuncs_symbol_at(t->funcs, addr, c);
 }
 
+struct nearest_answer {
+	const char *file, *func;
+	int line;
+};
+
+/* nearest()'s answers for a run of change points, on a worker */
+struct nearest_job {
+	struct sp_image *im;
+	const uint64_t *points;
+	size_t n;
+	struct nearest_answer *out; /* n answers, read after the join */
+};
+
+static void nearest_run(void *arg)
+{
+	struct nearest_job *job = arg;
+	struct sp_dwfuncs_cursor c;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < job->n; i++) {
+		struct nearest_answer *a = &job->out[i];
+
+		nearest(job->im, job->points[i], &a->file, &a->line, &a->func, &c);
+	}
+}
+
+/* From this many change points on (-l on a program of a few thousand
+ * functions), a worker names the second half while this thread names the
+ * first and hands its answers on; the callback still sees every point in
+ * order on this thread. */
+static size_t lines_split = 16384;
+
+void sp_image_set_lines_split(size_t points)
+{
+	lines_split = points;
+}
+
 static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 			     int (*fn)(void *, uint64_t, const char *, int, const char *),
 			     void *ctx, struct sp_error *err)
 {
 	struct elf_image *e = EI(im);
 	struct sp_dwfuncs_cursor c;
+	struct nearest_job job;
+	struct sp_worker *worker = NULL;
 	uint64_t *points;
-	size_t i, n;
+	size_t i, n, mid;
 	int ret = 0;
 
 	(void)err;
@@ -724,14 +765,32 @@ static int elf_for_each_line(struct sp_image *im, uint64_t lo, uint64_t hi,
 	if (!e->tables.lines)
 		return 0;
 	points = change_points(im, from_target(e, lo), from_target(e, hi), &n);
+	mid = n;
+	memset(&job, 0, sizeof(job));
+	if (lines_split && n >= lines_split && n >= 2 && sp_workers_enabled()) {
+		mid = n / 2;
+		job.im = im;
+		job.points = points + mid;
+		job.n = n - mid;
+		job.out = sp_xreallocarray(NULL, job.n, sizeof(*job.out));
+		if (!(worker = sp_worker_start(nearest_run, &job)))
+			mid = n;
+	}
 	memset(&c, 0, sizeof(c));
-	for (i = 0; i < n && ret == 0; i++) {
+	for (i = 0; i < mid && ret == 0; i++) {
 		const char *file, *func;
 		int line;
 
 		nearest(im, points[i], &file, &line, &func, &c);
 		ret = fn(ctx, to_target(e, points[i]), file, line, func);
 	}
+	sp_worker_join(worker);
+	for (i = mid; worker && i < n && ret == 0; i++) {
+		const struct nearest_answer *a = &job.out[i - mid];
+
+		ret = fn(ctx, to_target(e, points[i]), a->file, a->line, a->func);
+	}
+	free(job.out);
 	free(points);
 	return ret;
 }

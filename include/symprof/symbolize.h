@@ -339,6 +339,16 @@ struct sp_symtab *sp_image_gprof_symtab(struct sp_image *im, const struct sp_gpr
 					struct sp_error *err);
 
 /*
+ * With -l (line_granularity), the source line of every change point of
+ * .text is looked up on two threads from this many points on (when
+ * threads are on), in halves: 16384 unless changed. The output is the
+ * same either way. Only cli/ calls it, once, before any image opens
+ * (SYMPROF_LINES_SPLIT; the tests set 1 to take the split on small
+ * fixtures); 0: never split.
+ */
+void sp_image_set_lines_split(size_t points);
+
+/*
  * Gives the symbols of a table built with defer_files their source file
  * and line, creating the source files in gprof's order. Until then the
  * line table loads in the background while the caller reads the profile.
