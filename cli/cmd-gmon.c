@@ -156,6 +156,10 @@ static int load_symbols(struct gmon_run *g)
 	if (!g->im)
 		return fail(&err);
 	sp_cli_mark("open image");
+	/* -l names every line of .text: its tables from the index cache
+	 * (the other reports ask a few lines, cheaper from the DWARF) */
+	if (o->line)
+		sp_image_set_cache(g->im, o->cache_dir);
 	gmon_read_opts(g, &ro);
 	sp_cli_gmon_read_ahead(g, &ro);
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))

@@ -338,12 +338,15 @@ void sp_dwtables_start(struct sp_dwtables *t, unsigned what)
 	path = sp_elf_image_dwarf_path(t->im);
 	if (!path)
 		return;
-	cache = t->want_funcs && cache_prepare(t, path) == 0;
+	cache = (t->want_funcs || (what & SP_PREFETCH_FUNCS)) && cache_prepare(t, path) == 0;
 	if (cache && (what & SP_PREFETCH_FUNCS)) {
-		/* the functions worker starts only if the index misses */
+		/* the functions worker starts only if the index misses; what
+		 * the workers build then is saved at the release, when the
+		 * report is out (saving is work the report need not wait for) */
 		if (cache_load(t) == 0)
 			return;
 		cache = 0;
+		t->store_at_release = 1;
 	}
 	if (what & SP_PREFETCH_FUNCS)
 		funcs_start(t, path);
@@ -487,6 +490,9 @@ void sp_dwtables_release(struct sp_dwtables *t)
 {
 	sp_worker_join(t->lines_worker);
 	sp_worker_join(t->funcs_worker);
+	/* only whole tables: the functions were finished (asked for) */
+	if (t->store_at_release && t->funcs && t->lines && !t->partial_on && !t->query)
+		cache_store(t);
 	sp_dwfuncs_free(t->funcs_read);
 	if (t->fdw)
 		dwarf_end(t->fdw);

@@ -72,6 +72,9 @@ struct sp_dwtables {
 	uint8_t *cache_id; /* the build-id, copied for the line worker */
 	size_t cache_id_len;
 	int cached, cache_off;
+	/* the two workers' tables (SP_PREFETCH_FUNCS, the index missed) are
+	 * saved when released, after the report */
+	int store_at_release;
 	int dense_lines; /* decode a cached line table whole (many lookups) */
 	uint64_t *extra_cus;
 	size_t nextra_cus;

@@ -99,6 +99,12 @@ const uint8_t *sp_image_build_id(struct sp_image *im, size_t *len)
 	return info.build_id;
 }
 
+void sp_image_set_cache(struct sp_image *im, const char *dir)
+{
+	if (sp_image_is_elf(im))
+		sp_elf_image_set_cache(im, dir);
+}
+
 int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err)
 {
 	return im->ops->text(im, vma, size, err);

@@ -204,6 +204,14 @@ const uint8_t *sp_image_build_id(struct sp_image *im, size_t *len);
 
 /* The text section (".text", or "$CODE$"): 0, or an error if missing. */
 int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_error *err);
+/*
+ * The index cache's directory for this image's DWARF tables (NULL: none,
+ * the default). A gprof-style table with line granularity then loads
+ * its line table and functions from the index when it holds them, and
+ * saves what it read from the DWARF when the image is freed. ELF images
+ * only; call it before anything reads the image's DWARF.
+ */
+void sp_image_set_cache(struct sp_image *im, const char *dir);
 /* The text section's bytes (for static call graphs); NULL + err on failure. */
 const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err);
 
