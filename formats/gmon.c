@@ -241,6 +241,9 @@ static int read_hist_rec(struct gmon_reader *r)
 		return corrupt(r, off, "histogram record with low_pc above high_pc");
 	if (!nbins)
 		return corrupt(r, off, "histogram record with no bins");
+	/* every sample would count as 1/0 seconds (gprof prints inf and nan) */
+	if (!rate)
+		return corrupt(r, off, "histogram record with a rate of 0 samples a second");
 	if (sp_cursor_left(&r->c) / 2 < nbins)
 		return sp_error_set(
 			r->err, SP_E_TRUNCATED,
@@ -460,6 +463,8 @@ static int bsd_header(struct gmon_reader *r, uint64_t *low, uint64_t *high, uint
 	if (version == BSD44_VERSION) {
 		if (read_u32(r, &profrate) < 0)
 			return truncated(r, "4.4BSD header", 0);
+		if (!profrate)
+			return corrupt(r, 0, "4.4BSD header with a rate of 0 samples a second");
 		if (!r->st->have_hist)
 			r->st->hz = profrate;
 		else if (r->st->hz != (long)profrate)

@@ -104,16 +104,25 @@ struct gperf_reader {
 
 /* ---- header ---- */
 
+/*
+ * Whether the file starts with a header in words of w bytes. A period of
+ * 0 is one (google-pprof reads such a profile as any other). A file cut
+ * inside the header is one when what is left of it reads as gperftools
+ * writes it (0, 3, then version 0 or 1): the reader then reports where it
+ * was cut, rather than the format being unknown.
+ */
 static int header_ok(const uint8_t *d, size_t size, int w, int be)
 {
 	uint64_t v[5];
-	int i;
+	size_t i, n = size / (size_t)w;
 
-	if (size < (size_t)(5 * w))
+	if (n < 2)
 		return 0;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 5 && i < n; i++)
 		v[i] = sp_load_uint(d + i * w, w, be);
-	if (v[0] != 0 || v[1] < 3 || v[1] > HDR_WORDS_MAX || v[2] > 1 || v[3] == 0)
+	if (n < 5)
+		return v[0] == 0 && v[1] == 3 && (n < 3 || v[2] <= 1);
+	if (v[0] != 0 || v[1] < 3 || v[1] > HDR_WORDS_MAX || v[2] > 1)
 		return 0;
 	return v[1] != 3 || v[4] == 0;
 }
@@ -184,16 +193,21 @@ static int truncated(struct gperf_reader *r, const char *what, size_t slot)
 static int read_header(struct gperf_reader *r, size_t *first)
 {
 	struct sp_profile *p = r->p;
-	uint64_t nwords = word(r, 1), version = word(r, 2), period = word(r, 3);
 	size_t nslots = r->size / (size_t)r->w;
+	uint64_t nwords, version, period;
 
+	if (nslots < 5) /* probe() took the start of a header */
+		return truncated(r, "header", nslots);
+	nwords = word(r, 1);
+	version = word(r, 2);
+	period = word(r, 3);
 	if (version == 1)
 		return sp_error_set(r->err, SP_E_UNSUPPORTED,
 				    "cannot read '%s': Java CPU profiles are not supported",
 				    r->name);
 	if (2 + nwords > nslots)
 		return truncated(r, "header", nslots);
-	if (period > UINT64_MAX / 1000)
+	if (period == 0 || period > UINT64_MAX / 1000)
 		return corrupt(r, 3, "sampling period of %llu microseconds", period);
 	/* pprof adds the samples of profiles with other periods as they are;
 	 * so does symprof, keeping the first period for seconds */
@@ -649,6 +663,7 @@ static inline uint32_t frame_for(struct gperf_reader *r, uint64_t addr, int is_r
 static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, size_t *nrec)
 {
 	size_t nslots = r->size / (size_t)r->w, i = first;
+	uint64_t total = 0; /* the file's samples: reports add them up */
 
 	*nrec = 0;
 	while (i < nslots) {
@@ -675,6 +690,9 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 		}
 		if (count > INT64_MAX)
 			return corrupt(r, i, "sample count %llu", count);
+		if (count > INT64_MAX - total)
+			return corrupt(r, i, "sample count %llu takes the total past 2^63", count);
+		total += count;
 		i += 2 + (size_t)depth;
 		(*nrec)++;
 	}
