@@ -105,8 +105,11 @@ struct sp_opts {
 	unsigned show_addresses : 1;
 	/* --focus=RE, --ignore=RE: pprof's stacks kept or dropped (NULL: none) */
 	const char *focus, *ignore;
-	unsigned addr2line : 1;	       /* --addr2line: resolve addresses from stdin */
-	const char *last_e;	       /* the last -e argument (--addr2line's FILE) */
+	unsigned addr2line : 1; /* --addr2line: resolve addresses from stdin */
+	const char *last_e;	/* the last -e argument (--addr2line's FILE) */
+	/* --addr2line's own options: -a, -p, -s, -f, -i (options.c) */
+	unsigned a2l_addresses : 1, a2l_pretty : 1, a2l_basenames : 1;
+	unsigned a2l_functions : 1, a2l_inlines : 1;
 	struct sp_path_map *path_maps; /* --path-map=OLD=NEW, in order */
 	size_t npath_maps, path_maps_alloc;
 	char **argv_storage; /* expanded argv (freed at exit) */
@@ -294,7 +297,9 @@ void sp_cli_progress_detail(const char *detail);
 void sp_cli_progress_clear(void);
 void sp_cli_progress_stop(void);
 
-/* --addr2line -e FILE: addresses from stdin, like addr2line -f -i -C. */
+/* --addr2line [-a] [-C] [-f] [-i] [-p] [-s] -e FILE [ADDR...]: what
+ * addr2line prints with those options (-f -i -C when none of -a, -C, -f,
+ * -i, -p, -s is given). */
 int sp_cmd_addr2line(struct sp_opts *o);
 
 /*

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * symprof --addr2line -e FILE [ADDR...]: what `addr2line -f -i -C -e FILE`
- * prints, from symprof's own symbolizer (the same answers, see
- * symbolize/dwarf-funcs.c), for addresses given on the command line or,
- * without any, read from stdin one per line.
+ * symprof --addr2line [-a] [-C] [-f] [-i] [-p] [-s] -e FILE [ADDR...]: what
+ * `addr2line` prints with the same options (`addr2line -f -i -C` when none
+ * of -a, -C, -f, -i, -p, -s is given), from symprof's own symbolizer (the same
+ * answers, see symbolize/dwarf-funcs.c), for addresses given on the command
+ * line or, without any, read from stdin one per line. The command line is
+ * addr2line's (cli/options.c parse_addr2line()).
  *
- * With --addr2line, -e names the file (gprof's -e takes a symbol, which
- * means nothing here). Each address prints its inline chain, innermost
- * first, two lines per function:
+ * Each address prints (-i) its inline chain, innermost first, else its
+ * innermost function, a line per function:
  *
- *   name            ("??" when unknown; demangled unless --no-demangle)
- *   file:line       ("??:0" when nothing is known, "file:?" without a
- *                   line, " (discriminator N)" after the line when set)
+ *   [0xADDR\n]      -a: the address, in the file's word width
+ *   [name\n]        -f: "??" when unknown; demangled with -C
+ *   file:line       "??:0" when nothing is known, "file:?" without a
+ *                   line, " (discriminator N)" after the line when set;
+ *                   -s: the file's base name
+ *
+ * -p puts an address's answer on one line: "0xADDR: " before it, " at "
+ * between name and file, " (inlined by) " between the functions.
  *
  * An input line that starts like a symbol ("main", "foo+0x10") is looked
  * up in the file's symbol table, as addr2line does. Output is buffered
@@ -34,6 +40,9 @@ struct a2l {
 	struct sp_symfile *file;
 	struct sp_buf out;
 	int demangle;
+	int addresses, pretty, basenames, functions, inlines; /* -a -p -s -f -i */
+	int addr_digits;				      /* -a: 16, or 8 for a 32-bit file */
+	const uint64_t *pc; /* the batch's addresses (print_many()) */
 };
 
 /* Writes v in decimal at p; returns the end. */
@@ -57,24 +66,34 @@ static char *put_str(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-/* One frame: "name\nfile:line[ (discriminator N)]\n", "file:?" without a
- * line; written in place after making room once. */
+/* One frame: "name\nfile:line[ (discriminator N)]\n" ("name at " with -p,
+ * no name without -f), "file:?" without a line; written in place after
+ * making room once. */
 static void print_frame(struct a2l *a, const struct sp_sym_frame *f)
 {
 	static const char disc[] = " (discriminator ";
 	const char *name = f->name && f->name[0] ? f->name : "??";
-	const char *file = f->file ? f->file : "??";
-	size_t nlen, flen;
+	const char *file = f->file ? f->file : "??", *slash;
+	size_t nlen = 0, flen;
 	char *p;
 
-	if (a->demangle && f->name)
-		name = sp_symbolizer_demangle_in(a->sym, a->file, name);
-	nlen = strlen(name);
+	if (a->functions) {
+		if (a->demangle && f->name)
+			name = sp_symbolizer_demangle_in(a->sym, a->file, name);
+		nlen = strlen(name);
+	}
+	if (a->basenames && f->file && (slash = strrchr(file, '/')))
+		file = slash + 1;
 	flen = strlen(file);
 	sp_buf_grow(&a->out, nlen + flen + sizeof(disc) + 32);
 	p = a->out.buf + a->out.len;
-	p = put_str(p, name, nlen);
-	*p++ = '\n';
+	if (a->functions) {
+		p = put_str(p, name, nlen);
+		if (a->pretty)
+			p = put_str(p, " at ", 4);
+		else
+			*p++ = '\n';
+	}
 	p = put_str(p, file, flen);
 	*p++ = ':';
 	if (!f->line) {
@@ -92,16 +111,29 @@ static void print_frame(struct a2l *a, const struct sp_sym_frame *f)
 	a->out.len = (size_t)(p - a->out.buf);
 }
 
-static void print_loc(struct a2l *a, const struct sp_symloc *loc)
+static void print_loc(struct a2l *a, uint64_t pc, const struct sp_symloc *loc)
 {
-	uint32_t i;
+	uint32_t i, n;
 
+	if (a->addresses) {
+		char hex[32];
+
+		snprintf(hex, sizeof(hex), "0x%0*llx%s", a->addr_digits, (unsigned long long)pc,
+			 a->pretty ? ": " : "\n");
+		sp_buf_addstr(&a->out, hex);
+	}
 	if (!loc->nframes) {
-		sp_buf_addstr(&a->out, "??\n??:0\n");
+		if (a->functions)
+			sp_buf_addstr(&a->out, a->pretty ? "?? " : "??\n");
+		sp_buf_addstr(&a->out, "??:0\n");
 		return;
 	}
-	for (i = 0; i < loc->nframes; i++)
+	n = a->inlines ? loc->nframes : 1;
+	for (i = 0; i < n; i++) {
+		if (i && a->pretty)
+			sp_buf_addstr(&a->out, " (inlined by) ");
 		print_frame(a, &loc->frames[i]);
+	}
 }
 
 /* addr2line's is_symbol(): "name" or "name+offset" rather than a number. */
@@ -174,7 +206,9 @@ static void flush_some(struct a2l *a)
 
 static void one(struct a2l *a, char *line)
 {
-	print_loc(a, sp_symfile_lookup_session(a->file, parse_input(a, line)));
+	uint64_t pc = parse_input(a, line);
+
+	print_loc(a, pc, sp_symfile_lookup_session(a->file, pc));
 	flush_some(a);
 }
 
@@ -182,8 +216,7 @@ static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
 {
 	struct a2l *a = ctx;
 
-	(void)i;
-	print_loc(a, loc);
+	print_loc(a, a->pc[i], loc);
 	flush_some(a);
 }
 
@@ -248,6 +281,7 @@ static void from_stdin(struct a2l *a)
 		if (more)
 			pcs[n++] = parse_input(a, buf);
 		if (n == BATCH || (!more && n)) {
+			a->pc = pcs;
 			sp_symfile_lookup_session_many(a->file, pcs, n, print_many, a);
 			n = 0;
 		}
@@ -266,6 +300,11 @@ int sp_cmd_addr2line(struct sp_opts *o)
 
 	memset(&a, 0, sizeof(a));
 	a.demangle = o->demangle;
+	a.addresses = o->a2l_addresses;
+	a.pretty = o->a2l_pretty;
+	a.basenames = o->a2l_basenames;
+	a.functions = o->a2l_functions;
+	a.inlines = o->a2l_inlines;
 	a.sym = sp_symbolizer_new(&so);
 	a.file = sp_symbolizer_open(a.sym, path, &err);
 	if (!a.file) {
@@ -273,6 +312,7 @@ int sp_cmd_addr2line(struct sp_opts *o)
 		sp_symbolizer_free(a.sym);
 		return 1;
 	}
+	a.addr_digits = sp_symfile_target(a.file)->ptr_size == 4 ? 8 : 16;
 	sp_buf_init(&a.out, 1 << 17);
 	if (o->last_e && o->image_given) {
 		char *tmp = sp_xstrdup(o->image);

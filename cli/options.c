@@ -168,7 +168,9 @@ static const char usage_text[] =
 	"\t[--leaks [--leak-addresses]] [--path-map=OLD=NEW] [-l] [-A]\n"
 	"\t[--format=text|igprof|json|dot|flamegraph|folded|callgrind|proto|speedscope]\n"
 	"\t[--html=FILE]\n"
-	"   or: symprof --addr2line -e FILE   (addresses on stdin, like addr2line -f -i -C)\n"
+	"   or: symprof --addr2line [-a] [-C] [-f] [-i] [-p] [-s] [--no-demangle] -e FILE\n"
+	"\t[address...]   (addresses on stdin without any; addr2line's output;\n"
+	"\twithout -a, -C, -f, -i, -p, -s: like addr2line -f -i -C)\n"
 	"\n"
 	"Reads gmon.out profiles (GNU, BSD and 4.4BSD formats) and prints GNU gprof's\n"
 	"reports byte for byte; reads gperftools CPU profiles and prints gprof-style\n"
@@ -661,6 +663,133 @@ static void read_environment(struct sp_opts *o)
 		sp_image_set_lines_split((size_t)strtoull(lines_split, NULL, 10));
 }
 
+/*
+ * --addr2line's command line is addr2line's (binutils 2.40): its options,
+ * then addresses, parsed here rather than as gprof's (whose -a, -C, -f, -i,
+ * -p, -s mean other things). With none of -a, -C, -f, -i, -p, -s the output
+ * is `addr2line -f -i -C`'s (symprof's default, documented); with any of
+ * them, exactly addr2line's for the options given.
+ */
+static const struct option a2l_long_options[] = {
+	{"addresses", no_argument, 0, 'a'},
+	{"target", required_argument, 0, 'b'},
+	{"demangle", optional_argument, 0, 'C'},
+	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
+	{"exe", required_argument, 0, 'e'},
+	{"functions", no_argument, 0, 'f'},
+	{"inlines", no_argument, 0, 'i'},
+	{"section", required_argument, 0, 'j'},
+	{"pretty-print", no_argument, 0, 'p'},
+	{"basenames", no_argument, 0, 's'},
+	{"recurse-limit", no_argument, 0, 'R'},
+	{"no-recurse-limit", no_argument, 0, 'r'},
+	{"help", no_argument, 0, 'H'},
+	{"version", no_argument, 0, 'v'},
+	/* symprof's own */
+	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
+	{"path-map", required_argument, 0, OPT_PATH_MAP},
+	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
+	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
+	{"no-cache", no_argument, 0, OPT_NO_CACHE},
+	{0, 0, 0, 0},
+};
+
+static int parse_addr2line(struct sp_opts *o, int argc, char **argv)
+{
+	int ch, i, demangle = 0, any = 0;
+
+	while ((ch = getopt_long(argc, argv, "ab:Ce:fHhij:pRrsVv", a2l_long_options, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			o->a2l_addresses = any = 1;
+			break;
+		case 'C':
+			demangle = any = 1;
+			if (optarg && sp_demangle_set_style(optarg) < 0) {
+				sp_cli_error("unknown demangling style '%s'", optarg);
+				usage_error();
+			}
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = -1;
+			break;
+		case 'e':
+			o->last_e = optarg;
+			break;
+		case 'f':
+			o->a2l_functions = any = 1;
+			break;
+		case 'i':
+			o->a2l_inlines = any = 1;
+			break;
+		case 'p':
+			o->a2l_pretty = any = 1;
+			break;
+		case 's':
+			o->a2l_basenames = any = 1;
+			break;
+		case 'r':
+		case 'R':
+			break; /* the demangler's recursion limit: symprof's has its own */
+		case 'b':
+		case 'j':
+			sp_cli_error("--addr2line: %s is not supported (%s)",
+				     ch == 'b' ? "-b/--target" : "-j/--section",
+				     ch == 'b' ? "the file's format is read from the file"
+					       : "addresses are virtual addresses");
+			usage_error();
+		case 'H':
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case 'V':
+		case 'v':
+			print_version();
+			return 1;
+		case OPT_ADDR2LINE:
+			o->addr2line = 1;
+			break;
+		case OPT_PATH_MAP:
+		case OPT_NO_DEBUGINFOD:
+		case OPT_CACHE_DIR:
+		case OPT_NO_CACHE:
+			if (handle_option(o, ch, optarg) < 0)
+				usage_error();
+			break;
+		default:
+			usage_error();
+		}
+	}
+	if (!any)
+		o->a2l_functions = o->a2l_inlines = 1;
+	/* addr2line demangles with -C only; bare --addr2line does (unless
+	 * --no-demangle) */
+	o->demangle = demangle > 0 || (demangle == 0 && !any);
+	if (optind < argc) {
+		o->image = argv[optind++];
+		o->image_given = 1;
+	}
+	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
+	for (i = optind; i < argc; i++)
+		o->profiles[o->nprofiles++] = argv[i];
+	if (!o->nprofiles)
+		o->profiles_defaulted = 1;
+	sp_cli_debug_search_init(o);
+	o->cache_dir = cache_dir(o);
+	return 0;
+}
+
+/* Whether the command line asks --addr2line (before any "--"). */
+static int wants_addr2line(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--addr2line"))
+			return 1;
+	return 0;
+}
+
 int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 {
 	int ch, i;
@@ -676,6 +805,8 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 	o->edge_threshold = SP_DOT_EDGE_THRESHOLD;
 	read_environment(o);
 	opterr = 1;
+	if (wants_addr2line(argc, argv))
+		return parse_addr2line(o, argc, argv);
 	while ((ch = getopt_long(argc, argv, SHORTOPTS, long_options, NULL)) != -1) {
 		int r = handle_option(o, ch, optarg);
 

@@ -71,6 +71,11 @@ const char *sp_symfile_path(const struct sp_symfile *f)
 	return f->path;
 }
 
+const struct sp_target *sp_symfile_target(const struct sp_symfile *f)
+{
+	return sp_image_target(f->im);
+}
+
 const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len)
 {
 	*len = f->info.build_id ? f->info.build_id_len : 0;

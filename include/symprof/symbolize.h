@@ -559,6 +559,8 @@ int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *add
 
 /* The path of the file read. */
 const char *sp_symfile_path(const struct sp_symfile *f);
+/* Its machine (word size: the width addr2line -a prints addresses in). */
+const struct sp_target *sp_symfile_target(const struct sp_symfile *f);
 /* Its GNU build-id as sp_image_build_id() gives it (NULL and 0: none);
  * borrowed, valid until sp_symbolizer_free(). */
 const uint8_t *sp_symfile_build_id(const struct sp_symfile *f, size_t *len);
