@@ -165,6 +165,14 @@ static int load_symbols(struct gmon_run *g)
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))
 		return fail(&err);
 	rc = build_view(g, &g->v, o->line);
+	/* gprof refuses such a file ("has no symbols"); the report is
+	 * printed, but not as if its names could be trusted */
+	if (!rc && sp_image_dynsym_only(g->im))
+		sp_cli_error("warning: '%s' has no symbol table (.symtab) and no debug file "
+			     "with one: functions are named from .dynsym, the exported ones "
+			     "alone, and the others' time and calls go to the exported "
+			     "function before them",
+			     o->image);
 	if (!rc && o->precise && o->line)
 		rc = build_view(g, &g->fv, 0);
 	if (!rc && !o->line && (o->output_style & STYLE_ANNOTATED_SOURCE) &&

@@ -434,6 +434,16 @@ static int elf_for_each_sym(struct sp_image *im, int (*fn)(void *, const struct 
 	return sp_error_set(err, SP_E_NOSYMS, "cannot read '%s': file has no symbols", im->path);
 }
 
+int sp_elf_image_dynsym_only(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+	struct sp_elf_file *dbg;
+
+	return !find_scn_type(&e->main, SHT_SYMTAB) &&
+	       !((dbg = debug_file(im)) && find_scn_type(dbg, SHT_SYMTAB)) &&
+	       find_scn_type(&e->main, SHT_DYNSYM);
+}
+
 /* The symbol `name` of the file's .symtab (elf_getdata() gives the
  * entries in the host's layout): the string is compared only for the
  * symbols whose name starts with its first byte. */

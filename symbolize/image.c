@@ -99,6 +99,11 @@ const uint8_t *sp_image_build_id(struct sp_image *im, size_t *len)
 	return info.build_id;
 }
 
+int sp_image_dynsym_only(struct sp_image *im)
+{
+	return sp_image_is_elf(im) && sp_elf_image_dynsym_only(im);
+}
+
 void sp_image_set_cache(struct sp_image *im, const char *dir)
 {
 	if (sp_image_is_elf(im))

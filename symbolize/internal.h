@@ -168,6 +168,9 @@ int sp_elf_image_data_line(struct sp_image *im, uint64_t vaddr, const char **fil
  * them, saved after reading it. Call before anything is read.
  */
 void sp_elf_image_set_cache(struct sp_image *im, const char *dir);
+/* 1 if the symbols come from .dynsym: no .symtab, in the file or its
+ * debug file. */
+int sp_elf_image_dynsym_only(struct sp_image *im);
 /* 1 if the tables in use came from the cache (they have no DIEs). */
 int sp_elf_image_from_cache(struct sp_image *im);
 /* Drops tables that came from the cache: the next use reads the DWARF. */

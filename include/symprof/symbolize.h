@@ -212,6 +212,12 @@ int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_
  * only; call it before anything reads the image's DWARF.
  */
 void sp_image_set_cache(struct sp_image *im, const char *dir);
+/*
+ * 1 if the image's symbols come from .dynsym alone (a stripped ELF file
+ * without a debug file): its exported functions, so the code of the
+ * others counts for the exported one before it.
+ */
+int sp_image_dynsym_only(struct sp_image *im);
 /* The text section's bytes (for static call graphs); NULL + err on failure. */
 const uint8_t *sp_image_text_bytes(struct sp_image *im, struct sp_error *err);
 
