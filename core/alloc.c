@@ -99,6 +99,14 @@ void *sp_xcalloc(size_t n, size_t size)
 	return advise_huge(p, n * size);
 }
 
+void *sp_xcalloc_probed(size_t n, size_t size)
+{
+	void *p = sp_xcalloc(n, size);
+
+	(void)sp_prefault(p, n * size);
+	return p;
+}
+
 void *sp_xrealloc(void *old, size_t size)
 {
 	void *p = realloc(old, size ? size : 1);

@@ -60,7 +60,7 @@ void sp_strtab_release(struct sp_strtab *t)
 static void strtab_grow(struct sp_strtab *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 256;
-	struct sp_strtab_slot *s = sp_xcalloc(n, sizeof(*s));
+	struct sp_strtab_slot *s = sp_xcalloc_probed(n, sizeof(*s));
 	size_t i;
 
 	for (i = 0; i < t->nslots; i++) {

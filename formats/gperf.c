@@ -579,9 +579,8 @@ static void addrs_init(struct gperf_reader *r, int bits)
 {
 	r->addr_bits = bits;
 	r->naddrs = 0;
-	/* calloc: an empty slot is all zeros, pages nobody probes stay
-	 * untouched */
-	r->addrs = sp_xcalloc((size_t)1 << bits, sizeof(*r->addrs));
+	/* an empty slot is all zeros */
+	r->addrs = sp_xcalloc_probed((size_t)1 << bits, sizeof(*r->addrs));
 }
 
 /* Doubles the table. */
@@ -779,7 +778,7 @@ static uint64_t stack_hash(const struct gperf_reader *r, size_t at, size_t depth
 static void stacks_init(struct gperf_reader *r, int bits)
 {
 	r->stk_bits = bits;
-	r->stk = sp_xcalloc((size_t)1 << bits, sizeof(*r->stk));
+	r->stk = sp_xcalloc_probed((size_t)1 << bits, sizeof(*r->stk));
 }
 
 /* A slot per record, up to 2^20, to start with: it grows only when

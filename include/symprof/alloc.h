@@ -29,6 +29,14 @@ char *sp_xstrndup(const char *s, size_t n);
  * cannot; 0 when the pages were made.
  */
 int sp_prefault(void *p, size_t size);
+/*
+ * sp_xcalloc() for a hash table, whose probes read slots before anything
+ * writes them: its pages are made writable at once (sp_prefault()). A read
+ * of a fresh calloc() page maps the kernel's shared zero page, and the
+ * first write after it copies that page and flushes the TLB of every CPU
+ * the process's other threads run on.
+ */
+void *sp_xcalloc_probed(size_t n, size_t size);
 
 /* Prints "symprof: out of memory (N bytes)" and exits with status 1. */
 _Noreturn void sp_oom(size_t size);
