@@ -22,14 +22,19 @@
  * An input line that starts like a symbol ("main", "foo+0x10") is looked
  * up in the file's symbol table, as addr2line does. Output is buffered
  * (addr2line flushes after every address; the bytes are the same), and
- * stdin is answered in batches looked up in address order.
+ * stdin is answered in batches looked up in address order; a batch is
+ * answered and flushed early when no more input is ready (a server
+ * child's client waits for each answer before it writes on).
  */
 #include "cli.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symprof/buf.h"
 #include "symprof/error.h"
@@ -204,6 +209,14 @@ static void flush_some(struct a2l *a)
 	}
 }
 
+/* Everything answered so far, out now (the client may be waiting). */
+static void flush_all(struct a2l *a)
+{
+	fwrite(a->out.buf, 1, a->out.len, stdout);
+	sp_buf_reset(&a->out);
+	fflush(stdout);
+}
+
 static void one(struct a2l *a, char *line)
 {
 	uint64_t pc = parse_input(a, line);
@@ -222,7 +235,8 @@ static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
 
 #define BATCH (1u << 16)
 
-/* stdin read in blocks, cut into lines as fgets() cuts them. */
+/* stdin read in blocks (what read(2) has: a pipe's writer may wait for
+ * the answers before it writes more), cut into lines as fgets() cuts them. */
 struct line_reader {
 	char block[1 << 16];
 	size_t pos, len;
@@ -244,7 +258,12 @@ static int next_line(struct line_reader *r, char buf[100])
 		if (r->pos == r->len) {
 			if (r->eof)
 				break;
-			r->len = fread(r->block, 1, sizeof(r->block), stdin);
+			ssize_t got;
+
+			do
+				got = read(STDIN_FILENO, r->block, sizeof(r->block));
+			while (got < 0 && errno == EINTR);
+			r->len = got > 0 ? (size_t)got : 0; /* an error ends the input */
 			r->pos = 0;
 			if (r->len == 0) {
 				r->eof = 1;
@@ -265,9 +284,23 @@ static int next_line(struct line_reader *r, char buf[100])
 	return n > 0;
 }
 
-/* Lines of at most 99 characters, like addr2line's fgets(buf, 100),
+/* Whether stdin has data (or its end, or an error) to read at once. */
+static int input_ready(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+
+	return poll(&p, 1, 0) != 0;
+}
+
+/*
+ * Lines of at most 99 characters, like addr2line's fgets(buf, 100),
  * looked up BATCH at a time (the answers are the same, see
- * sp_symfile_lookup_session_many()). */
+ * sp_symfile_lookup_session_many()). When all the input read so far is
+ * answered but for the addresses of the batch and no more is ready, those
+ * are answered and the output flushed before waiting: addr2line answers
+ * each address at once, and a program that runs it as a server writes an
+ * address and waits for its answer (Go's pprof does).
+ */
 static void from_stdin(struct a2l *a)
 {
 	uint64_t *pcs = sp_xmalloc(BATCH * sizeof(*pcs));
@@ -277,13 +310,18 @@ static void from_stdin(struct a2l *a)
 	int more = 1;
 
 	while (more) {
-		more = next_line(r, buf);
-		if (more)
+		int wait = n && r->pos == r->len && !r->eof && !input_ready();
+
+		if (!wait)
+			more = next_line(r, buf);
+		if (!wait && more)
 			pcs[n++] = parse_input(a, buf);
-		if (n == BATCH || (!more && n)) {
+		if (n == BATCH || (!more && n) || wait) {
 			a->pc = pcs;
 			sp_symfile_lookup_session_many(a->file, pcs, n, print_many, a);
 			n = 0;
+			if (wait)
+				flush_all(a);
 		}
 	}
 	free(r);
