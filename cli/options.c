@@ -62,6 +62,17 @@ enum {
 	OPT_LEAK_ADDRESSES,
 };
 
+/* symprof's options that both command lines take: gprof's and
+ * --addr2line's (parse_addr2line()), handled by handle_option() */
+#define SHARED_LONG_OPTIONS                                                                        \
+	{"path-map", required_argument, 0, OPT_PATH_MAP},                                          \
+		{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},                              \
+		{"cache-dir", required_argument, 0, OPT_CACHE_DIR},                                \
+		{"no-cache", no_argument, 0, OPT_NO_CACHE},                                        \
+	{                                                                                          \
+		"addr2line", no_argument, 0, OPT_ADDR2LINE                                         \
+	}
+
 static const struct option long_options[] = {
 	{"line", no_argument, 0, 'l'},
 	{"lines", no_argument, 0, 'l'},
@@ -124,11 +135,7 @@ static const struct option long_options[] = {
 	{"show_addresses", no_argument, 0, OPT_SHOW_ADDRESSES},
 	{"focus", required_argument, 0, OPT_FOCUS},
 	{"ignore", required_argument, 0, OPT_IGNORE},
-	{"path-map", required_argument, 0, OPT_PATH_MAP},
-	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
-	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
-	{"no-cache", no_argument, 0, OPT_NO_CACHE},
-	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
+	SHARED_LONG_OPTIONS,
 	{"counter", required_argument, 0, OPT_COUNTER},
 	{"value", required_argument, 0, OPT_VALUE},
 	{"no-filter", no_argument, 0, OPT_NO_FILTER},
@@ -664,6 +671,31 @@ static void read_environment(struct sp_opts *o)
 }
 
 /*
+ * The arguments after the options: the image, then the profiles (for
+ * --addr2line, addresses), `dflt` standing for the profiles when there are
+ * none (NULL: nothing); then what the options decided about the files.
+ */
+static void take_files(struct sp_opts *o, int argc, char **argv, const char *dflt)
+{
+	int i;
+
+	if (optind < argc) {
+		o->image = argv[optind++];
+		o->image_given = 1;
+	}
+	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
+	for (i = optind; i < argc; i++)
+		o->profiles[o->nprofiles++] = argv[i];
+	if (!o->nprofiles) {
+		if (dflt)
+			o->profiles[o->nprofiles++] = dflt;
+		o->profiles_defaulted = 1;
+	}
+	sp_cli_debug_search_init(o);
+	o->cache_dir = cache_dir(o);
+}
+
+/*
  * --addr2line's command line is addr2line's (binutils 2.40): its options,
  * then addresses, parsed here rather than as gprof's (whose -a, -C, -f, -i,
  * -p, -s mean other things). With none of -a, -C, -f, -i, -p, -s the output
@@ -685,18 +717,13 @@ static const struct option a2l_long_options[] = {
 	{"no-recurse-limit", no_argument, 0, 'r'},
 	{"help", no_argument, 0, 'H'},
 	{"version", no_argument, 0, 'v'},
-	/* symprof's own */
-	{"addr2line", no_argument, 0, OPT_ADDR2LINE},
-	{"path-map", required_argument, 0, OPT_PATH_MAP},
-	{"no-debuginfod", no_argument, 0, OPT_NO_DEBUGINFOD},
-	{"cache-dir", required_argument, 0, OPT_CACHE_DIR},
-	{"no-cache", no_argument, 0, OPT_NO_CACHE},
+	SHARED_LONG_OPTIONS, /* symprof's own */
 	{0, 0, 0, 0},
 };
 
 static int parse_addr2line(struct sp_opts *o, int argc, char **argv)
 {
-	int ch, i, demangle = 0, any = 0;
+	int ch, demangle = 0, any = 0;
 
 	while ((ch = getopt_long(argc, argv, "ab:Ce:fHhij:pRrsVv", a2l_long_options, NULL)) != -1) {
 		switch (ch) {
@@ -765,17 +792,7 @@ static int parse_addr2line(struct sp_opts *o, int argc, char **argv)
 	/* addr2line demangles with -C only; bare --addr2line does (unless
 	 * --no-demangle) */
 	o->demangle = demangle > 0 || (demangle == 0 && !any);
-	if (optind < argc) {
-		o->image = argv[optind++];
-		o->image_given = 1;
-	}
-	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
-	for (i = optind; i < argc; i++)
-		o->profiles[o->nprofiles++] = argv[i];
-	if (!o->nprofiles)
-		o->profiles_defaulted = 1;
-	sp_cli_debug_search_init(o);
-	o->cache_dir = cache_dir(o);
+	take_files(o, argc, argv, NULL);
 	return 0;
 }
 
@@ -792,7 +809,7 @@ static int wants_addr2line(int argc, char **argv)
 
 int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 {
-	int ch, i;
+	int ch;
 
 	memset(o, 0, sizeof(*o));
 	o->image = "a.out";
@@ -827,18 +844,6 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 			     sp_cli_out_format_name(o->out_format));
 		usage_error();
 	}
-	if (optind < argc) {
-		o->image = argv[optind++];
-		o->image_given = 1;
-	}
-	o->profiles = sp_xmalloc((size_t)(argc - optind + 1) * sizeof(*o->profiles));
-	for (i = optind; i < argc; i++)
-		o->profiles[o->nprofiles++] = argv[i];
-	if (!o->nprofiles) {
-		o->profiles[o->nprofiles++] = "gmon.out";
-		o->profiles_defaulted = 1;
-	}
-	sp_cli_debug_search_init(o);
-	o->cache_dir = cache_dir(o);
+	take_files(o, argc, argv, "gmon.out");
 	return 0;
 }
