@@ -282,7 +282,6 @@ static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
-/* A string's reference (0: NULL, i + 1: the i-th), entered if new. */
 /* ref() of a string not in the memo. */
 static uint32_t ref_new(struct out *o, const char *s)
 {
@@ -296,12 +295,14 @@ static uint32_t ref_new(struct out *o, const char *s)
 	return i + 1;
 }
 
+/* A string's reference (0: NULL, i + 1: the i-th), entered if new. */
 static uint32_t ref(struct out *o, const char *s)
 {
-	size_t k = sp_ptr_slot(s, REF_MEMO);
+	size_t k;
 
 	if (!s)
 		return 0;
+	k = sp_ptr_slot(s, REF_MEMO);
 	if (o->memo[k].s == s)
 		return o->memo[k].ref;
 	o->memo[k].s = s;
