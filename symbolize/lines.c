@@ -1329,8 +1329,12 @@ struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packe
 						      nunits, warning, rindex);
 
 	t->packed = *packed;
-	/* calloc: the pages of slots never asked are never made */
-	t->slot = sp_xcalloc(packed->nrows + 1, sizeof(*t->slot));
+	/* a lookup reads its row's slot before it writes it: on calloc()'s
+	 * untouched pages, two faults a page (the zero page mapped, then
+	 * copied), and a profile's lookups reach most pages of the slots (500
+	 * of them on a 5,000-function program); the pages are made in one call
+	 * instead (the slots are a tenth of the rows' size) */
+	t->slot = sp_xcalloc_probed(packed->nrows + 1, sizeof(*t->slot));
 	t->nchunks = packed->nrows / PACKED_CHUNK + 1;
 	t->chunks = sp_xcalloc(t->nchunks, sizeof(*t->chunks));
 	pthread_mutex_init(&t->decode_mu, NULL);
