@@ -51,6 +51,12 @@ const struct sp_code_reloc *sp_cgs_reloc_in(const struct sp_code *c, uint64_t lo
 /* Whether instruction `id` (decoded without details) is a branch the
  * scanner reports. */
 int sp_cgs_is_branch(const struct sp_cg_static *s, unsigned id);
+/*
+ * The length of the x86-64 instruction at p (n bytes there) when it is a
+ * common encoding that is no call, nor a jump when want_jumps
+ * (static-x86len.c); 0 when capstone must decode it.
+ */
+unsigned sp_cgs_x86_64_skip(const uint8_t *p, size_t n, int want_jumps);
 /* Decodes the branch at `at` (`left` bytes available, address `addr`)
  * with details and reports it to the sweep's callback. */
 void sp_cgs_decode_branch(struct sweep *w, struct cs_pair *p, const uint8_t *at, size_t left,

@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
+#include <capstone/capstone.h>
 
 #include "suites.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
 #include "symprof/profile.h"
 #include "symprof/symbolize.h"
+#include "static-internal.h"
 
 #define MAXEV 16
 
@@ -619,6 +621,165 @@ static void test_mips_code_sign_extended(void)
 	sp_image_free(im);
 }
 
+/* ---- x86-64 lengths without capstone (static-x86len.c) ---- */
+
+static int x86_branch_id(unsigned id, int want_jumps)
+{
+	static const unsigned jumps[] = {
+		X86_INS_JMP,  X86_INS_JAE,   X86_INS_JA,    X86_INS_JBE, X86_INS_JB,
+		X86_INS_JCXZ, X86_INS_JECXZ, X86_INS_JRCXZ, X86_INS_JE,	 X86_INS_JGE,
+		X86_INS_JG,   X86_INS_JLE,   X86_INS_JL,    X86_INS_JNE, X86_INS_JNO,
+		X86_INS_JNP,  X86_INS_JNS,   X86_INS_JO,    X86_INS_JP,	 X86_INS_JS,
+	};
+	size_t i;
+
+	if (id == X86_INS_CALL)
+		return 1;
+	for (i = 0; want_jumps && i < sizeof(jumps) / sizeof(jumps[0]); i++)
+		if (id == jumps[i])
+			return 1;
+	return 0;
+}
+
+struct x86_check {
+	csh cs;
+	cs_insn *in;
+	size_t asked, answered, wrong;
+};
+
+/*
+ * Asks sp_cgs_x86_64_skip() about the n bytes at b, and capstone when it
+ * answers (or `always`): the same length, and no call (nor jump, if
+ * wanted). Returns capstone's length (0: it fails there, or was not
+ * asked).
+ */
+static unsigned x86_check_at(struct x86_check *k, const uint8_t *b, size_t n, int want_jumps,
+			     int always)
+{
+	unsigned len = sp_cgs_x86_64_skip(b, n, want_jumps);
+	const uint8_t *p = b;
+	size_t left = n;
+	uint64_t addr = 0x1000;
+	int ok = (len || always) && cs_disasm_iter(k->cs, &p, &left, &addr, k->in);
+
+	k->asked++;
+	if (len) {
+		k->answered++;
+		if (!ok || k->in->size != len || x86_branch_id(k->in->id, want_jumps))
+			k->wrong++;
+	}
+	return ok ? k->in->size : 0;
+}
+
+/* The text of a fixture: each instruction of a linear sweep, then (the
+ * first `every` bytes) each byte offset, misaligned garbage included. */
+static void x86_check_file(struct x86_check *k, const char *path, size_t every, size_t *swept,
+			   size_t *answered)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	struct sp_image *im = sp_image_open(path, NULL, &err);
+	const struct sp_code *c;
+	size_t i, off;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(im);
+	c = sp_image_code(im, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < c->nsections; i++) {
+		const struct sp_code_section *sec = &c->sections[i];
+		size_t before;
+		unsigned len;
+
+		if (!sec->bytes || strcmp(sec->name, ".text"))
+			continue;
+		for (off = 0; off < sec->size;) {
+			before = k->answered;
+			len = x86_check_at(k, sec->bytes + off, sec->size - off, 0, 1);
+			(*swept)++;
+			*answered += k->answered - before;
+			x86_check_at(k, sec->bytes + off, sec->size - off, 1, 0);
+			off += len ? len : 1;
+		}
+		for (off = 0; off < sec->size && off < every; off++)
+			x86_check_at(k, sec->bytes + off, sec->size - off, off & 1, 0);
+	}
+	sp_image_free(im);
+}
+
+static void test_x86_lengths_programs(void)
+{
+	static const char *const files[] = {
+		SP_FIXTURES_DIR "/gperf/cxx/cxx",
+		SP_FIXTURES_DIR "/igprof/bin/leaky-pie",
+		SP_FIXTURES_DIR "/gmon/shapes/giant4k",
+	};
+	struct x86_check k;
+	size_t i, swept = 0, answered = 0;
+
+	memset(&k, 0, sizeof(k));
+	CU_ASSERT_EQUAL_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &k.cs), CS_ERR_OK);
+	k.in = cs_malloc(k.cs);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		x86_check_file(&k, files[i], i < 2 ? 200000 : 0, &swept, &answered);
+	CU_ASSERT_EQUAL(k.wrong, 0);
+	/* what it is for: most of a program's instructions need no capstone */
+	CU_ASSERT(swept > 100000);
+	CU_ASSERT(answered * 10 > swept * 8);
+	cs_free(k.in, 1);
+	cs_close(&k.cs);
+}
+
+/* Every opcode of both maps with every ModRM byte, behind prefixes that
+ * change what capstone decodes (mandatory prefixes, operand size, REX.W,
+ * prefixes in the wrong place), whole or cut short. */
+static void test_x86_lengths_encodings(void)
+{
+	static const uint8_t prefixes[][3] = {
+		{0},
+		{1, 0x66},
+		{1, 0xf3},
+		{1, 0xf2},
+		{2, 0x66, 0x2e},
+		{2, 0x2e, 0x66},
+		{2, 0xf3, 0x66},
+		{2, 0xf2, 0xf3},
+		{1, 0x67},
+		{2, 0x66, 0x66},
+	};
+	static const int rexes[] = {-1, 0x48, 0x41};
+	static const uint8_t tail[] = {0x25, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde};
+	struct x86_check k;
+	size_t pi, ri, cut;
+	unsigned two, op, m;
+
+	memset(&k, 0, sizeof(k));
+	CU_ASSERT_EQUAL_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &k.cs), CS_ERR_OK);
+	k.in = cs_malloc(k.cs);
+	for (pi = 0; pi < sizeof(prefixes) / sizeof(prefixes[0]); pi++)
+		for (ri = 0; ri < sizeof(rexes) / sizeof(rexes[0]); ri++)
+			for (two = 0; two < 2; two++)
+				for (op = 0; op < 256; op++)
+					for (m = 0; m < 256; m++) {
+						uint8_t b[24];
+						size_t n = prefixes[pi][0];
+
+						memcpy(b, prefixes[pi] + 1, n);
+						if (rexes[ri] >= 0)
+							b[n++] = (uint8_t)rexes[ri];
+						if (two)
+							b[n++] = 0x0f;
+						b[n++] = (uint8_t)op;
+						b[n++] = (uint8_t)m;
+						memcpy(b + n, tail, sizeof(tail));
+						n += sizeof(tail);
+						cut = (op + m) % 7 ? n : n - (op + m) % 5 - 3;
+						x86_check_at(&k, b, cut, (int)(m & 1), 0);
+					}
+	CU_ASSERT_EQUAL(k.wrong, 0);
+	CU_ASSERT(k.answered * 4 > k.asked);
+	cs_free(k.in, 1);
+	cs_close(&k.cs);
+}
+
 static void test_unsupported(void)
 {
 	struct sp_code c;
@@ -654,6 +815,8 @@ int sp_test_register_static(void)
 	    !CU_add_test(s, "MIPS .text words only", test_mips_text_only) ||
 	    !CU_add_test(s, "MIPS arcs, histogram, <indirect child>", test_mips_hook) ||
 	    !CU_add_test(s, "MIPS code addresses sign-extend", test_mips_code_sign_extended) ||
+	    !CU_add_test(s, "x86-64 lengths: programs", test_x86_lengths_programs) ||
+	    !CU_add_test(s, "x86-64 lengths: every encoding", test_x86_lengths_encodings) ||
 	    !CU_add_test(s, "unsupported machine", test_unsupported))
 		return -1;
 	return 0;
