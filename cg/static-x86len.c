@@ -28,10 +28,12 @@ enum {
 	OP_IV = 0x10,	 /* 16, 32 or 64 bits (mov r, imm: B8-BF) */
 	OP_GROUP = 0x20, /* valid for some ModRM forms: see group_form() */
 	OP_SSE = 0x40,	 /* 0F map, ModRM: the prefixes it takes are checked */
-	OP_NONE = 0x80,	 /* known, nothing follows */
-	/* 0: decoded by capstone (unknown, invalid, a branch, a prefix) */
+	OP_NONE = 0x80,	 /* known, nothing follows; 0: decoded by capstone
+			    (unknown, invalid, a branch, a prefix) */
 };
 
+/* the maps hold 16 opcodes a line */
+// clang-format off
 #define M OP_MODRM
 #define N OP_NONE
 #define G OP_GROUP
@@ -81,6 +83,7 @@ static const uint8_t two_byte[256] = {
 #undef N
 #undef G
 #undef S
+// clang-format on
 
 /* One bit per opcode of the 0F map: 256 bits as four words. */
 struct opset {
@@ -97,21 +100,23 @@ static int in_set(const struct opset *s, unsigned op)
  * others (popcnt, tzcnt, lzcnt: BC and BD are plain without it):
  * none, 0x66, 0xF3, 0xF2.
  */
-#define BIT(op) ((uint64_t)1 << ((op) & 63))
-#define R(lo, hi) ((((uint64_t)2 << ((hi) & 63)) - 1) & ~(BIT(lo) - 1))
+#define BIT(op) ((uint64_t)1 << ((op)&63))
+#define R(lo, hi) ((((uint64_t)2 << ((hi)&63)) - 1) & ~(BIT(lo) - 1))
 static const struct opset sse_ok[4] = {
 	/* none */
 	{{BIT(0x10) | BIT(0x11) | BIT(0x14) | BIT(0x15) | R(0x28, 0x2a) | R(0x2c, 0x2f),
 	  R(0x51, 0x5f) | R(0x60, 0x6b) | BIT(0x6e) | BIT(0x6f) | BIT(0x70) | R(0x74, 0x76) |
 		  BIT(0x7e) | BIT(0x7f),
-	  0, BIT(0xc2) | BIT(0xc4) | BIT(0xc6) | R(0xd1, 0xd5) | R(0xd8, 0xdf) | R(0xe0, 0xe5) |
-		     R(0xe8, 0xef) | R(0xf1, 0xf6) | R(0xf8, 0xfe)}},
+	  0,
+	  BIT(0xc2) | BIT(0xc4) | BIT(0xc6) | R(0xd1, 0xd5) | R(0xd8, 0xdf) | R(0xe0, 0xe5) |
+		  R(0xe8, 0xef) | R(0xf1, 0xf6) | R(0xf8, 0xfe)}},
 	/* 0x66 */
 	{{BIT(0x10) | BIT(0x11) | BIT(0x14) | BIT(0x15) | R(0x28, 0x2a) | R(0x2c, 0x2f),
 	  BIT(0x51) | R(0x54, 0x5f) | R(0x60, 0x6f) | BIT(0x70) | R(0x74, 0x76) | BIT(0x7e) |
 		  BIT(0x7f),
-	  0, BIT(0xc2) | BIT(0xc4) | BIT(0xc6) | R(0xd1, 0xd5) | R(0xd8, 0xdf) | R(0xe0, 0xe5) |
-		     R(0xe8, 0xef) | R(0xf1, 0xf6) | R(0xf8, 0xfe)}},
+	  0,
+	  BIT(0xc2) | BIT(0xc4) | BIT(0xc6) | R(0xd1, 0xd5) | R(0xd8, 0xdf) | R(0xe0, 0xe5) |
+		  R(0xe8, 0xef) | R(0xf1, 0xf6) | R(0xf8, 0xfe)}},
 	/* 0xF3 */
 	{{BIT(0x10) | BIT(0x11) | BIT(0x2a) | BIT(0x2c) | BIT(0x2d),
 	  R(0x51, 0x53) | R(0x58, 0x5f) | BIT(0x6f) | BIT(0x70) | BIT(0x7e) | BIT(0x7f),
@@ -215,8 +220,8 @@ unsigned sp_cgs_x86_64_skip(const uint8_t *p, size_t n, int want_jumps)
 			opsize16 = 1;
 		else if (*at == 0xf2 || *at == 0xf3)
 			rep = rep && rep != *at ? 1 : *at; /* 1: both */
-		else if (*at != 0x67 && *at != 0x2e && *at != 0x3e && *at != 0x26 &&
-			 *at != 0x36 && *at != 0x64 && *at != 0x65)
+		else if (*at != 0x67 && *at != 0x2e && *at != 0x3e && *at != 0x26 && *at != 0x36 &&
+			 *at != 0x64 && *at != 0x65)
 			break;
 	}
 	if (at < end && (*at & 0xf0) == 0x40) {
