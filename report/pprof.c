@@ -34,11 +34,13 @@
  */
 #include "symprof/report.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pprof.h"
 #include "symprof/alloc.h"
@@ -153,6 +155,76 @@ static uint32_t file_index(struct sp_symfile ***files, size_t *n, size_t *alloc,
 	return (uint32_t)(*n)++;
 }
 
+/* Whether the n characters at s match (\.\d+)+\w*(\.\d+){0,3} whole. */
+static int version_suffix(const char *s, size_t n)
+{
+	size_t i = 0, j, k, w;
+	int dots;
+
+	/* each way to end the (\.\d+)+ part, then each length of \w* */
+	while (i < n && s[i] == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1])) {
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+			;
+		for (w = i; w <= n; w++) {
+			for (j = w, dots = 0; j < n && dots <= 3; dots++) {
+				if (s[j] != '.' || j + 1 >= n || !isdigit((unsigned char)s[j + 1]))
+					break;
+				for (k = j + 1; k < n && isdigit((unsigned char)s[k]); k++)
+					;
+				j = k;
+			}
+			if (j == n && dots <= 3)
+				return 1;
+			if (w < n && !(isalnum((unsigned char)s[w]) || s[w] == '_'))
+				break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether google-pprof's ParseLibraries takes a mapping of `path` for a
+ * library: .+\.(so|dll|dylib|bundle|node)((\.\d+)+\w*(\.\d+){0,3})?$,
+ * case-insensitive. Its frames are looked up in it; those of any other
+ * mapping but the program's ([vdso], [vsyscall]) are in none.
+ */
+static int pprof_library_path(const char *path)
+{
+	static const char *const ext[] = {"so", "dll", "dylib", "bundle", "node"};
+	size_t n = strlen(path), i, e, len;
+
+	for (i = 1; i < n; i++) {
+		if (path[i] != '.')
+			continue;
+		for (e = 0; e < sizeof(ext) / sizeof(ext[0]); e++) {
+			len = strlen(ext[e]);
+			if (n - i - 1 >= len && !strncasecmp(path + i + 1, ext[e], len) &&
+			    (i + 1 + len == n ||
+			     version_suffix(path + i + 1 + len, n - i - 1 - len)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The frame's reason for having no file, as google-pprof would see it. */
+static const struct sp_symloc *pprof_unfound(const struct pprof *pp, struct sp_symbolizer *s,
+					     uint32_t frame, struct sp_symloc *tmp)
+{
+	const struct sp_symloc *loc = sp_symbolizer_frame(s, pp->p, frame);
+	const struct sp_frame *fr = &pp->p->frames[frame];
+	const struct sp_object *ob =
+		fr->object < pp->p->nobjects ? &pp->p->objects[fr->object] : NULL;
+
+	if ((loc->reason == SP_SYM_NO_FILE || loc->reason == SP_SYM_BAD_FILE) && ob &&
+	    !ob->is_main && !pprof_library_path(ob->path)) {
+		*tmp = *loc;
+		tmp->reason = SP_SYM_UNMAPPED;
+		return tmp;
+	}
+	return loc;
+}
+
 /*
  * MapToSymbols runs one addr2line per file on its addresses in ascending
  * order, and libbfd's answers depend on the lookups before (rule 8 of
@@ -177,8 +249,10 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 			v[n].pc = pp->addrs[i].pc;
 			v[n++].addr = (uint32_t)i;
 		} else {
+			struct sp_symloc unfound;
+
 			sp_pprof_names_resolve(&pp->names, &pp->addrs[i],
-					       sp_symbolizer_frame(s, pp->p, rep[i]));
+					       pprof_unfound(pp, s, rep[i], &unfound));
 		}
 	}
 	tmp = sp_xmalloc((n + 1) * sizeof(*tmp));
