@@ -105,6 +105,13 @@ struct sp_opts {
 	unsigned show_addresses : 1;
 	/* --focus=RE, --ignore=RE: pprof's stacks kept or dropped (NULL: none) */
 	const char *focus, *ignore;
+	/* google-pprof's --no_strip_temp (template arguments kept in names)
+	 * and --no-auto-signal-frm (the profiler's frames kept) */
+	unsigned no_strip_temp : 1, no_auto_signal_frames : 1;
+	/* --lib_prefix=A,B: where libraries are looked for first (pprof's
+	 * FindLibrary) */
+	char **lib_prefixes;
+	size_t nlib_prefixes, lib_prefixes_alloc;
 	unsigned addr2line : 1; /* --addr2line: resolve addresses from stdin */
 	const char *last_e;	/* the last -e argument (--addr2line's FILE) */
 	/* --addr2line's own options: -a, -p, -s, -f, -i (options.c) */

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
@@ -60,6 +61,14 @@ enum {
 	OPT_MERGE_CLONES,
 	OPT_LEAKS,
 	OPT_LEAK_ADDRESSES,
+	OPT_NODECOUNT,
+	OPT_MAXDEGREE,
+	OPT_NODEFRACTION,
+	OPT_EDGEFRACTION,
+	OPT_TOOLS,
+	OPT_LIB_PREFIX,
+	OPT_NO_STRIP_TEMP,
+	OPT_NO_AUTO_SIGNAL_FRM,
 };
 
 /* symprof's options that both command lines take: gprof's and
@@ -135,6 +144,15 @@ static const struct option long_options[] = {
 	{"show_addresses", no_argument, 0, OPT_SHOW_ADDRESSES},
 	{"focus", required_argument, 0, OPT_FOCUS},
 	{"ignore", required_argument, 0, OPT_IGNORE},
+	{"lib_prefix", required_argument, 0, OPT_LIB_PREFIX},
+	{"no_strip_temp", no_argument, 0, OPT_NO_STRIP_TEMP},
+	{"no-auto-signal-frm", no_argument, 0, OPT_NO_AUTO_SIGNAL_FRM},
+	/* google-pprof's, for its graphs and its tools: its --text ignores them */
+	{"nodecount", required_argument, 0, OPT_NODECOUNT},
+	{"maxdegree", required_argument, 0, OPT_MAXDEGREE},
+	{"nodefraction", required_argument, 0, OPT_NODEFRACTION},
+	{"edgefraction", required_argument, 0, OPT_EDGEFRACTION},
+	{"tools", required_argument, 0, OPT_TOOLS},
 	SHARED_LONG_OPTIONS,
 	{"counter", required_argument, 0, OPT_COUNTER},
 	{"value", required_argument, 0, OPT_VALUE},
@@ -160,7 +178,9 @@ static const char usage_text[] =
 	"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
 	"\t[--format=text|json|dot|flamegraph|folded|pprof|callgrind|proto|speedscope]\n"
 	"\t[--text] [--cum] [--addresses|--functions|--files] [--show_addresses]\n"
-	"\t[--focus=REGEX] [--ignore=REGEX]\n"
+	"\t[--focus=REGEX] [--ignore=REGEX] [--lib_prefix=DIRS] [--no_strip_temp]\n"
+	"\t[--no-auto-signal-frm] [--nodecount=N] [--nodefraction=F] [--edgefraction=F]\n"
+	"\t[--maxdegree=N] [--tools=T]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
@@ -223,6 +243,9 @@ void sp_cli_opts_release(struct sp_opts *o)
 	for (i = 0; i < o->npath_maps; i++)
 		free((char *)o->path_maps[i].from);
 	free(o->path_maps);
+	for (i = 0; i < o->nlib_prefixes; i++)
+		free(o->lib_prefixes[i]);
+	free(o->lib_prefixes);
 	sp_cli_debug_search_release(o);
 	free(o->cache_dir);
 	free(o->specs);
@@ -328,6 +351,51 @@ static int add_path_map(struct sp_opts *o, const char *arg)
 	m = &o->path_maps[o->npath_maps++];
 	m->from = sp_xstrndup(arg, (size_t)(eq - arg));
 	m->to = eq + 1;
+	return 0;
+}
+
+/*
+ * --lib_prefix=A,B: google-pprof's list of prefixes to find libraries
+ * under (Perl's split: empty fields kept but the trailing ones); a later
+ * option replaces it.
+ */
+static int set_lib_prefixes(struct sp_opts *o, const char *arg)
+{
+	const char *p = arg, *comma;
+	size_t n;
+
+	for (n = 0; n < o->nlib_prefixes; n++)
+		free(o->lib_prefixes[n]);
+	o->nlib_prefixes = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		SP_ALLOC_GROW(o->lib_prefixes, o->nlib_prefixes + 1, o->lib_prefixes_alloc);
+		o->lib_prefixes[o->nlib_prefixes++] = sp_xstrndup(p, n);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	while (o->nlib_prefixes && !o->lib_prefixes[o->nlib_prefixes - 1][0])
+		free(o->lib_prefixes[--o->nlib_prefixes]);
+	return 0;
+}
+
+/* The value of an option google-pprof takes as an integer (=i) or a
+ * number (=f), which its --text report does not use. */
+static int check_pprof_number(const char *opt, const char *arg, int integer)
+{
+	char *end;
+
+	errno = 0;
+	if (integer)
+		(void)strtol(arg, &end, 10);
+	else
+		(void)strtod(arg, &end);
+	if (!arg[0] || *end || errno) {
+		sp_cli_error("%s: '%s' is not %s", opt, arg, integer ? "an integer" : "a number");
+		return -1;
+	}
 	return 0;
 }
 
@@ -571,6 +639,24 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		if (check_regex(ch == OPT_FOCUS ? "--focus" : "--ignore", arg) < 0)
 			return -1;
 		*(ch == OPT_FOCUS ? &o->focus : &o->ignore) = arg;
+		break;
+	case OPT_LIB_PREFIX:
+		return set_lib_prefixes(o, arg);
+	case OPT_NO_STRIP_TEMP:
+		o->no_strip_temp = 1;
+		break;
+	case OPT_NO_AUTO_SIGNAL_FRM:
+		o->no_auto_signal_frames = 1;
+		break;
+	case OPT_NODECOUNT:
+		return check_pprof_number("--nodecount", arg, 1);
+	case OPT_MAXDEGREE:
+		return check_pprof_number("--maxdegree", arg, 1);
+	case OPT_NODEFRACTION:
+		return check_pprof_number("--nodefraction", arg, 0);
+	case OPT_EDGEFRACTION:
+		return check_pprof_number("--edgefraction", arg, 0);
+	case OPT_TOOLS:
 		break;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);

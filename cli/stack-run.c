@@ -55,6 +55,8 @@ static int make_symbolizer(struct sp_cli_stack_run *g)
 	so.exe = g->exe;
 	so.path_maps = g->o->path_maps;
 	so.npath_maps = g->o->npath_maps;
+	so.lib_prefixes = (const char *const *)g->o->lib_prefixes;
+	so.nlib_prefixes = g->o->nlib_prefixes;
 	so.warn = warn_cb;
 	g->sym = sp_symbolizer_new(&so);
 	return 0;
@@ -223,6 +225,8 @@ static int print_stacks(struct sp_cli_stack_run *g)
 	so.show_addresses = g->o->show_addresses;
 	so.focus = g->o->focus;
 	so.ignore = g->o->ignore;
+	so.keep_templates = g->o->no_strip_temp;
+	so.keep_signal_frames = g->o->no_auto_signal_frames;
 	so.stderr_lines = sp_cli_echo_hook();
 	if (g->ops->stack_opts)
 		g->ops->stack_opts(g, &so);

@@ -140,6 +140,11 @@ static void strip_return_type(struct sp_buf *b)
 
 const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 {
+	return sp_pprof_short_name_opt(strs, full, 0);
+}
+
+const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, int keep_templates)
+{
 	struct sp_buf b = SP_BUF_INIT;
 	size_t n = strlen(full), k = tag_start(full, n);
 	const char *out;
@@ -152,7 +157,7 @@ const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
 	while (strip_parens(&b))
 		;
 	strip_addr_tag(&b);
-	while (strip_templates(&b))
+	while (!keep_templates && strip_templates(&b))
 		;
 	strip_return_type(&b);
 	out = sp_strtab_intern(strs, b.buf);
@@ -188,7 +193,7 @@ static const char *short_of(struct sp_pprof_names *n, const char *full)
 	SP_ALLOC_GROW(n->shorts, n->nshorts + 1, n->shorts_alloc);
 	n->shorts[n->nshorts].k1 = full;
 	n->shorts[n->nshorts].k2 = 0;
-	n->shorts[n->nshorts].v = sp_pprof_short_name(&n->strs, full);
+	n->shorts[n->nshorts].v = sp_pprof_short_name_opt(&n->strs, full, n->keep_templates);
 	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, 0, (uint32_t)n->nshorts);
 	return n->shorts[n->nshorts++].v;
 }

@@ -1012,7 +1012,7 @@ static void reduce_frames(struct pprof *pp, const char *skip)
 
 /* IsSecondPcAlwaysTheSame: every stack has a second address and it is
  * the same one. */
-static int second_always_same(const struct pprof *pp)
+static int second_always_same(const struct pprof *pp, uint32_t *which)
 {
 	uint32_t second = UINT32_MAX;
 	size_t i;
@@ -1030,6 +1030,7 @@ static int second_always_same(const struct pprof *pp)
 			return 0;
 		second = a;
 	}
+	*which = second;
 	return second != UINT32_MAX;
 }
 
@@ -1042,17 +1043,27 @@ static int second_always_same(const struct pprof *pp)
 static void count_samples(struct pprof *pp)
 {
 	char *skip;
+	uint32_t second;
 
 	list_stacks(pp);
-	if (second_always_same(pp)) {
+	if (pp->o->keep_signal_frames) {
+		/* --no-auto-signal-frm: nothing removed, the artefact reported */
+		if (second_always_same(pp, &second)) {
+			sp_warn(pp->o->stderr_lines, "All second stack frames are same: `%s'.",
+				addr_name(pp, second));
+			sp_warn(pp->o->stderr_lines, "Might be stack trace capturing bug.");
+		}
+		skip = sp_xcalloc(pp->naddrs + 1, 1);
+	} else if (second_always_same(pp, &second)) {
 		collect_stacks(pp);
 		remove_uninteresting(pp);
 		translate(pp);
 		alloc_counts(pp);
 		reduce_addrs(pp);
 		return;
+	} else {
+		skip = uninteresting(pp);
 	}
-	skip = uninteresting(pp);
 	translate(pp);
 	alloc_counts(pp);
 	reduce_frames(pp, skip);
@@ -1257,6 +1268,7 @@ void sp_report_pprof(FILE *out, const struct sp_profile *p, struct sp_symbolizer
 	 * --ignore, which match it */
 	sp_pprof_names_init(&pp.names, s, addr_width(p),
 			    o->lines || o->addresses || o->files || o->focus || o->ignore);
+	pp.names.keep_templates = o->keep_templates;
 	collect_addrs(&pp, s);
 	count_samples(&pp);
 	print_rows(&pp);

@@ -77,8 +77,9 @@ struct sp_pprof_memo {
 
 struct sp_pprof_names {
 	struct sp_symbolizer *sym;
-	int addr_width; /* hex digits: 16, or 8 for 32-bit */
-	int lines;	/* fill sp_pprof_sym.file, line, fl */
+	int addr_width;	    /* hex digits: 16, or 8 for 32-bit */
+	int lines;	    /* fill sp_pprof_sym.file, line, fl */
+	int keep_templates; /* --no_strip_temp: short names keep <...> */
 	struct sp_strtab strs;
 	struct sp_arena arena;
 	struct sp_pprof_nmview nm;
@@ -115,5 +116,8 @@ const char *sp_pprof_names_hex(struct sp_pprof_names *n, uint64_t pc);
 /* ShortFunctionName(): arguments, the address tag, template arguments and
  * a leading return type removed; interned in strs. */
 const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full);
+/* The same, keeping template arguments when keep_templates
+ * (google-pprof --no_strip_temp). */
+const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, int keep_templates);
 
 #endif

@@ -330,6 +330,29 @@ static char *from_debuginfod(const struct sp_symbolizer *s, const struct sp_obje
 	return p;
 }
 
+/* pprof's FindLibrary: each prefix before the path, then before the path
+ * without its first directory (s|^/[^/]+/|/|), and so on. */
+static char *with_lib_prefix(const struct sp_symbolizer *s, const char *path)
+{
+	const char *suffix = path, *slash;
+	size_t i;
+
+	for (;;) {
+		for (i = 0; i < s->o.nlib_prefixes; i++) {
+			struct sp_buf b = SP_BUF_INIT;
+
+			sp_buf_addstr(&b, s->o.lib_prefixes[i]);
+			sp_buf_addstr(&b, suffix);
+			if (is_file(b.buf))
+				return sp_buf_detach(&b, NULL);
+			sp_buf_release(&b);
+		}
+		if (suffix[0] != '/' || !(slash = strchr(suffix + 1, '/')) || slash == suffix + 1)
+			return NULL;
+		suffix = slash;
+	}
+}
+
 /* Where to read object o from, in search order; NULL if nowhere. */
 static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 {
@@ -337,6 +360,8 @@ static char *locate(const struct sp_symbolizer *s, const struct sp_object *o)
 
 	if (o->is_main && s->o.exe)
 		return sp_xstrdup(s->o.exe);
+	if (s->o.nlib_prefixes && o->path[0] && (p = with_lib_prefix(s, o->path)))
+		return p;
 	if ((p = path_mapped(s, o->path))) {
 		if (is_file(p))
 			return p;

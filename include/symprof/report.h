@@ -395,6 +395,10 @@ struct sp_stack_report_opts {
 	/* pprof: the lines google-pprof prints on stderr ("Removing F from
 	 * all stack traces."), handed over as they come, to print as they are */
 	const struct sp_warn_hook *stderr_lines;
+	/* pprof: template arguments kept in function names (google-pprof
+	 * --no_strip_temp); the profiler's frames and a second frame common
+	 * to every stack kept (--no-auto-signal-frm) */
+	unsigned keep_templates : 1, keep_signal_frames : 1;
 };
 
 /* ---- IgProf (igprof.c, leaks.c) ---- */

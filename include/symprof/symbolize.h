@@ -450,6 +450,11 @@ struct sp_symbolizer_opts {
 	void *warn_ctx;
 	/* the index cache's directory (symbolize/dwcache.c), NULL: none */
 	const char *cache_dir;
+	/* google-pprof's --lib_prefix: a library recorded as /a/b/l.so is
+	 * looked for first as PREFIX/a/b/l.so, PREFIX/b/l.so, PREFIX/l.so, for
+	 * each prefix in turn (pprof's FindLibrary) */
+	const char *const *lib_prefixes;
+	size_t nlib_prefixes;
 };
 
 /* Why an address has no function. */
