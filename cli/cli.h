@@ -112,6 +112,8 @@ struct sp_opts {
 	 * FindLibrary) */
 	char **lib_prefixes;
 	size_t nlib_prefixes, lib_prefixes_alloc;
+	/* --base=PROFILE: google-pprof's, its samples subtracted (NULL: none) */
+	const char *pprof_base;
 	unsigned addr2line : 1; /* --addr2line: resolve addresses from stdin */
 	const char *last_e;	/* the last -e argument (--addr2line's FILE) */
 	/* --addr2line's own options: -a, -p, -s, -f, -i (options.c) */

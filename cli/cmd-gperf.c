@@ -54,6 +54,33 @@ static void check_main(const struct sp_cli_stack_run *g)
 		sp_cli_error("warning: the profile maps no executable: '%s' is not used", g->exe);
 }
 
+/* Adds the profile at `path` to g's (counted negative with --base). */
+static int read_one(struct sp_cli_stack_run *g, const char *path, int negative)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	size_t maps = g->prof->nmaps, first = g->prof->nstacks, i;
+
+	if (sp_fmt_gperf_read(g->prof, path, &err) < 0) {
+		sp_cli_error("%s", err.msg);
+		return 1;
+	}
+	if (g->prof->nmaps == maps && !(g->o->image && g->o->image_given))
+		sp_cli_error("warning: '%s' has no memory map: its addresses cannot be "
+			     "symbolized",
+			     path);
+	/* each count is below 2^63 (the reader checks the sums) */
+	for (i = first; negative && i < g->prof->nstacks; i++)
+		g->prof->stacks[i].count = -g->prof->stacks[i].count;
+	return 0;
+}
+
+/*
+ * The profiles, summed; then google-pprof's --base (SubtractProfile): the
+ * base's stacks with their counts negated. pprof subtracts per stack and
+ * its report sums per entry, so the same stack counted twice, once each
+ * way, gives the same rows (with their zeros). Only the list form (the
+ * pprof report alone) keeps stacks as they are read.
+ */
 static int read_profiles(struct sp_cli_stack_run *g)
 {
 	size_t i;
@@ -61,19 +88,12 @@ static int read_profiles(struct sp_cli_stack_run *g)
 	g->prof = sp_profile_new(SP_PROFILE_GPERF);
 	g->prof->stack_list = pprof_only(g->o);
 	for (i = 0; i < g->nfiles; i++) {
-		struct sp_error err = SP_ERROR_INIT;
-		size_t maps = g->prof->nmaps;
-
 		sp_cli_progress_reading(g->files[i], i, g->nfiles);
-		if (sp_fmt_gperf_read(g->prof, g->files[i], &err) < 0) {
-			sp_cli_error("%s", err.msg);
+		if (read_one(g, g->files[i], 0))
 			return 1;
-		}
-		if (g->prof->nmaps == maps && !(g->o->image && g->o->image_given))
-			sp_cli_error("warning: '%s' has no memory map: its addresses cannot be "
-				     "symbolized",
-				     g->files[i]);
 	}
+	if (g->o->pprof_base && (!g->prof->stack_list || read_one(g, g->o->pprof_base, 1)))
+		return 1;
 	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
 		sp_cli_error("warning: the profiles have different sampling periods: samples are "
 			     "added as they are, and count as %g seconds each",

@@ -66,6 +66,8 @@ enum {
 	OPT_NODEFRACTION,
 	OPT_EDGEFRACTION,
 	OPT_TOOLS,
+	OPT_PPROF_BASE,
+	OPT_DROP_NEGATIVE,
 	OPT_LIB_PREFIX,
 	OPT_NO_STRIP_TEMP,
 	OPT_NO_AUTO_SIGNAL_FRM,
@@ -153,6 +155,8 @@ static const struct option long_options[] = {
 	{"nodefraction", required_argument, 0, OPT_NODEFRACTION},
 	{"edgefraction", required_argument, 0, OPT_EDGEFRACTION},
 	{"tools", required_argument, 0, OPT_TOOLS},
+	{"base", required_argument, 0, OPT_PPROF_BASE},
+	{"drop_negative", no_argument, 0, OPT_DROP_NEGATIVE},
 	SHARED_LONG_OPTIONS,
 	{"counter", required_argument, 0, OPT_COUNTER},
 	{"value", required_argument, 0, OPT_VALUE},
@@ -180,7 +184,7 @@ static const char usage_text[] =
 	"\t[--text] [--cum] [--addresses|--functions|--files] [--show_addresses]\n"
 	"\t[--focus=REGEX] [--ignore=REGEX] [--lib_prefix=DIRS] [--no_strip_temp]\n"
 	"\t[--no-auto-signal-frm] [--nodecount=N] [--nodefraction=F] [--edgefraction=F]\n"
-	"\t[--maxdegree=N] [--tools=T]\n"
+	"\t[--maxdegree=N] [--tools=T] [--base=PROFILE]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
@@ -658,6 +662,13 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		return check_pprof_number("--edgefraction", arg, 0);
 	case OPT_TOOLS:
 		break;
+	case OPT_PPROF_BASE:
+		o->pprof_base = arg;
+		break;
+	case OPT_DROP_NEGATIVE:
+		sp_cli_error("--drop_negative is not supported (google-pprof's --base is, "
+			     "keeping negative differences)");
+		return -1;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);
 	case OPT_NO_DEBUGINFOD:
@@ -922,6 +933,12 @@ int sp_cli_parse(struct sp_opts *o, int argc, char **argv)
 	if (o->pprof_addresses + o->pprof_files + o->pprof_functions + o->line > 1) {
 		sp_cli_error("only one of --addresses, --lines, --functions and --files can be "
 			     "given");
+		usage_error();
+	}
+	if (o->pprof_base && (o->out_format != SP_OUT_PPROF || o->diff || o->html)) {
+		sp_cli_error("--base subtracts a profile in google-pprof's report "
+			     "(--format=pprof or --text) alone; the other reports compare with "
+			     "--diff=BASE");
 		usage_error();
 	}
 	if (o->diff && o->out_format != SP_OUT_TEXT && o->out_format != SP_OUT_JSON) {

@@ -1124,7 +1124,7 @@ struct pct_memo {
 };
 
 /*
- * printf's "%.1f%%" of d >= 0, without printf: d times 10 is exact in a
+ * printf's "%.1f%%" of d >= 0 (not -0.0), without printf: d times 10 is exact in a
  * long double of 64 mantissa bits (53 + 4), so rounding it to an integer
  * in the default mode (to nearest, ties to even) rounds d's exact value as
  * printf does. Returns 0 where that does not hold (another long double,
@@ -1136,7 +1136,7 @@ static int tenths(char *buf, double d)
 	char tmp[24], *e = tmp + sizeof(tmp);
 	uint64_t k;
 
-	if (!(d >= 0 && d < 1e15))
+	if (!(d >= 0 && d < 1e15) || signbit(d)) /* printf prints -0.0 */
 		return 0;
 	k = (uint64_t)rintl((long double)d * 10);
 	*--e = '\0';
