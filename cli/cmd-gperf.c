@@ -92,8 +92,13 @@ static int read_profiles(struct sp_cli_stack_run *g)
 		if (read_one(g, g->files[i], 0))
 			return 1;
 	}
-	if (g->o->pprof_base && (!g->prof->stack_list || read_one(g, g->o->pprof_base, 1)))
-		return 1;
+	if (g->o->pprof_base) {
+		/* sp_cli_parse() takes --base with the pprof report alone */
+		if (!g->prof->stack_list)
+			SP_BUG("--base without the stacks as a list");
+		if (read_one(g, g->o->pprof_base, 1))
+			return 1;
+	}
 	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
 		sp_cli_error("warning: the profiles have different sampling periods: samples are "
 			     "added as they are, and count as %g seconds each",

@@ -100,6 +100,11 @@ static int read_profiles(struct sp_cli_stack_run *run)
 {
 	size_t i;
 
+	if (run->o->pprof_base) {
+		sp_cli_error("--base subtracts gperftools CPU profiles, not pprof protobufs "
+			     "(compare with --diff=BASE)");
+		return 1;
+	}
 	run->prof = sp_profile_new(SP_PROFILE_PPROF);
 	for (i = 0; i < run->nfiles; i++) {
 		struct sp_error err = SP_ERROR_INIT;
