@@ -623,29 +623,22 @@ static void test_mips_code_sign_extended(void)
 
 /* ---- x86-64 lengths without capstone (static-x86len.c) ---- */
 
-static int x86_branch_id(unsigned id, int want_jumps)
-{
-	static const unsigned jumps[] = {
-		X86_INS_JMP,  X86_INS_JAE,   X86_INS_JA,    X86_INS_JBE, X86_INS_JB,
-		X86_INS_JCXZ, X86_INS_JECXZ, X86_INS_JRCXZ, X86_INS_JE,	 X86_INS_JGE,
-		X86_INS_JG,   X86_INS_JLE,   X86_INS_JL,    X86_INS_JNE, X86_INS_JNO,
-		X86_INS_JNP,  X86_INS_JNS,   X86_INS_JO,    X86_INS_JP,	 X86_INS_JS,
-	};
-	size_t i;
-
-	if (id == X86_INS_CALL)
-		return 1;
-	for (i = 0; want_jumps && i < sizeof(jumps) / sizeof(jumps[0]); i++)
-		if (id == jumps[i])
-			return 1;
-	return 0;
-}
-
 struct x86_check {
 	csh cs;
 	cs_insn *in;
+	/* the sweep's own rule for what is a branch, without and with jumps */
+	struct sp_cg_static rules[2];
 	size_t asked, answered, wrong;
 };
+
+static void x86_check_open(struct x86_check *k)
+{
+	memset(k, 0, sizeof(*k));
+	CU_ASSERT_EQUAL_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &k->cs), CS_ERR_OK);
+	k->in = cs_malloc(k->cs);
+	k->rules[0].machine = k->rules[1].machine = EM_X86_64;
+	k->rules[1].want_jumps = 1;
+}
 
 /*
  * Asks sp_cgs_x86_64_skip() about the n bytes at b, and capstone when it
@@ -665,7 +658,7 @@ static unsigned x86_check_at(struct x86_check *k, const uint8_t *b, size_t n, in
 	k->asked++;
 	if (len) {
 		k->answered++;
-		if (!ok || k->in->size != len || x86_branch_id(k->in->id, want_jumps))
+		if (!ok || k->in->size != len || sp_cgs_is_branch(&k->rules[want_jumps], k->in->id))
 			k->wrong++;
 	}
 	return ok ? k->in->size : 0;
@@ -715,9 +708,7 @@ static void test_x86_lengths_programs(void)
 	struct x86_check k;
 	size_t i, swept = 0, answered = 0;
 
-	memset(&k, 0, sizeof(k));
-	CU_ASSERT_EQUAL_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &k.cs), CS_ERR_OK);
-	k.in = cs_malloc(k.cs);
+	x86_check_open(&k);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		x86_check_file(&k, files[i], i < 2 ? 200000 : 0, &swept, &answered);
 	CU_ASSERT_EQUAL(k.wrong, 0);
@@ -751,9 +742,7 @@ static void test_x86_lengths_encodings(void)
 	size_t pi, ri, cut;
 	unsigned two, op, m;
 
-	memset(&k, 0, sizeof(k));
-	CU_ASSERT_EQUAL_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &k.cs), CS_ERR_OK);
-	k.in = cs_malloc(k.cs);
+	x86_check_open(&k);
 	for (pi = 0; pi < sizeof(prefixes) / sizeof(prefixes[0]); pi++)
 		for (ri = 0; ri < sizeof(rexes) / sizeof(rexes[0]); ri++)
 			for (two = 0; two < 2; two++)
