@@ -289,7 +289,6 @@ static void sweep_segment(struct sweep *w, uint64_t a, uint64_t b, int mode)
 	unsigned step = s->machine == EM_X86_64 || s->machine == EM_386 ? 1
 			: mode == SP_CODE_THUMB				? 2
 									: 4;
-
 	int x86_64 = s->machine == EM_X86_64;
 
 	while (size > 0) {
