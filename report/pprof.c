@@ -17,7 +17,9 @@
  *     "Removing NAME from all stack traces." goes to stderr (through
  *     o->stderr_lines, which the cli prints); then frames
  *     of the profiler itself (ProfileData::Add, CpuProfiler::prof_handler,
- *     __pthread_sighandler, __restore ...) are dropped.
+ *     __pthread_sighandler, __restore ...) are dropped, and (even with
+ *     --no-auto-signal-frm) those whose function's name holds "NOMATCH",
+ *     the skip pattern pprof tests on CPU profiles too.
  *  2. TranslateStack: each address becomes its symbol list, innermost
  *     first, every function but the outermost marked " (inline)"; names
  *     that several routines share get "@addr" (FillFullnameToShortnameMap);
@@ -455,10 +457,14 @@ static void remove_signal_frames(struct pprof *pp)
 }
 
 /*
- * The addresses whose frames pprof drops (the profiler's own), as a new
- * array of flags. Names are interned in names.strs, so pointers compare.
+ * The addresses whose frames pprof's RemoveUninterestingFrames drops, as a
+ * new array of flags: those whose function (the outermost of an inline
+ * chain) is one of the profiler's own (unless with_profiler is 0, as with
+ * --no-auto-signal-frm), or matches its skip pattern, which for a CPU
+ * profile is the literal "NOMATCH". Names are interned in names.strs, so
+ * pointers compare.
  */
-static char *uninteresting(struct pprof *pp)
+static char *uninteresting(struct pprof *pp, int with_profiler)
 {
 	static const char *const names[] = {
 		"ProfileData::Add", "ProfileData::prof_handler", "CpuProfiler::prof_handler",
@@ -473,16 +479,20 @@ static char *uninteresting(struct pprof *pp)
 	for (i = 0; i < pp->naddrs; i++) {
 		const struct sp_pprof_addr *x = &pp->addrs[i];
 
-		for (k = 0; x->known && x->nsyms && k < sizeof(in) / sizeof(in[0]); k++)
+		if (!x->known || !x->nsyms)
+			continue;
+		for (k = 0; with_profiler && k < sizeof(in) / sizeof(in[0]); k++)
 			if (x->syms[0].func == in[k])
 				skip[i] = 1;
+		if (strstr(x->syms[0].func, "NOMATCH"))
+			skip[i] = 1;
 	}
 	return skip;
 }
 
 static void remove_uninteresting(struct pprof *pp)
 {
-	char *skip = uninteresting(pp);
+	char *skip = uninteresting(pp, 1);
 	size_t i, k, w = 0;
 
 	remove_signal_frames(pp);
@@ -1053,7 +1063,7 @@ static void count_samples(struct pprof *pp)
 				addr_name(pp, second));
 			sp_warn(pp->o->stderr_lines, "Might be stack trace capturing bug.");
 		}
-		skip = sp_xcalloc(pp->naddrs + 1, 1);
+		skip = uninteresting(pp, 0);
 	} else if (second_always_same(pp, &second)) {
 		collect_stacks(pp);
 		remove_uninteresting(pp);
@@ -1062,7 +1072,7 @@ static void count_samples(struct pprof *pp)
 		reduce_addrs(pp);
 		return;
 	} else {
-		skip = uninteresting(pp);
+		skip = uninteresting(pp, 1);
 	}
 	translate(pp);
 	alloc_counts(pp);
