@@ -94,6 +94,11 @@ struct sp_dwfuncs {
 	const char **sym_name;
 	const char **sym_file;
 	size_t nsyms;
+	/* made by sp_dwfuncs_new_syms(): sym_name and sym_file point into the
+	 * ELF file's string table until a lookup answers with them, when they
+	 * are interned (sym_interned[i] set); a shared library's thousands of
+	 * symbols cost no hashing for the few a profile hits */
+	uint8_t *sym_interned;
 	/* functions without a linkage name (C++ templates of local types,
 	 * extern "C"): the DIE each takes its name from, by function */
 	struct sp_dworigin *origins;
@@ -1222,7 +1227,11 @@ static struct symc *sort_syms(struct symc *v, size_t n)
 	return sorted;
 }
 
-static void load_symbols(struct fbuild *b, Elf *elf)
+/* load_symbols() with lazy 0: the names interned as they are read (the
+ * DWARF's ELF may be an in-memory copy that goes before the table does);
+ * with lazy 1 (the image's own ELF, open as long as the table) they stay
+ * pointers into its string table until asked (symbol_file_at()). */
+static void load_symbols(struct fbuild *b, Elf *elf, int lazy)
 {
 	struct sp_dwfuncs *f = b->f;
 	size_t nscn, n, i;
@@ -1249,17 +1258,26 @@ static void load_symbols(struct fbuild *b, Elf *elf)
 		if (i > 0 && v[i].sec == v[i - 1].sec && v[i].addr == v[i - 1].addr) {
 			SP_ALLOC_GROW(f->aliases, f->naliases + 1, b->aliases_alloc);
 			f->aliases[f->naliases].addr = v[i].addr;
+			/* only compared (sp_dwfuncs_has_alias()), never answered */
 			f->aliases[f->naliases++].name =
-				v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
+				v[i].name && !lazy ? sp_strtab_intern(b->strs, v[i].name)
+						   : v[i].name;
 			continue;
 		}
 		if (!sec->n)
 			sec->first = f->nsyms;
 		sec->n++;
 		f->sym_addr[f->nsyms] = v[i].addr;
+		if (lazy) {
+			f->sym_file[f->nsyms] = v[i].file;
+			f->sym_name[f->nsyms++] = v[i].name;
+			continue;
+		}
 		f->sym_file[f->nsyms] = v[i].file ? sp_strtab_intern(b->strs, v[i].file) : NULL;
 		f->sym_name[f->nsyms++] = v[i].name ? sp_strtab_intern(b->strs, v[i].name) : NULL;
 	}
+	if (lazy)
+		f->sym_interned = sp_xcalloc(f->nsyms ? f->nsyms : 1, 1);
 	if (f->naliases > 1) {
 		struct sp_dwalias *tmp = sp_xreallocarray(NULL, f->naliases, sizeof(*tmp));
 
@@ -1324,7 +1342,7 @@ struct sp_dwfuncs *sp_dwfuncs_read(Dwarf *dw, sp_dwfuncs_state_fn state, void *s
 		return NULL;
 	}
 	link_outlines(f);
-	load_symbols(b, dwarf_getelf(dw));
+	load_symbols(b, dwarf_getelf(dw), 0);
 	f->pending = b;
 	return f;
 }
@@ -1361,7 +1379,7 @@ struct sp_dwfuncs *sp_dwfuncs_new_syms(Elf *elf, struct sp_strtab *strs)
 	b.f = f;
 	b.strs = strs;
 	f->strs = strs;
-	load_symbols(&b, elf);
+	load_symbols(&b, elf, 1);
 	return f;
 }
 
@@ -1450,6 +1468,7 @@ void sp_dwfuncs_free(struct sp_dwfuncs *f)
 	}
 	sp_dwfuncs_get_parts(f, &parts);
 	sp_dwfuncs_parts_release(&parts);
+	free(f->sym_interned);
 	sp_dwnames_free(f->names);
 	free(f);
 }
@@ -1512,10 +1531,19 @@ static const char *symbol_file_at(const struct sp_dwfuncs *f, uint64_t addr,
 		c->sym = sec->first + hint;
 	if (k == sec->n)
 		return NULL;
-	*sym_addr = f->sym_addr[sec->first + k];
+	k += sec->first;
+	if (f->sym_interned && !f->sym_interned[k]) {
+		/* the table's arrays are not const: a lookup interns once */
+		if (f->sym_name[k])
+			f->sym_name[k] = sp_strtab_intern(f->strs, f->sym_name[k]);
+		if (f->sym_file[k])
+			f->sym_file[k] = sp_strtab_intern(f->strs, f->sym_file[k]);
+		f->sym_interned[k] = 1;
+	}
+	*sym_addr = f->sym_addr[k];
 	if (file)
-		*file = f->sym_file[sec->first + k];
-	return f->sym_name[sec->first + k];
+		*file = f->sym_file[k];
+	return f->sym_name[k];
 }
 
 const char *sp_dwfuncs_symbol_at(const struct sp_dwfuncs *f, uint64_t addr,
