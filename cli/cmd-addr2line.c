@@ -233,7 +233,10 @@ static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
 	flush_some(a);
 }
 
-#define BATCH (1u << 16)
+/* Addresses per batch: 16,384 keep most of the batches' gain (200k
+ * addresses: the same time as 65,536) in a quarter of their memory (peak
+ * RSS 7.6 against 13.3 MiB on a 1,000-function program). */
+#define BATCH (1u << 14)
 
 /* stdin read in blocks (what read(2) has: a pipe's writer may wait for
  * the answers before it writes more), cut into lines as fgets() cuts them. */
