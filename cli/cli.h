@@ -112,8 +112,11 @@ struct sp_opts {
 	 * FindLibrary) */
 	char **lib_prefixes;
 	size_t nlib_prefixes, lib_prefixes_alloc;
-	/* --base=PROFILE: google-pprof's, its samples subtracted (NULL: none) */
+	/* --base=PROFILE: google-pprof's, its samples subtracted (NULL: none);
+	 * --drop_negative: a stack's negative difference counts 0, and the
+	 * base's stacks that the profiles lack go */
 	const char *pprof_base;
+	unsigned pprof_drop_negative : 1;
 	unsigned addr2line : 1; /* --addr2line: resolve addresses from stdin */
 	const char *last_e;	/* the last -e argument (--addr2line's FILE) */
 	/* --addr2line's own options: -a, -p, -s, -f, -i (options.c) */

@@ -24,6 +24,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stack-run.h"
@@ -32,6 +33,7 @@
 #include "symprof/flame.h"
 #include "symprof/profile.h"
 #include "symprof/report.h"
+#include "symprof/sort.h"
 #include "symprof/symbolize.h"
 
 /* Whether the report is google-pprof's text alone: it reads the stacks as
@@ -74,6 +76,66 @@ static int read_one(struct sp_cli_stack_run *g, const char *path, int negative)
 	return 0;
 }
 
+/* Records a and b's stacks as pprof's keys: by depth, then address by
+ * address (each file has frames of its own: their addresses compare). */
+static int cmp_stack(const void *a, const void *b, void *ctx)
+{
+	const struct sp_profile *p = ctx;
+	const struct sp_stack *x = &p->stacks[*(const uint32_t *)a];
+	const struct sp_stack *y = &p->stacks[*(const uint32_t *)b];
+	size_t k;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	for (k = 0; k < x->depth; k++) {
+		uint64_t u = p->frames[p->stack_frames[x->first + k]].addr;
+		uint64_t v = p->frames[p->stack_frames[y->first + k]].addr;
+
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+/*
+ * google-pprof's --drop_negative, after the base's stacks (records
+ * [base, nstacks), negated) joined the profiles' ([0, base)). pprof sums
+ * the profiles per stack, subtracts the base per stack and, with the
+ * option, counts a negative difference as 0 and leaves out the base's
+ * stacks that the profiles lack. Records of equal stacks (the same
+ * addresses as recorded, the leaf first) end in their group's first,
+ * clamped at 0; the others go. Stable sort: each group's first record is
+ * its first in file order.
+ */
+static void drop_negative(struct sp_profile *p, size_t base)
+{
+	uint32_t *order = sp_xreallocarray(NULL, p->nstacks ? p->nstacks : 1, sizeof(*order));
+	char *gone = sp_xcalloc(p->nstacks + 1, 1);
+	size_t i, j, w = 0;
+
+	for (i = 0; i < p->nstacks; i++)
+		order[i] = (uint32_t)i;
+	sp_sort(order, p->nstacks, sizeof(*order), cmp_stack, p);
+	for (i = 0; i < p->nstacks; i = j) {
+		struct sp_stack *head = &p->stacks[order[i]];
+
+		for (j = i + 1; j < p->nstacks && !cmp_stack(&order[i], &order[j], p); j++) {
+			head->count += p->stacks[order[j]].count;
+			gone[order[j]] = 1;
+		}
+		if (order[i] >= base)
+			gone[order[i]] = 1; /* the base's alone */
+		else if (head->count < 0)
+			head->count = 0;
+	}
+	for (i = 0; i < p->nstacks; i++)
+		if (!gone[i])
+			p->stacks[w++] = p->stacks[i];
+	p->nstacks = w;
+	free(gone);
+	free(order);
+}
+
 /*
  * The profiles, summed; then google-pprof's --base (SubtractProfile): the
  * base's stacks with their counts negated. pprof subtracts per stack and
@@ -96,8 +158,12 @@ static int read_profiles(struct sp_cli_stack_run *g)
 		/* sp_cli_parse() takes --base with the pprof report alone */
 		if (!g->prof->stack_list)
 			SP_BUG("--base without the stacks as a list");
+		size_t base = g->prof->nstacks;
+
 		if (read_one(g, g->o->pprof_base, 1))
 			return 1;
+		if (g->o->pprof_drop_negative)
+			drop_negative(g->prof, base);
 	}
 	if (g->prof->diag[SP_DIAG_PERIOD_MIXED])
 		sp_cli_error("warning: the profiles have different sampling periods: samples are "

@@ -184,7 +184,7 @@ static const char usage_text[] =
 	"\t[--text] [--cum] [--addresses|--functions|--files] [--show_addresses]\n"
 	"\t[--focus=REGEX] [--ignore=REGEX] [--lib_prefix=DIRS] [--no_strip_temp]\n"
 	"\t[--no-auto-signal-frm] [--nodecount=N] [--nodefraction=F] [--edgefraction=F]\n"
-	"\t[--maxdegree=N] [--tools=T] [--base=PROFILE]\n"
+	"\t[--maxdegree=N] [--tools=T] [--base=PROFILE] [--drop_negative]\n"
 	"\t[--input-format=gmon|gperftools|igprof|aprof|pprof] [--output=FILE]\n"
 	"\t[--node-threshold=PCT] [--edge-threshold=PCT] [--html=FILE]\n"
 	"\t[--diff=BASE] [--path-map=OLD=NEW] [--no-debuginfod] [--precise] [--quiet]\n"
@@ -666,9 +666,8 @@ static int handle_option(struct sp_opts *o, int ch, const char *arg)
 		o->pprof_base = arg;
 		break;
 	case OPT_DROP_NEGATIVE:
-		sp_cli_error("--drop_negative is not supported (google-pprof's --base is, "
-			     "keeping negative differences)");
-		return -1;
+		o->pprof_drop_negative = 1;
+		break;
 	case OPT_PATH_MAP:
 		return add_path_map(o, arg);
 	case OPT_NO_DEBUGINFOD:

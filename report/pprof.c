@@ -312,9 +312,12 @@ static void collect_addrs(struct pprof *pp, struct sp_symbolizer *s)
 
 /* ---- stacks ---- */
 
+/* A record of the report's counter; pprof keeps a gperftools stack that
+ * counts 0 (--drop_negative's clamped ones): it still has a second
+ * address for IsSecondPcAlwaysTheSame. */
 static int counted(const struct pprof *pp, const struct sp_stack *s)
 {
-	return s->counter == pp->counter && s->count != 0;
+	return s->counter == pp->counter && (s->count != 0 || pp->p->kind == SP_PROFILE_GPERF);
 }
 
 /* The stacks of a profile read as a CCT: each node with samples is one. */
