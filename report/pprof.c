@@ -271,8 +271,13 @@ static void resolve_addrs(struct pprof *pp, struct sp_symbolizer *s, const uint3
 
 		if (!i || sorted[i - 1].file != sorted[i].file)
 			sp_symfile_session_reset(f);
+		/* without file:line in the report, only a frame without a name
+		 * needs it (pprof-names.c prints "?? file:line") */
 		sp_pprof_names_resolve_nm(&pp->names, &pp->addrs[a],
-					  sp_symfile_lookup_session(f, vaddr[a]), &nm[a]);
+					  pp->names.lines
+						  ? sp_symfile_lookup_session(f, vaddr[a])
+						  : sp_symfile_lookup_session_names(f, vaddr[a]),
+					  &nm[a]);
 	}
 	free(nm);
 	free(tmp);

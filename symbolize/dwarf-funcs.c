@@ -1604,11 +1604,13 @@ static const char *caller_name(const struct sp_dwfuncs *f, const struct sp_dwfun
 	return st && st->named[id] ? st->name[id] : f->fns[id].name;
 }
 
+/* The chain at addr; frame 0's line from the line table when with_row. */
 static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
-		   struct sp_inline_frame *frames, size_t max, struct sp_dwfuncs_cursor *c)
+		   struct sp_inline_frame *frames, size_t max, struct sp_dwfuncs_cursor *c,
+		   int with_row)
 {
 	size_t i = last_at_or_below_hint(f->seg_start, f->nsegs, addr, &c->seg), n = 1;
-	const struct sp_line *row;
+	const struct sp_line *row = NULL;
 	const struct sp_dwfn *fn;
 	uint32_t id;
 
@@ -1616,7 +1618,8 @@ static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint
 		return 0;
 	id = f->seg_fn[i];
 	fn = &f->fns[id];
-	row = sp_linetab_find_any_at(f->lines, addr, &c->lines);
+	if (with_row)
+		row = sp_linetab_find_any_at(f->lines, addr, &c->lines);
 	/* bfd reads the line from the unit it took the function from */
 	if (row && sp_linetab_unit_at_from(f->lines, addr, &c->lines) != fn->unit)
 		row = NULL;
@@ -1637,7 +1640,7 @@ static size_t find(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint
 size_t sp_dwfuncs_find_at(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
 			  size_t max, struct sp_dwfuncs_cursor *c)
 {
-	return find(f, NULL, addr, frames, max, c);
+	return find(f, NULL, addr, frames, max, c, 1);
 }
 
 size_t sp_dwfuncs_find(const struct sp_dwfuncs *f, uint64_t addr, struct sp_inline_frame *frames,
@@ -1667,7 +1670,13 @@ void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st)
 size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
 			     struct sp_inline_frame *frames, size_t max)
 {
-	return find(f, st, addr, frames, max, &st->cursor);
+	return find(f, st, addr, frames, max, &st->cursor, 1);
+}
+
+size_t sp_dwfuncs_find_state_names(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+				   uint64_t addr, struct sp_inline_frame *frames, size_t max)
+{
+	return find(f, st, addr, frames, max, &st->cursor, 0);
 }
 
 void sp_dwfuncs_state_apply(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,

@@ -138,6 +138,10 @@ void sp_dwfuncs_state_release(struct sp_dwfuncs_state *st);
  * lookups recorded in st, which it updates. */
 size_t sp_dwfuncs_find_state(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st, uint64_t addr,
 			     struct sp_inline_frame *frames, size_t max);
+/* The same without the line table: frame 0's file and line are NULL and
+ * 0 (the inlined frames' call sites are there); names and st the same. */
+size_t sp_dwfuncs_find_state_names(const struct sp_dwfuncs *f, struct sp_dwfuncs_state *st,
+				   uint64_t addr, struct sp_inline_frame *frames, size_t max);
 
 /*
  * Turns the chain sp_dwfuncs_find() gave for addr (frames[i].name and

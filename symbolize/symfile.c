@@ -161,6 +161,9 @@ struct how {
 	int names;		       /* also the naming rule's names */
 	uint32_t *fns;		       /* NULL, or per frame its function (NONE_FN: none) */
 	int covered;		       /* the caller ran load_for() for the address */
+	int no_line;		       /* frame 0's file and line unasked (NULL, 0:
+					* the line table is not read), but for a
+					* frame 0 without a name */
 };
 
 #define NONE_FN UINT32_MAX
@@ -184,10 +187,15 @@ static size_t compute(struct sp_symfile *f, uint64_t vaddr, const struct how *ho
 	if (!sp_elf_image_in_alloc(f->im, vaddr))
 		return 0;
 	memset(&fresh, 0, sizeof(fresh));
-	if (f->lines)
+	if (f->lines && how->st && how->no_line) {
+		n = sp_dwfuncs_find_state_names(f->funcs, how->st, vaddr, fr, MAX_INLINE);
+		if (n && !fr[0].name)
+			n = sp_dwfuncs_find_state(f->funcs, how->st, vaddr, fr, MAX_INLINE);
+	} else if (f->lines) {
 		n = how->st ? sp_dwfuncs_find_state(f->funcs, how->st, vaddr, fr, MAX_INLINE)
 			    : sp_dwfuncs_find_at(f->funcs, vaddr, fr, MAX_INLINE,
 						 how->cur ? how->cur : &fresh);
+	}
 	if (!n) {
 		const struct sp_line *l = f->lines ? sp_linetab_find_any(f->lines, vaddr) : NULL;
 
@@ -254,15 +262,25 @@ static void session_start(struct sp_symfile *f)
 	}
 }
 
-const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+static const struct sp_symloc *lookup_session(struct sp_symfile *f, uint64_t vaddr, int no_line)
 {
-	struct how how = {&f->session, NULL, 1, 0, NULL, 1};
+	struct how how = {&f->session, NULL, 1, 0, NULL, 1, no_line};
 
 	load_for(f, vaddr);
 	session_start(f);
 	fill(&f->scratch, f, vaddr, compute(f, vaddr, &how, f->scratch_frames));
 	f->scratch.frames = f->scratch_frames;
 	return &f->scratch;
+}
+
+const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr)
+{
+	return lookup_session(f, vaddr, 0);
+}
+
+const struct sp_symloc *sp_symfile_lookup_session_names(struct sp_symfile *f, uint64_t vaddr)
+{
+	return lookup_session(f, vaddr, 1);
 }
 
 /*
@@ -313,7 +331,7 @@ static void batch_resolve(struct sp_symfile *f, const uint64_t *vaddrs, size_t n
 	b->of = sp_xmalloc((n + 1) * sizeof(*b->of));
 	for (i = 0; i < n; i++) {
 		struct batch_answer *a;
-		struct how how = {NULL, &cur, 1, 0, NULL, 1}; /* covered: above */
+		struct how how = {NULL, &cur, 1, 0, NULL, 1, 0}; /* covered: above */
 
 		if (i && sorted[i].vaddr == sorted[i - 1].vaddr) {
 			b->of[sorted[i].i] = (uint32_t)(nans - 1);
@@ -405,7 +423,7 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 	if (i != UINT32_MAX)
 		return f->locs[i];
 	struct sp_sym_frame tmp[MAX_INLINE];
-	struct how how = {NULL, NULL, 0, 1, NULL, 0};
+	struct how how = {NULL, NULL, 0, 1, NULL, 0, 0};
 	size_t n;
 
 	loc = sp_arena_zalloc(f->arena, sizeof(*loc));

@@ -553,6 +553,11 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr);
  * symbolize/dwarf-funcs.c, rule 8). Not cached; valid until the next call.
  */
 const struct sp_symloc *sp_symfile_lookup_session(struct sp_symfile *f, uint64_t vaddr);
+/* The same for a caller that needs the names alone: where the innermost
+ * frame has a name, the line table is not searched, so its line is 0 (its
+ * file NULL, or its ELF symbol's) and the discriminators are 0; the names,
+ * the chain, the inlined frames' call sites and the session are the same. */
+const struct sp_symloc *sp_symfile_lookup_session_names(struct sp_symfile *f, uint64_t vaddr);
 void sp_symfile_session_reset(struct sp_symfile *f);
 
 /*

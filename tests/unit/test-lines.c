@@ -816,6 +816,72 @@ static void test_session_many(void)
 	}
 }
 
+/* loc without what sp_symfile_lookup_session_names() may leave out when
+ * frame 0 has a name: that frame's file and line, the discriminators. */
+static void append_loc_names(struct sp_buf *b, const struct sp_symloc *loc)
+{
+	uint32_t i;
+	int named = loc->nframes && loc->frames[0].name;
+
+	sp_buf_addf(b, "%llx %u:", (unsigned long long)loc->vaddr, loc->nframes);
+	for (i = 0; i < loc->nframes; i++) {
+		const struct sp_sym_frame *f = &loc->frames[i];
+		int drop = i == 0 && named;
+
+		sp_buf_addf(b, " %s %s:%u/%u", f->name ? f->name : "-",
+			    f->file && !drop ? f->file : "-", drop ? 0 : f->line,
+			    named ? 0 : f->discriminator);
+	}
+	sp_buf_addch(b, '\n');
+}
+
+/*
+ * Names-only session lookups: the same chains, names and session memory
+ * as full ones, and no line where the full ones have the line table's
+ * (but for a frame 0 without a name), on two symbolizers fed the same
+ * addresses (the GCC fixture's session memory changes names on the way).
+ */
+static void test_session_names(void)
+{
+	static const char *const fixtures[] = {FIX("cxx-O2-dw4-nopie"), FIX("clang-cxx-O2-dw5-fs"),
+					       FIX("c-O2-dw5-pie")};
+	static const uint64_t text[] = {0x401000, 0x1000, 0x1000};
+	size_t k;
+
+	for (k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+		struct sp_symbolizer *s1 = sp_symbolizer_new(NULL), *s2 = sp_symbolizer_new(NULL);
+		struct sp_error err = SP_ERROR_INIT;
+		struct sp_symfile *full = sp_symbolizer_open(s1, fixtures[k], &err);
+		struct sp_symfile *names = sp_symbolizer_open(s2, fixtures[k], &err);
+		struct sp_buf want = SP_BUF_INIT, got = SP_BUF_INIT;
+		uint64_t x = 7 + k, a;
+		size_t i, lines = 0, skipped = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(full);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(names);
+		for (i = 0; i < 4000; i++) {
+			const struct sp_symloc *loc;
+
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			a = text[k] + (i < 2000 ? i * 2 : (x >> 33) % 0x1000);
+			loc = sp_symfile_lookup_session(full, a);
+			lines += loc->nframes && loc->frames[0].line;
+			append_loc_names(&want, loc);
+			loc = sp_symfile_lookup_session_names(names, a);
+			/* no line from the line table */
+			skipped += loc->nframes && loc->frames[0].name && !loc->frames[0].line;
+			append_loc_names(&got, loc);
+		}
+		CU_ASSERT(lines > 0);
+		CU_ASSERT(skipped >= lines);
+		CU_ASSERT_STRING_EQUAL(want.buf, got.buf);
+		sp_buf_release(&want);
+		sp_buf_release(&got);
+		sp_symbolizer_free(s1);
+		sp_symbolizer_free(s2);
+	}
+}
+
 /* An entry of the arrays the address index is tested on. */
 struct keyed {
 	uint64_t addr;
@@ -1131,6 +1197,7 @@ int sp_test_register_lines(void)
 	    !CU_add_test(s, "inline chain (C++ names)", test_inline_chain_cxx) ||
 	    !CU_add_test(s, "cursor lookups agree in any order", test_cursor_lookups) ||
 	    !CU_add_test(s, "many session lookups agree with single ones", test_session_many) ||
+	    !CU_add_test(s, "names-only session lookups", test_session_names) ||
 	    !CU_add_test(s, "query tables agree with the full table", test_query_tables) ||
 	    !CU_add_test(s, "query tables skip units outside their ranges",
 			 test_query_skips_units) ||
