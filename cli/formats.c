@@ -227,17 +227,32 @@ static struct arg *look_all(const struct sp_opts *o, size_t *n)
 	return v;
 }
 
-/* --input-format's, else the first recognised file's, else the fallback
- * (gmon.out: a BSD file has no magic number). */
-static const struct sp_cli_format *choose(const struct sp_opts *o, const struct arg *v, size_t n)
+/*
+ * --input-format's, else the first recognised file's, else the fallback
+ * (gmon.out: a BSD file has no magic number) if it writes the output asked
+ * for, else the first format that does (*by_output set): --format=pprof
+ * with a truncated or damaged gperftools profile, which its reader, not a
+ * usage error, then describes.
+ */
+static const struct sp_cli_format *choose(const struct sp_opts *o, const struct arg *v, size_t n,
+					  int *by_output)
 {
 	size_t i;
 
+	*by_output = 0;
 	if (o->input_format)
 		return o->input_format;
 	for (i = 0; i < n; i++)
 		if (v[i].kind == ARG_PROFILE)
 			return v[i].fmt;
+	for (i = 0; i < NFORMATS; i++)
+		if (formats[i]->fallback && writes(formats[i], o->out_format))
+			return formats[i];
+	for (i = 0; i < NFORMATS; i++)
+		if (writes(formats[i], o->out_format)) {
+			*by_output = 1;
+			return formats[i];
+		}
 	for (i = 0; i < NFORMATS; i++)
 		if (formats[i]->fallback)
 			break;
@@ -263,7 +278,8 @@ static void image_to_profiles(struct sp_opts *o)
  * where gprof's rule puts it for formats with an executable. Returns 0,
  * or 1 after a message (an executable for a format without one).
  */
-static int assign_image(struct sp_opts *o, const struct arg *first, const struct sp_cli_format *fmt)
+static int assign_image(struct sp_opts *o, const struct arg *first, const struct sp_cli_format *fmt,
+			int by_output)
 {
 	if (!o->image_given)
 		return 0;
@@ -272,7 +288,9 @@ static int assign_image(struct sp_opts *o, const struct arg *first, const struct
 			     first->path, fmt->plural);
 		return 1;
 	}
-	if (first->kind == ARG_PROFILE || (first->kind != ARG_OBJECT && !fmt->image))
+	/* a lone file when the output chose the format: the profile */
+	if (first->kind == ARG_PROFILE || (first->kind != ARG_OBJECT && !fmt->image) ||
+	    (first->kind != ARG_OBJECT && by_output && o->profiles_defaulted))
 		image_to_profiles(o);
 	return 0;
 }
@@ -365,9 +383,10 @@ static const struct arg *first_of(const struct arg *v, size_t n, const struct sp
 }
 
 /* A profile of the run: 0 if its reader may have it, else 1 after a
- * message saying why not. */
+ * message saying why not. by_output: the format is the output's (choose()),
+ * whose reader says what is wrong with a file nothing recognised. */
 static int check_profile(const struct arg *a, const struct arg *v, size_t n,
-			 const struct sp_cli_format *fmt)
+			 const struct sp_cli_format *fmt, int by_output)
 {
 	const struct arg *other;
 
@@ -378,7 +397,7 @@ static int check_profile(const struct arg *a, const struct arg *v, size_t n,
 			     fmt->image ? " (the executable comes first)" : "");
 		return 1;
 	case ARG_UNKNOWN:
-		if (fmt->fallback && a->compression == SP_FMT_PLAIN)
+		if ((fmt->fallback || by_output) && a->compression == SP_FMT_PLAIN)
 			return 0; /* gprof's rule: BSD gmon.out has no magic */
 		return unrecognised(a, "read", 0);
 	case ARG_PROFILE:
@@ -400,7 +419,7 @@ static int check_profile(const struct arg *a, const struct arg *v, size_t n,
 
 /* Every file against the run's format (the executable's place first). */
 static int check_files(const struct sp_opts *o, const struct arg *v, size_t n,
-		       const struct sp_cli_format *fmt)
+		       const struct sp_cli_format *fmt, int by_output)
 {
 	size_t i = 0;
 
@@ -414,7 +433,7 @@ static int check_files(const struct sp_opts *o, const struct arg *v, size_t n,
 		i = 1;
 	}
 	for (; i < n; i++)
-		if (check_profile(&v[i], v, n, fmt))
+		if (check_profile(&v[i], v, n, fmt, by_output))
 			return 1;
 	return 0;
 }
@@ -481,22 +500,22 @@ static int load_base(struct sp_opts *o, const struct sp_cli_model *m, struct sp_
 int sp_cli_run(struct sp_opts *o)
 {
 	const struct sp_cli_format *fmt;
-	int forced = o->input_format != NULL, rc;
+	int forced = o->input_format != NULL, by_output, rc;
 	const struct arg *pending;
 	struct arg *v;
 	size_t n;
 
 	if (!(v = look_all(o, &n)))
 		return 1;
-	fmt = choose(o, v, n);
+	fmt = choose(o, v, n, &by_output);
 	if (!fmt->run && (pending = first_of(v, n, fmt)))
 		rc = unread(pending, "read");
 	else
-		rc = assign_image(o, &v[0], fmt);
+		rc = assign_image(o, &v[0], fmt, by_output);
 	if (!rc)
 		rc = check_options(o, fmt, named_file(o, v, n, fmt));
 	if (!rc && !forced)
-		rc = check_files(o, v, n, fmt);
+		rc = check_files(o, v, n, fmt, by_output);
 	free(v);
 	if (rc)
 		return rc;
