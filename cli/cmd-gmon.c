@@ -232,10 +232,50 @@ static int glibc_range_differs(struct gmon_run *g)
 	return 0;
 }
 
+/* Where bin k of h starts. */
+static uint64_t bin_start(const struct sp_hist *h, uint64_t k)
+{
+	return h->low_pc + (uint64_t)((long double)(h->high_pc - h->low_pc) * k / h->nbins);
+}
+
+/*
+ * Samples in bins that hold no code (.text is [lo, hi)): a histogram that
+ * reaches past the program's code into its data, and has samples there,
+ * is another program's or damaged (gprof credits them to the last symbol
+ * of its table, or to none, silently); 1 after a message.
+ */
+static int samples_outside_code(struct gmon_run *g, uint64_t lo, uint64_t hi)
+{
+	uint64_t n = 0, first = 0;
+	size_t i, k;
+
+	for (i = 0; i < g->prof->nhists; i++) {
+		const struct sp_hist *h = &g->prof->hists[i];
+
+		for (k = 0; k < h->nnonzero; k++) {
+			uint64_t a = bin_start(h, h->nonzero[k]),
+				 b = bin_start(h, h->nonzero[k] + 1);
+
+			if (!h->counts[k] || (a >= lo && a < hi) || (b > lo && b <= hi) ||
+			    sp_image_in_code(g->im, a) || (b > a && sp_image_in_code(g->im, b - 1)))
+				continue;
+			if (!n++)
+				first = a;
+		}
+	}
+	if (!n)
+		return 0;
+	sp_cli_error("profile does not match '%s': its histogram has samples outside the "
+		     "program's code (%llu bins, the first at %#llx)",
+		     g->o->image, (unsigned long long)n, (unsigned long long)first);
+	return 1;
+}
+
 /*
  * A profile of another program: its histogram misses the executable's
- * text, or an arc's callee (an mcount call site) lies outside the code. gprof silently prints
- * nonsense for those; symprof stops.
+ * text, or has samples where it has no code, or an arc's callee (an mcount
+ * call site) lies outside the code. gprof silently prints nonsense for
+ * those; symprof stops.
  */
 static int check_match(struct gmon_run *g)
 {
@@ -258,7 +298,7 @@ static int check_match(struct gmon_run *g)
 			return 1;
 		}
 	}
-	if (glibc_range_differs(g))
+	if (glibc_range_differs(g) || samples_outside_code(g, lo, hi))
 		return 1;
 	for (i = 0; i < g->prof->npcarcs; i++) {
 		uint64_t self = g->prof->pcarcs[i].self_pc;
