@@ -802,6 +802,11 @@ static void translate_addr(struct pprof *pp, uint32_t a, struct strmap *map, str
 			e = entry_memo(pp, func, pp->o->lines ? sy : NULL, j > 1, b);
 		else
 			e = grain_entry(pp, x, sy, func, j > 1, b);
+		/* ReduceProfile skips an empty key (--files of a frame whose
+		 * file addr2line prints empty, as ld.so's _start): the flat
+		 * goes to the next entry */
+		if (!pp->entry[e][0])
+			continue;
 		SP_ALLOC_GROW(pp->aent, pp->naent + 1, pp->aent_alloc);
 		pp->aent[pp->naent++] = e;
 	}
