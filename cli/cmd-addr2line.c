@@ -165,9 +165,11 @@ static int symbol_input(struct a2l *a, char *s, uint64_t *pc)
 			off = strtoull(p + 1, NULL, 0);
 	}
 	*end = '\0';
+	/* addr2line adds the offset to a symbol it found, else asks 0 */
 	if (sp_symfile_find_symbol(a->file, s, pc) != 0)
 		*pc = 0;
-	*pc += off;
+	else
+		*pc += off;
 	return 1;
 }
 

@@ -8,7 +8,9 @@ chains, -C demangled):
     addr2line-options.py SYMPROF FILE...
 
 For each file: every code symbol's address and the byte after it, and 300
-addresses spread over .text, on stdin; then a few of them as arguments.
+addresses spread over .text, on stdin, then a few symbol names with and
+without an offset, and a name the file lacks (addr2line asks 0 for it,
+offset or not); then a few addresses as arguments.
 Without any of -a, -f, -i, -p, -s symprof prints what -f -i -C prints
 (its documented default), checked too."""
 import random
@@ -30,13 +32,16 @@ def run(cmd, text):
 
 
 for path in files:
-    addrs = set()
+    addrs, names = set(), []
     for line in subprocess.run(["nm", "--defined-only", path], capture_output=True,
                                text=True).stdout.splitlines():
         p = line.split()
         if len(p) >= 3 and p[1] in "tTwW":
             a = int(p[0], 16)
             addrs |= {a, a + 1}
+            if p[1] == "T" and len(names) < 6 and not re.search(r"[@.$]", p[2]):
+                names += [p[2], p[2] + "+0x3"]
+    names += ["symprof_no_such_symbol", "symprof_no_such_symbol+0x10"]
     rng = random.Random(path.rsplit("/", 1)[-1])
     for line in subprocess.run(["readelf", "-SW", path], capture_output=True,
                                text=True).stdout.splitlines():
@@ -46,7 +51,7 @@ for path in files:
             lo, size = int(m.group(1), 16), int(m.group(2), 16)
             addrs |= {lo + rng.randrange(size) for _ in range(300)}
     args = ["%#x" % a for a in sorted(addrs)] + ["0x0"]
-    stdin = "\n".join(args) + "\n"
+    stdin = "\n".join(args + names) + "\n"
     for opts in OPTION_SETS + [[]]:
         want = run(["addr2line"] + (opts or ["-f", "-i", "-C"]) + ["-e", path], stdin)
         got = run([symprof, "--addr2line"] + opts + ["-e", path], stdin)
