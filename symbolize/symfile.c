@@ -51,6 +51,8 @@ struct sp_symfile *sp_symfile_new(struct sp_symbolizer *s, struct sp_arena *aren
 	return f;
 }
 
+static void symnames_free(struct sp_symnames *t);
+
 void sp_symfile_free(struct sp_symfile *f)
 {
 	sp_symfile_session_reset(f);
@@ -60,6 +62,8 @@ void sp_symfile_free(struct sp_symfile *f)
 	if (f->nm_map)
 		munmap((void *)f->nm_map, f->nm_map_size);
 	free(f->nm_names);
+	symnames_free(f->byname[0]);
+	symnames_free(f->byname[1]);
 	sp_dmcache_close(f->dm);
 	sp_image_free(f->im);
 	free(f->path);
@@ -443,37 +447,96 @@ const struct sp_symloc *sp_symfile_lookup(struct sp_symfile *f, uint64_t vaddr)
 
 /* ---- symbols by name (addr2line's "name+offset" input) ---- */
 
-struct find_name {
-	struct sp_symbolizer *s;
-	const char *name;
-	int demangled;
-	uint64_t addr;
-	int found;
+/* Each name once, with the address of its first symbol in the table's
+ * order: one walk of the table, then a hash lookup per name asked. */
+struct sp_symnames {
+	struct sp_strtab names;
+	struct sp_pairmap index; /* interned name -> addrs[] */
+	const char **keys;
+	uint64_t *addrs;
+	size_t n, alloc;
 };
 
-static int find_name_cb(void *ctx, const struct sp_nm_sym *sym)
-{
-	struct find_name *fn = ctx;
-	const char *n = fn->demangled ? sp_symbolizer_demangle(fn->s, sym->name) : sym->name;
+struct symnames_build {
+	struct sp_symnames *t;
+	struct sp_symbolizer *s;
+	int demangled;
+};
 
-	if (fn->found || strcmp(n, fn->name))
+static void symnames_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
+{
+	const struct sp_symnames *t = ctx;
+
+	*k1 = (uint64_t)(uintptr_t)t->keys[i];
+	*k2 = 0;
+}
+
+static int symnames_add(void *ctx, const struct sp_nm_sym *sym)
+{
+	struct symnames_build *b = ctx;
+	struct sp_symnames *t = b->t;
+	const char *n = b->demangled ? sp_symbolizer_demangle(b->s, sym->name) : sym->name;
+	const char *key;
+	size_t had = t->alloc;
+
+	if (!n)
 		return 0;
-	fn->addr = sym->addr;
-	fn->found = 1;
+	key = sp_strtab_intern(&t->names, n);
+	if (sp_pairmap_get(&t->index, (uint64_t)(uintptr_t)key, 0) != UINT32_MAX)
+		return 0; /* the first one answers */
+	SP_ALLOC_GROW(t->keys, t->n + 1, t->alloc);
+	if (t->alloc != had)
+		t->addrs = sp_xreallocarray(t->addrs, t->alloc, sizeof(*t->addrs));
+	t->keys[t->n] = key;
+	t->addrs[t->n] = sym->addr;
+	sp_pairmap_put(&t->index, (uint64_t)(uintptr_t)key, 0, (uint32_t)t->n++);
 	return 0;
+}
+
+static struct sp_symnames *symnames_of(struct sp_symfile *f, int demangled)
+{
+	struct symnames_build b;
+
+	if (f->byname[demangled])
+		return f->byname[demangled];
+	b.t = sp_xcalloc(1, sizeof(*b.t));
+	b.s = f->s;
+	b.demangled = demangled;
+	sp_strtab_init(&b.t->names);
+	sp_pairmap_init(&b.t->index, symnames_key, b.t);
+	sp_elf_image_nm(f->im, symnames_add, &b);
+	return f->byname[demangled] = b.t;
+}
+
+static void symnames_free(struct sp_symnames *t)
+{
+	if (!t)
+		return;
+	sp_pairmap_release(&t->index);
+	sp_strtab_release(&t->names);
+	free(t->keys);
+	free(t->addrs);
+	free(t);
 }
 
 int sp_symfile_find_symbol(struct sp_symfile *f, const char *name, uint64_t *addr)
 {
-	struct find_name fn = {f->s, name, 0, 0, 0};
+	int demangled;
 
-	sp_elf_image_nm(f->im, find_name_cb, &fn);
-	if (!fn.found) {
-		fn.demangled = 1;
-		sp_elf_image_nm(f->im, find_name_cb, &fn);
+	/* the raw names first, then the demangled ones (addr2line's order) */
+	for (demangled = 0; demangled < 2; demangled++) {
+		struct sp_symnames *t = symnames_of(f, demangled);
+		const char *key = sp_strtab_find(&t->names, name, strlen(name));
+		uint32_t i =
+			key ? sp_pairmap_get(&t->index, (uint64_t)(uintptr_t)key, 0) : UINT32_MAX;
+
+		if (i != UINT32_MAX) {
+			*addr = t->addrs[i];
+			return 0;
+		}
 	}
-	*addr = fn.addr;
-	return fn.found ? 0 : -1;
+	*addr = 0;
+	return -1;
 }
 
 /* ---- nm's listing (google-pprof's view: report/pprof-nmview.c) ---- */

@@ -36,6 +36,9 @@ struct sp_symfile {
 	struct sp_dwfuncs_state session; /* one addr2line process's memory */
 	unsigned funcs_gen, session_gen; /* funcs loaded; those the session is for */
 	int session_ready;
+	/* symbols by name, the first of the table's order: raw [0] and
+	 * demangled [1], each built when first asked (addr2line's "name") */
+	struct sp_symnames *byname[2];
 	struct sp_dmcache *dm; /* the saved demangling memo, once asked */
 	int dm_opened;
 	struct sp_symloc scratch; /* the last session answer */
