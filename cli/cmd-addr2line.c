@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symprof/buf.h"
@@ -235,10 +236,16 @@ static void print_many(void *ctx, size_t i, const struct sp_symloc *loc)
 	flush_some(a);
 }
 
-/* Addresses per batch: 16,384 keep most of the batches' gain (200k
- * addresses: the same time as 65,536) in a quarter of their memory (peak
- * RSS 7.6 against 13.3 MiB on a 1,000-function program). */
-#define BATCH (1u << 14)
+/*
+ * Addresses per batch (about 120 bytes each while it is answered): each
+ * batch walks the tables once, so a large file wants few of them (200k
+ * addresses on a 33 MB program: 65,536 a batch 15-20% faster than
+ * 16,384), and a small one little memory (a 1.6 MB program: peak RSS 7.6
+ * MiB against 13.3, no slower).
+ */
+#define BATCH_SMALL (1u << 14)
+#define BATCH_LARGE (1u << 16)
+#define LARGE_FILE (4u << 20) /* bytes: from this size on, BATCH_LARGE */
 
 /* stdin read in blocks (what read(2) has: a pipe's writer may wait for
  * the answers before it writes more), cut into lines as fgets() cuts them. */
@@ -299,16 +306,16 @@ static int input_ready(void)
 
 /*
  * Lines of at most 99 characters, like addr2line's fgets(buf, 100),
- * looked up BATCH at a time (the answers are the same, see
+ * looked up `batch` at a time (the answers are the same, see
  * sp_symfile_lookup_session_many()). When all the input read so far is
  * answered but for the addresses of the batch and no more is ready, those
  * are answered and the output flushed before waiting: addr2line answers
  * each address at once, and a program that runs it as a server writes an
  * address and waits for its answer (Go's pprof does).
  */
-static void from_stdin(struct a2l *a)
+static void from_stdin(struct a2l *a, size_t batch)
 {
-	uint64_t *pcs = sp_xmalloc(BATCH * sizeof(*pcs));
+	uint64_t *pcs = sp_xmalloc(batch * sizeof(*pcs));
 	struct line_reader *r = sp_xcalloc(1, sizeof(*r));
 	char buf[100];
 	size_t n = 0;
@@ -321,7 +328,7 @@ static void from_stdin(struct a2l *a)
 			more = next_line(r, buf);
 		if (!wait && more)
 			pcs[n++] = parse_input(a, buf);
-		if (n == BATCH || (!more && n) || wait) {
+		if (n == batch || (!more && n) || wait) {
 			a->pc = pcs;
 			sp_symfile_lookup_session_many(a->file, pcs, n, print_many, a);
 			n = 0;
@@ -339,6 +346,7 @@ int sp_cmd_addr2line(struct sp_opts *o)
 	const char *path = o->last_e ? o->last_e : o->image_given ? o->image : "a.out";
 	struct sp_symbolizer_opts so = {.search = &o->search, .cache_dir = o->cache_dir};
 	struct a2l a;
+	struct stat st;
 	size_t i;
 
 	memset(&a, 0, sizeof(a));
@@ -368,7 +376,8 @@ int sp_cmd_addr2line(struct sp_opts *o)
 			free(tmp);
 		}
 	} else {
-		from_stdin(&a);
+		from_stdin(&a, stat(path, &st) == 0 && st.st_size >= LARGE_FILE ? BATCH_LARGE
+										: BATCH_SMALL);
 	}
 	fwrite(a.out.buf, 1, a.out.len, stdout);
 	sp_buf_release(&a.out);
