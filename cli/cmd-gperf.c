@@ -155,11 +155,11 @@ static int read_profiles(struct sp_cli_stack_run *g)
 			return 1;
 	}
 	if (g->o->pprof_base) {
+		size_t base = g->prof->nstacks; /* the base's records from here */
+
 		/* sp_cli_parse() takes --base with the pprof report alone */
 		if (!g->prof->stack_list)
 			SP_BUG("--base without the stacks as a list");
-		size_t base = g->prof->nstacks;
-
 		if (read_one(g, g->o->pprof_base, 1))
 			return 1;
 		if (g->o->pprof_drop_negative)

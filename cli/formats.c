@@ -397,8 +397,10 @@ static int check_profile(const struct arg *a, const struct arg *v, size_t n,
 			     fmt->image ? " (the executable comes first)" : "");
 		return 1;
 	case ARG_UNKNOWN:
+		/* gprof's rule (BSD gmon.out has no magic), or the output's
+		 * format, whose reader says what the file is not */
 		if ((fmt->fallback || by_output) && a->compression == SP_FMT_PLAIN)
-			return 0; /* gprof's rule: BSD gmon.out has no magic */
+			return 0;
 		return unrecognised(a, "read", 0);
 	case ARG_PROFILE:
 		if (a->fmt != fmt) {
