@@ -232,12 +232,6 @@ static int glibc_range_differs(struct gmon_run *g)
 	return 0;
 }
 
-/* Where bin k of h starts. */
-static uint64_t bin_start(const struct sp_hist *h, uint64_t k)
-{
-	return h->low_pc + (uint64_t)((long double)(h->high_pc - h->low_pc) * k / h->nbins);
-}
-
 /*
  * Samples in bins that hold no code (.text is [lo, hi)): a histogram that
  * reaches past the program's code into its data, and has samples there,
@@ -253,8 +247,8 @@ static int samples_outside_code(struct gmon_run *g, uint64_t lo, uint64_t hi)
 		const struct sp_hist *h = &g->prof->hists[i];
 
 		for (k = 0; k < h->nnonzero; k++) {
-			uint64_t a = bin_start(h, h->nonzero[k]),
-				 b = bin_start(h, h->nonzero[k] + 1);
+			uint64_t a = sp_hist_bin_start(h, h->nonzero[k]),
+				 b = sp_hist_bin_start(h, h->nonzero[k] + 1);
 
 			if (!h->counts[k] || (a >= lo && a < hi) || (b > lo && b <= hi) ||
 			    sp_image_in_code(g->im, a) || (b > a && sp_image_in_code(g->im, b - 1)))

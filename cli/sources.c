@@ -125,7 +125,7 @@ static void line_values(struct sp_image *im, const struct sp_profile *p, const s
 
 		/* the listed bins from there on: the others are 0 */
 		for (; k < hist->nnonzero; k++) {
-			uint64_t pc = hist->low_pc + (uint64_t)(size * hist->nonzero[k]);
+			uint64_t pc = sp_hist_bin_start(hist, hist->nonzero[k]);
 			const char *file, *fb;
 			int line;
 

@@ -194,6 +194,16 @@ size_t sp_hist_find(const struct sp_hist *h, uint32_t bin)
 	return k;
 }
 
+uint64_t sp_hist_bin_start(const struct sp_hist *h, uint64_t bin)
+{
+	uint64_t span = h->high_pc - h->low_pc;
+	double off = (double)span / h->nbins * (double)bin;
+
+	/* rounded up, the double may reach 2^64 (a damaged file's span):
+	 * converting that is undefined; no bin starts past high_pc */
+	return h->low_pc + (off < (double)span ? (uint64_t)off : span);
+}
+
 /* ---- pc arcs ---- */
 
 void sp_profile_append_pcarcs(struct sp_profile *p, const struct sp_pcarc *v, size_t n)

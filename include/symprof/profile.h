@@ -387,6 +387,9 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 void sp_profile_hist_add(struct sp_hist *h, const uint32_t *idx, const uint32_t *counts, size_t n);
 /* The first k with h->nonzero[k] >= bin (h->nnonzero if none). */
 size_t sp_hist_find(const struct sp_hist *h, uint32_t bin);
+/* Where bin `bin` (at most nbins) of h starts: low_pc + bin * (high_pc -
+ * low_pc) / nbins, in double as the reports place their bins. */
+uint64_t sp_hist_bin_start(const struct sp_hist *h, uint64_t bin);
 /* gmon: appends n records as they are, equal pairs or not: a reader
  * appends a file's records, then calls sp_profile_sum_pcarcs() once,
  * before anything reads pcarcs. */
