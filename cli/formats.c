@@ -237,6 +237,7 @@ static struct arg *look_all(const struct sp_opts *o, size_t *n)
 static const struct sp_cli_format *choose(const struct sp_opts *o, const struct arg *v, size_t n,
 					  int *by_output)
 {
+	const struct sp_cli_format *fallback;
 	size_t i;
 
 	*by_output = 0;
@@ -245,18 +246,17 @@ static const struct sp_cli_format *choose(const struct sp_opts *o, const struct 
 	for (i = 0; i < n; i++)
 		if (v[i].kind == ARG_PROFILE)
 			return v[i].fmt;
-	for (i = 0; i < NFORMATS; i++)
-		if (formats[i]->fallback && writes(formats[i], o->out_format))
-			return formats[i];
+	for (i = 0; i < NFORMATS && !formats[i]->fallback; i++)
+		;
+	fallback = formats[i < NFORMATS ? i : 0];
+	if (writes(fallback, o->out_format))
+		return fallback;
 	for (i = 0; i < NFORMATS; i++)
 		if (writes(formats[i], o->out_format)) {
 			*by_output = 1;
 			return formats[i];
 		}
-	for (i = 0; i < NFORMATS; i++)
-		if (formats[i]->fallback)
-			break;
-	return formats[i < NFORMATS ? i : 0];
+	return fallback;
 }
 
 /* The file in the executable's place becomes the first profile. */
