@@ -628,6 +628,8 @@ if [ $build_only = 0 ]; then
 		printf '# %s, %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" \
 			"$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')" \
 			"$(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+		[ -c /dev/null ] || printf '# /dev/null is a %s, not the null device: every output is written to a file\n' \
+			"$(stat -c %F /dev/null 2>/dev/null || echo 'missing file')"
 		printf '# symprof %s (%s); %s; %s; %s\n' "$symprof" \
 			"$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" "$("$gprof" --version | head -n 1)" \
 			"$("$pprof" --version 2>&1 | head -n 1)" "$("$a2l" --version | head -n 1)"
