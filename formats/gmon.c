@@ -100,8 +100,8 @@ static int read_u32(struct gmon_reader *r, uint32_t *v)
 static int truncated(struct gmon_reader *r, const char *what, size_t off)
 {
 	return sp_error_set(r->err, SP_E_TRUNCATED,
-			    "cannot read '%s': %s truncated at offset %#zx (file is %zu bytes)",
-			    r->name, what, off, (size_t)(r->c.end - r->c.base));
+			    "cannot read '%s': %s truncated at offset %#zx (file is %zu byte%s)",
+			    r->name, what, off, SP_BYTES(r->c.end - r->c.base));
 }
 
 static int corrupt(struct gmon_reader *r, size_t off, const char *what)
@@ -248,8 +248,9 @@ static int read_hist_rec(struct gmon_reader *r)
 		return sp_error_set(
 			r->err, SP_E_TRUNCATED,
 			"cannot read '%s': histogram at offset %#zx has %u bins but only "
-			"%zu bytes follow",
-			r->name, off, nbins, sp_cursor_left(&r->c));
+			"%zu byte%s follow%s",
+			r->name, off, nbins, SP_BYTES(sp_cursor_left(&r->c)),
+			sp_cursor_left(&r->c) == 1 ? "s" : "");
 	ret = hist_header_check(r, off, rate, dimen, abbrev, hist_scale_of(low, high, nbins));
 	if (ret < 0)
 		return ret;
@@ -374,8 +375,9 @@ static int read_bb_rec(struct gmon_reader *r, int version)
 			return sp_error_set(
 				r->err, SP_E_TRUNCATED,
 				"cannot read '%s': basic-block record at offset %#zx has "
-				"%u blocks but only %zu bytes follow",
-				r->name, off, nblocks, sp_cursor_left(&r->c));
+				"%u blocks but only %zu byte%s follow%s",
+				r->name, off, nblocks, SP_BYTES(sp_cursor_left(&r->c)),
+				sp_cursor_left(&r->c) == 1 ? "s" : "");
 		for (b = 0; b < nblocks; b++) {
 			uint64_t addr, count;
 
@@ -458,8 +460,8 @@ static int bsd_header(struct gmon_reader *r, uint64_t *low, uint64_t *high, uint
 	    read_u32(r, &version) < 0)
 		return sp_error_set(
 			r->err, SP_E_TRUNCATED,
-			"cannot read '%s': file too short to be a gmon file (%zu bytes)", r->name,
-			(size_t)(r->c.end - r->c.base));
+			"cannot read '%s': file too short to be a gmon file (%zu byte%s)", r->name,
+			SP_BYTES(r->c.end - r->c.base));
 	if (version == BSD44_VERSION) {
 		if (read_u32(r, &profrate) < 0)
 			return truncated(r, "4.4BSD header", 0);
@@ -596,8 +598,8 @@ int sp_fmt_gmon_read_mem(struct sp_profile *p, struct sp_gmon_state *st, const c
 	if (size < GMON_HDR_SIZE)
 		return sp_error_set(
 			err, SP_E_TRUNCATED,
-			"cannot read '%s': file too short to be a gmon file (%zu bytes)", name,
-			size);
+			"cannot read '%s': file too short to be a gmon file (%zu byte%s)", name,
+			SP_BYTES(size));
 	r.in = sp_profile_add_input(p, name, NULL);
 	magic = sp_fmt_gmon_probe(data, size);
 	if (o->format == SP_GMON_MAGIC && !magic)

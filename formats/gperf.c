@@ -185,8 +185,8 @@ static int corrupt(struct gperf_reader *r, size_t slot, const char *fmt, unsigne
 static int truncated(struct gperf_reader *r, const char *what, size_t slot)
 {
 	return sp_error_set(r->err, SP_E_TRUNCATED,
-			    "cannot read '%s': %s truncated at offset %#zx (file is %zu bytes)",
-			    r->name, what, slot * (size_t)r->w, r->size);
+			    "cannot read '%s': %s truncated at offset %#zx (file is %zu byte%s)",
+			    r->name, what, slot * (size_t)r->w, SP_BYTES(r->size));
 }
 
 /* Reads the header; *first = the slot of the first record. */
@@ -701,8 +701,8 @@ static int scan_records(struct gperf_reader *r, size_t first, size_t *end_slot, 
 	 * 0 1 0: a file without it was cut after a whole record */
 	return sp_error_set(r->err, SP_E_TRUNCATED,
 			    "cannot read '%s': stack records truncated at offset %#zx: no 0 1 0 "
-			    "record ends them (file is %zu bytes)",
-			    r->name, nslots * (size_t)r->w, r->size);
+			    "record ends them (file is %zu byte%s)",
+			    r->name, nslots * (size_t)r->w, SP_BYTES(r->size));
 }
 
 /*
@@ -927,8 +927,8 @@ static int bad_header(const char *name, const uint8_t *d, size_t size, struct sp
 		return sp_error_set(
 			err, SP_E_TRUNCATED,
 			"cannot read '%s': header truncated at offset %#zx (file is %zu "
-			"bytes)",
-			name, size, size);
+			"byte%s)",
+			name, size, SP_BYTES(size));
 	return sp_error_set(err, SP_E_FORMAT,
 			    "cannot read '%s': not a gperftools CPU profile (its header is not "
 			    "0, 3, 0, period, 0 in machine words)",
@@ -973,8 +973,8 @@ static int check_maps_end(struct gperf_reader *r, size_t at)
 		;
 	return sp_error_set(r->err, SP_E_TRUNCATED,
 			    "cannot read '%s': memory map truncated at offset %#zx: its last line "
-			    "(at offset %#zx) has no end (file is %zu bytes)",
-			    r->name, at + k, at + line, r->size);
+			    "(at offset %#zx) has no end (file is %zu byte%s)",
+			    r->name, at + k, at + line, SP_BYTES(r->size));
 }
 
 int sp_fmt_gperf_read_mem(struct sp_profile *p, const char *name, const uint8_t *data, size_t size,

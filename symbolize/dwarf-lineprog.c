@@ -457,9 +457,10 @@ int sp_lineprog_open(struct sp_lineprog *lp, const struct sp_dwsecs *secs,
 	if (!sec->data)
 		return corrupt(err, "no .debug_line section");
 	if (u->line_offset != 0 && u->line_offset >= sec->size)
-		return corrupt(err, "offset is past the end of .debug_line (%zu bytes)", sec->size);
+		return corrupt(err, "offset is past the end of .debug_line (%zu byte%s)",
+			       SP_BYTES(sec->size));
 	if (sec->size < 16)
-		return corrupt(err, ".debug_line is too small (%zu bytes)", sec->size);
+		return corrupt(err, ".debug_line is too small (%zu byte%s)", SP_BYTES(sec->size));
 	r.p = sec->data + u->line_offset;
 	r.end = sec->data + sec->size;
 	r.be = secs->big_endian;

@@ -37,6 +37,9 @@ enum sp_error_code { SP_ERRORS(SP_ERROR_ENUM_) SP_E_COUNT_ };
 
 #define SP_ERROR_MSG_MAX 512
 
+/* A byte count in a message, "%zu byte%s": "1 byte", "2 bytes". */
+#define SP_BYTES(n) (size_t)(n), (size_t)(n) == 1 ? "" : "s"
+
 /* Filled by a failing function. `msg` is the complete one-line message. */
 struct sp_error {
 	int code; /* enum sp_error_code, positive */
