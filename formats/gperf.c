@@ -207,7 +207,8 @@ static int read_header(struct gperf_reader *r, size_t *first)
 				    r->name);
 	if (2 + nwords > nslots)
 		return truncated(r, "header", nslots);
-	if (period == 0 || period > UINT64_MAX / 1000)
+	/* google-pprof refuses a period above 2^32 as a corrupt profile */
+	if (period == 0 || period > ((uint64_t)1 << 32))
 		return corrupt(r, 3, "sampling period of %llu microseconds", period);
 	/* pprof adds the samples of profiles with other periods as they are;
 	 * so does symprof, keeping the first period for seconds */
