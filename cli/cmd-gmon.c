@@ -12,10 +12,12 @@
  */
 #include "gmon.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symprof/alloc.h"
+#include "symprof/buf.h"
 #include "symprof/error.h"
 #include "symprof/profile.h"
 #include "symprof/symbolize.h"
@@ -192,6 +194,37 @@ static void view_release(struct gmon_view *v)
 }
 
 /*
+ * Where a check below found the profile another program's: the file
+ * (NULL: the sum of several, none of which fails alone) and whether to
+ * say so (a check runs quietly first, then again on the file to blame).
+ */
+struct mismatch_report {
+	const char *file;
+	int quiet;
+};
+
+static void mismatch(const struct gmon_run *g, const struct mismatch_report *m, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
+
+static void mismatch(const struct gmon_run *g, const struct mismatch_report *m, const char *fmt,
+		     ...)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	va_list ap;
+
+	if (m->quiet)
+		return;
+	va_start(ap, fmt);
+	sp_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (m->file)
+		sp_cli_error("profile '%s' does not match '%s': %s", m->file, g->o->image, b.buf);
+	else
+		sp_cli_error("the profiles summed do not match '%s': %s", g->o->image, b.buf);
+	sp_buf_release(&b);
+}
+
+/*
  * glibc's startup code (gcrt1.o) profiles [__executable_start, etext),
  * rounded to the histogram's 4-byte granularity: a GNU gmon.out whose
  * histogram starts there but ends elsewhere was written by another
@@ -200,33 +233,33 @@ static void view_release(struct gmon_view *v)
  * defines both symbols (a stripped one does not) and every profile is GNU
  * gmon.
  */
-static int glibc_range_differs(struct gmon_run *g)
+static int glibc_range_differs(const struct gmon_run *g, const struct sp_profile *prof,
+			       const struct mismatch_report *m)
 {
 	uint64_t etext, start, lo, hi;
 	size_t i;
 
-	for (i = 0; i < g->prof->ninputs; i++)
-		if (!g->prof->inputs[i].format || strcmp(g->prof->inputs[i].format, "gmon"))
+	for (i = 0; i < prof->ninputs; i++)
+		if (!prof->inputs[i].format || strcmp(prof->inputs[i].format, "gmon"))
 			return 0;
 	if (sp_image_symbol_value(g->im, "etext", &etext) < 0 ||
 	    sp_image_symbol_value(g->im, "__executable_start", &start) < 0)
 		return 0;
 	lo = start & ~(uint64_t)3;
 	hi = (etext + 3) & ~(uint64_t)3;
-	for (i = 0; i < g->prof->nhists; i++) {
-		const struct sp_hist *h = &g->prof->hists[i];
+	for (i = 0; i < prof->nhists; i++) {
+		const struct sp_hist *h = &prof->hists[i];
 
 		/* a histogram from __executable_start is glibc's; one that
 		 * starts elsewhere was made otherwise (monstartup() called by
 		 * hand, another libc, a hand-made file): not judged */
 		if (h->low_pc != lo || h->high_pc == hi)
 			continue;
-		sp_cli_error("profile does not match '%s': its histogram covers [%#llx, %#llx), "
-			     "and this program's profiles cover [%#llx, %#llx) (__executable_start "
-			     "to etext)",
-			     g->o->image, (unsigned long long)h->low_pc,
-			     (unsigned long long)h->high_pc, (unsigned long long)lo,
-			     (unsigned long long)hi);
+		mismatch(g, m,
+			 "its histogram covers [%#llx, %#llx), and this program's profiles cover "
+			 "[%#llx, %#llx) (__executable_start to etext)",
+			 (unsigned long long)h->low_pc, (unsigned long long)h->high_pc,
+			 (unsigned long long)lo, (unsigned long long)hi);
 		return 1;
 	}
 	return 0;
@@ -236,15 +269,17 @@ static int glibc_range_differs(struct gmon_run *g)
  * Samples in bins that hold no code (.text is [lo, hi)): a histogram that
  * reaches past the program's code into its data, and has samples there,
  * is another program's or damaged (gprof credits them to the last symbol
- * of its table, or to none, silently); 1 after a message.
+ * of its table, or to none, silently); 1 after a message, which gives the
+ * first such bin's offset in the file (known when one file was read).
  */
-static int samples_outside_code(struct gmon_run *g, uint64_t lo, uint64_t hi)
+static int samples_outside_code(const struct gmon_run *g, const struct sp_profile *prof,
+				uint64_t lo, uint64_t hi, const struct mismatch_report *m)
 {
-	uint64_t n = 0, first = 0;
+	uint64_t n = 0, first = 0, first_off = 0;
 	size_t i, k;
 
-	for (i = 0; i < g->prof->nhists; i++) {
-		const struct sp_hist *h = &g->prof->hists[i];
+	for (i = 0; i < prof->nhists; i++) {
+		const struct sp_hist *h = &prof->hists[i];
 
 		for (k = 0; k < h->nnonzero; k++) {
 			uint64_t a = sp_hist_bin_start(h, h->nonzero[k]),
@@ -253,25 +288,32 @@ static int samples_outside_code(struct gmon_run *g, uint64_t lo, uint64_t hi)
 			if (!h->counts[k] || (a >= lo && a < hi) || (b > lo && b <= hi) ||
 			    sp_image_in_code(g->im, a) || (b > a && sp_image_in_code(g->im, b - 1)))
 				continue;
-			if (!n++)
+			if (!n++) {
 				first = a;
+				first_off =
+					h->bins_off ? h->bins_off + 2 * (uint64_t)h->nonzero[k] : 0;
+			}
 		}
 	}
 	if (!n)
 		return 0;
-	sp_cli_error("profile does not match '%s': its histogram has samples outside the "
-		     "program's code (%llu bins, the first at %#llx)",
-		     g->o->image, (unsigned long long)n, (unsigned long long)first);
+	if (first_off && m->file)
+		mismatch(g, m,
+			 "its histogram has samples outside the program's code (%llu bin%s, the "
+			 "first at %#llx, offset %#llx)",
+			 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)first,
+			 (unsigned long long)first_off);
+	else
+		mismatch(g, m,
+			 "its histogram has samples outside the program's code (%llu bin%s, the "
+			 "first at %#llx)",
+			 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)first);
 	return 1;
 }
 
-/*
- * A profile of another program: its histogram misses the executable's
- * text, or has samples where it has no code, or an arc's callee (an mcount
- * call site) lies outside the code. gprof silently prints nonsense for
- * those; symprof stops.
- */
-static int check_match(struct gmon_run *g)
+/* check_match() on one profile (all files summed, or one alone). */
+static int profile_mismatch(const struct gmon_run *g, const struct sp_profile *prof,
+			    const struct mismatch_report *m)
 {
 	struct sp_error err = SP_ERROR_INIT;
 	uint64_t lo, size, hi;
@@ -280,32 +322,78 @@ static int check_match(struct gmon_run *g)
 	if (g->o->external_symtab || sp_image_text(g->im, &lo, &size, &err) < 0)
 		return 0;
 	hi = lo + size;
-	for (i = 0; i < g->prof->nhists; i++) {
-		const struct sp_hist *h = &g->prof->hists[i];
+	for (i = 0; i < prof->nhists; i++) {
+		const struct sp_hist *h = &prof->hists[i];
 
 		if (h->high_pc <= lo || h->low_pc >= hi) {
-			sp_cli_error("profile does not match '%s': its histogram covers "
-				     "[%#llx, %#llx), the .text section is [%#llx, %#llx)",
-				     g->o->image, (unsigned long long)h->low_pc,
-				     (unsigned long long)h->high_pc, (unsigned long long)lo,
-				     (unsigned long long)hi);
+			mismatch(g, m,
+				 "its histogram covers [%#llx, %#llx), the .text section is "
+				 "[%#llx, %#llx)",
+				 (unsigned long long)h->low_pc, (unsigned long long)h->high_pc,
+				 (unsigned long long)lo, (unsigned long long)hi);
 			return 1;
 		}
 	}
-	if (glibc_range_differs(g) || samples_outside_code(g, lo, hi))
+	if (glibc_range_differs(g, prof, m) || samples_outside_code(g, prof, lo, hi, m))
 		return 1;
-	for (i = 0; i < g->prof->npcarcs; i++) {
-		uint64_t self = g->prof->pcarcs[i].self_pc;
+	for (i = 0; i < prof->npcarcs; i++) {
+		uint64_t self = prof->pcarcs[i].self_pc;
 
 		/* .text is code: the other sections only for what lies outside */
 		if (!(self >= lo && self < hi) && !sp_image_in_code(g->im, self)) {
-			sp_cli_error("profile does not match '%s': a call-graph record has its "
-				     "callee at %#llx, outside every code section",
-				     g->o->image, (unsigned long long)self);
+			mismatch(g, m,
+				 "a call-graph record has its callee at %#llx, outside every code "
+				 "section",
+				 (unsigned long long)self);
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * A profile of another program: its histogram misses the executable's
+ * text, or has samples where it has no code, or an arc's callee (an mcount
+ * call site) lies outside the code. gprof silently prints nonsense for
+ * those; symprof stops, naming the file: with several, the first that
+ * fails alone (read again: this is the way out, not the common path).
+ */
+static int check_match(struct gmon_run *g)
+{
+	struct mismatch_report m = {NULL, 1};
+	struct sp_gmon_read_opts ro;
+	size_t i;
+
+	if (!profile_mismatch(g, g->prof, &m))
+		return 0;
+	m.quiet = 0;
+	if (g->o->nprofiles == 1) {
+		m.file = g->o->profiles[0];
+		return profile_mismatch(g, g->prof, &m);
+	}
+	gmon_read_opts(g, &ro);
+	for (i = 0; i < g->o->nprofiles; i++) {
+		struct sp_profile *alone = sp_profile_new(SP_PROFILE_GMON);
+		struct sp_gmon_state st;
+		struct sp_error err = SP_ERROR_INIT;
+		int bad;
+
+		memset(&st, 0, sizeof(st));
+		m.quiet = 1;
+		bad = sp_fmt_gmon_read(alone, &st, g->o->profiles[i], &ro, &err) == 0 &&
+		      profile_mismatch(g, alone, &m);
+		if (bad) {
+			m.quiet = 0;
+			m.file = g->o->profiles[i];
+			profile_mismatch(g, alone, &m);
+		}
+		sp_profile_free(alone);
+		if (bad)
+			return 1;
+	}
+	m.quiet = 0;
+	m.file = NULL;
+	return profile_mismatch(g, g->prof, &m);
 }
 
 static int read_profiles(struct gmon_run *g, int *first_output)

@@ -145,6 +145,8 @@ struct sp_hist *sp_profile_findnew_hist(struct sp_profile *p, uint64_t low, uint
 	h->nonzero = NULL;
 	h->counts = NULL;
 	h->nnonzero = 0;
+	h->bins_off = 0;
+	h->nrecords = 0;
 	return h;
 }
 

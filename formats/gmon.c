@@ -203,6 +203,8 @@ static void add_bins(struct gmon_reader *r, struct sp_hist *h, uint32_t nbins)
 	uint32_t i;
 	size_t n = 0;
 
+	h->bins_off = h->nrecords++ ? 0 : sp_cursor_off(&r->c);
+
 	for (i = 0; nbins - i >= 32; i += 32) {
 		const uint8_t *q = p + 2 * (size_t)i;
 		uint64_t w0, w1, w2, w3, w4, w5, w6, w7;

@@ -100,6 +100,10 @@ struct sp_hist {
 	uint32_t *nonzero; /* bin indexes, ascending, no repeats */
 	uint32_t *counts;  /* their summed counts (0 only if a sum wrapped) */
 	size_t nnonzero;
+	/* where its bins are in the file that gave them, when one record did
+	 * (a profile of one file): for messages; 0 otherwise */
+	size_t bins_off;
+	uint32_t nrecords; /* the records summed into it */
 };
 
 /* A call-graph record: the caller's return address, the callee's mcount
