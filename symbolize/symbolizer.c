@@ -36,7 +36,8 @@ struct obj_slot {
 	struct sp_symfile *file;
 	enum sp_sym_reason why;
 	int done;
-	int misfit; /* a base-offset frame fell outside its code (said once) */
+	int misfit;	       /* a base-offset frame fell outside its code (said once) */
+	int elsewhere_checked; /* main_elsewhere() done */
 };
 
 struct map_slot {
@@ -405,6 +406,45 @@ static int build_id_differs(struct sp_symbolizer *s, const struct sp_object *o,
 	return 1;
 }
 
+/*
+ * The executable given stands for the main program whatever its path (a
+ * copied or moved PIE). When the profile recorded no build-id but the
+ * recorded path still holds another program (other build-id), the names
+ * may be that other program's: said once, when a mapping of it fits the
+ * file, and the report goes on (google-pprof would name a non-PIE's frames
+ * from the same executable without a word).
+ */
+static void main_elsewhere(struct sp_symbolizer *s, const struct sp_object *o,
+			   const struct sp_symfile *f)
+{
+	struct sp_error err = SP_ERROR_INIT;
+	struct stat a, b;
+	struct sp_image *im;
+	const uint8_t *id;
+	size_t len;
+
+	if (!o->is_main || !s->o.exe || o->build_id || o->path[0] != '/' || !f->info.build_id ||
+	    stat(f->path, &a) < 0 || stat(o->path, &b) < 0 || !S_ISREG(b.st_mode) ||
+	    (a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+		return;
+	if (!(im = sp_image_open(o->path, NULL, &err)))
+		return;
+	id = sp_image_build_id(im, &len);
+	if (id && (len != f->info.build_id_len || memcmp(id, f->info.build_id, len))) {
+		struct sp_buf x = SP_BUF_INIT, y = SP_BUF_INIT;
+
+		hex_id(&x, f->info.build_id, f->info.build_id_len);
+		hex_id(&y, id, len);
+		warn(s,
+		     "'%s' (build-id %s) stands for '%s', which the profile recorded and which "
+		     "is another program (build-id %s): its frames may be misnamed",
+		     f->path, x.buf, o->path, y.buf);
+		sp_buf_release(&x);
+		sp_buf_release(&y);
+	}
+	sp_image_free(im);
+}
+
 static int is_pseudo(const char *path)
 {
 	return !path[0] || path[0] == '[' || !strncmp(path, "/anon_hugepage", 14) ||
@@ -537,8 +577,13 @@ static int map_bias(struct sp_symbolizer *s, const struct sp_profile *p, uint32_
 		const char *why = misfit(map, f, &slot->bias);
 
 		slot->state = why ? -1 : 1;
-		if (why)
+		if (why) {
 			mismatch(s, p, map, f, why);
+		} else if (!s->objs[map->object].elsewhere_checked) {
+			/* only a file whose frames will be named from it */
+			s->objs[map->object].elsewhere_checked = 1;
+			main_elsewhere(s, &p->objects[map->object], f);
+		}
 	}
 	*bias = slot->bias;
 	return slot->state > 0 ? 0 : -1;

@@ -456,6 +456,72 @@ static void test_short_names(void)
 	sp_strtab_release(&strs);
 }
 
+/*
+ * The executable given stands for the main program whatever the recorded
+ * path; when that path still holds another program (another build-id),
+ * one warning says the names may be wrong. The real profile of hot_pie,
+ * its main object's recorded path pointed at each case's file.
+ */
+static size_t main_elsewhere_warnings(const char *recorded, struct lines *got)
+{
+	static const char *const path[] = {HOT("hot_pie.prof")};
+	struct sp_profile *p = read_gperf(path, 1, 0);
+	struct sp_symbolizer_opts so;
+	struct sp_symbolizer *s;
+	enum sp_sym_reason why;
+	char *abs = realpath(recorded, NULL);
+	size_t i, main = SIZE_MAX;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(abs);
+	for (i = 0; i < p->nobjects; i++)
+		if (p->objects[i].is_main)
+			main = i;
+	CU_ASSERT_FATAL(main != SIZE_MAX);
+	p->objects[main].path = abs;
+	memset(&so, 0, sizeof(so));
+	so.exe = HOT("hot_pie");
+	so.warn = keep_line;
+	so.warn_ctx = got;
+	s = sp_symbolizer_new(&so);
+	/* said when a frame of it is placed, not when it is opened */
+	CU_ASSERT_PTR_NOT_NULL(sp_symbolizer_object(s, p, (uint32_t)main, &why));
+	CU_ASSERT_EQUAL(got->n, 0);
+	for (i = 0; i < p->nframes; i++) {
+		struct sp_symfile *f;
+		uint64_t vaddr;
+
+		if (p->frames[i].map != SP_NONE && p->maps[p->frames[i].map].object == main)
+			CU_ASSERT_EQUAL(sp_symbolizer_place(s, p, (uint32_t)i, &f, &vaddr),
+					SP_SYM_OK);
+	}
+	sp_symbolizer_free(s);
+	sp_profile_free(p);
+	free(abs);
+	return got->n;
+}
+
+static void test_main_elsewhere(void)
+{
+	struct lines got = {{0}, 0};
+	char copy[256], cmd[1024];
+
+	/* another program at the recorded path */
+	CU_ASSERT_EQUAL_FATAL(main_elsewhere_warnings(SP_FIXTURES_DIR "/gperf/cxx/cxx", &got), 1);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(got.v[0], "which the profile recorded and which is another "
+				 "program (build-id bea3a686a5cee06027aa86dfe1e2d87a0f637a6d)"));
+	lines_free(&got);
+	/* the executable itself, and a copy of it (the same build-id) */
+	CU_ASSERT_EQUAL(main_elsewhere_warnings(HOT("hot_pie"), &got), 0);
+	lines_free(&got);
+	snprintf(copy, sizeof(copy), "/tmp/symprof-unit-%ld-hot_pie", (long)getpid());
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", HOT("hot_pie"), copy);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	CU_ASSERT_EQUAL(main_elsewhere_warnings(copy, &got), 0);
+	lines_free(&got);
+	unlink(copy);
+}
+
 int sp_test_register_pprof(void)
 {
 	CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
@@ -468,7 +534,8 @@ int sp_test_register_pprof(void)
 	    !CU_add_test(s, "google-pprof's stderr lines through a hook",
 			 test_pprof_stderr_lines) ||
 	    !CU_add_test(s, "-A: a missing source file through a hook",
-			 test_annotate_missing_source))
+			 test_annotate_missing_source) ||
+	    !CU_add_test(s, "the executable given for another program's path", test_main_elsewhere))
 		return -1;
 	return 0;
 }
