@@ -13,6 +13,7 @@
 #include "gmon.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,6 +277,7 @@ static int samples_outside_code(const struct gmon_run *g, const struct sp_profil
 				uint64_t lo, uint64_t hi, const struct mismatch_report *m)
 {
 	uint64_t n = 0, first = 0, first_off = 0;
+	char where[40] = "";
 	size_t i, k;
 
 	for (i = 0; i < prof->nhists; i++) {
@@ -298,16 +300,11 @@ static int samples_outside_code(const struct gmon_run *g, const struct sp_profil
 	if (!n)
 		return 0;
 	if (first_off && m->file)
-		mismatch(g, m,
-			 "its histogram has samples outside the program's code (%llu bin%s, the "
-			 "first at %#llx, offset %#llx)",
-			 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)first,
-			 (unsigned long long)first_off);
-	else
-		mismatch(g, m,
-			 "its histogram has samples outside the program's code (%llu bin%s, the "
-			 "first at %#llx)",
-			 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)first);
+		snprintf(where, sizeof(where), ", offset %#llx", (unsigned long long)first_off);
+	mismatch(g, m,
+		 "its histogram has samples outside the program's code (%llu bin%s, the first at "
+		 "%#llx%s)",
+		 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)first, where);
 	return 1;
 }
 
