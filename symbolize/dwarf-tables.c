@@ -189,7 +189,9 @@ static int cache_load(struct sp_dwtables *t)
 	struct sp_partial units;
 
 	cache_key(t, &k);
-	if (sp_dwcache_load(t->cache_dir, &k, &t->im->strs, &hit, &units) < 0)
+	/* a table about to be unpacked lets its file go: its strings are
+	 * copied then, not adopted */
+	if (sp_dwcache_load(t->cache_dir, &k, &t->im->strs, !t->dense_lines, &hit, &units) < 0)
 		return -1;
 	if (hit.partial && !covers_wanted(t, &units)) {
 		free(t->extra_cus);

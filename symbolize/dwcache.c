@@ -34,7 +34,8 @@
  *   str self  bytes build-id  str dwarf-path  u64 size  u64 mtime_s  u64 mtime_ns
  *   u32 partial  [partial: u64 nar {u64 lo u64 hi u64 cu}*  u64 ncus u64 cus* u64 die_off*
  *                 u64 nstubs {u64 lo u64 hi}*]
- *   u64 nstrings {u32 len, bytes}*       strings are referred to by u32: 0 NULL, i+1
+ *   u64 nstrings {u32 len u32 hash bytes NUL}*   distinct strings, hash sp_strtab_hash()'s;
+ *                                      they are referred to by u32: 0 NULL, i+1
  *   line table: u64 nrows {u64 addr u32 file u32 line u32 column u32 discr u8 stmt u8 end}*
  *               u32 shift u64 nbuckets u32*       the rows' address index (addrindex.h)
  *               u64 nruns {u64 start u64 end u32 unit}*  u64 nunits u8* u32 warning
@@ -67,7 +68,7 @@
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDWIDX\n"
-#define FORMAT 5
+#define FORMAT 6
 #define BOM 0x01020304u
 
 #ifndef SYMPROF_VERSION_STRING
@@ -231,7 +232,9 @@ uint64_t sp_dwcache_checksum(const uint8_t *p, size_t n)
 
 struct out {
 	struct sp_buf b;
-	struct sp_pairmap index; /* string pointer -> strs[] */
+	struct sp_strtab canon;	 /* one copy of each string: a file's strings are
+				  * distinct, as the reader's adoption wants */
+	struct sp_pairmap index; /* canon's pointer -> strs[] */
 	const char **strs;
 	size_t nstrs, strs_alloc;
 	/* the last reference of each slot's pointers: the same names and
@@ -269,9 +272,15 @@ static void put_field(struct sp_buf *b, const void *p, size_t n)
 	sp_buf_add(b, p, n);
 }
 
+/* A string of the table: length, hash, bytes and a NUL (the reader keeps
+ * it where it is). */
 static void put_str(struct out *o, const char *s)
 {
-	put_field(&o->b, s, s ? strlen(s) : 0);
+	size_t n = strlen(s);
+
+	put_u32(o, (uint32_t)n);
+	put_u32(o, sp_strtab_hash(s, n));
+	put(o, s, n + 1);
 }
 
 static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
@@ -282,11 +291,13 @@ static void str_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = 0;
 }
 
-/* ref() of a string not in the memo. */
+/* ref() of a string not in the memo. The tables' strings come from more
+ * than one string table, so equal strings may have several pointers. */
 static uint32_t ref_new(struct out *o, const char *s)
 {
 	uint32_t i;
 
+	s = sp_strtab_intern(&o->canon, s);
 	SP_ALLOC_GROW(o->strs, o->nstrs + 1, o->strs_alloc);
 	o->strs[o->nstrs] = s;
 	i = sp_pairmap_put(&o->index, (uint64_t)(uintptr_t)s, 0, (uint32_t)o->nstrs);
@@ -493,6 +504,7 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 	memset(&o, 0, sizeof(o));
 	body.b = (struct sp_buf)SP_BUF_INIT;
 	o.b = (struct sp_buf)SP_BUF_INIT;
+	sp_strtab_init(&body.canon);
 	sp_pairmap_init(&body.index, str_key, &body);
 	put_lines(&body, &lp);
 	put_funcs(&body, &fp);
@@ -505,6 +517,7 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 	put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.b.buf, o.b.len));
 	sp_dwcache_write(path, o.b.buf, o.b.len);
 	sp_pairmap_release(&body.index);
+	sp_strtab_release(&body.canon);
 	free(body.strs);
 	sp_buf_release(&body.b);
 	sp_buf_release(&o.b);
@@ -631,35 +644,63 @@ static int get_units(struct in *r, struct sp_partial *units)
 	return 1;
 }
 
-static void get_strings(struct in *r, struct sp_strtab *strs)
-{
-	uint64_t i;
-
-	r->nstrs = get_count(r, 4);
-	r->strs = table_array(r->nstrs, sizeof(*r->strs), 0);
-	for (i = 0; i < r->nstrs; i++) {
-		uint64_t n = get_n(r, 4);
-		const uint8_t *p = take(r, n);
-
-		r->strs[i] = p ? sp_strtab_intern_n(strs, (const char *)p, (size_t)n) : NULL;
-	}
-}
-
-/* The mapped file and the strings' pointers, which a line table read
- * from it keeps (its rows stay in the file, see get_lines()). */
+/* The mapped file and the strings' pointers, held by whatever keeps
+ * pointers into it: the loader, a line table read from it (its rows stay
+ * in the file, see get_lines()) and a string table that adopted its
+ * strings. Each holds one reference. */
 struct mapping {
 	const uint8_t *data;
 	size_t size;
 	const char **strs;
+	unsigned refs;
 };
 
 static void mapping_release(void *ctx)
 {
 	struct mapping *m = ctx;
 
+	if (--m->refs)
+		return;
 	munmap((void *)m->data, m->size);
 	free(m->strs);
 	free(m);
+}
+
+/*
+ * The strings, adopted by strs where it is empty and `adopt` allows (they
+ * stay in the mapped file, which strs then holds), else interned (copied)
+ * with their stored hashes.
+ */
+static void get_strings(struct in *r, struct sp_strtab *strs, struct mapping *m, int adopt)
+{
+	uint64_t i;
+
+	r->nstrs = get_count(r, 9);
+	r->strs = table_array(r->nstrs, sizeof(*r->strs), 0);
+	m->strs = r->strs;
+	if (r->c.bad)
+		return;
+	adopt = adopt && sp_strtab_adopt_begin(strs, (size_t)r->nstrs) == 0;
+	if (adopt) {
+		m->refs++;
+		sp_strtab_keep(strs, mapping_release, m);
+	}
+	for (i = 0; i < r->nstrs; i++) {
+		uint64_t n = get_n(r, 4);
+		uint32_t hash = (uint32_t)get_n(r, 4);
+		const char *p = (const char *)take(r, n + 1);
+
+		if (!p || p[n]) {
+			r->c.bad = 1;
+			return;
+		}
+		if (adopt) {
+			sp_strtab_adopt(strs, p, (size_t)n, hash);
+			r->strs[i] = p;
+		} else {
+			r->strs[i] = sp_strtab_intern_hashed(strs, p, (size_t)n, hash);
+		}
+	}
 }
 
 /*
@@ -668,7 +709,7 @@ static void mapping_release(void *ctx)
  * ask about a small part of a large table. The table takes the mapping
  * (*m becomes NULL).
  */
-static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
+static struct sp_linetab *get_lines(struct in *r, struct mapping *m)
 {
 	struct sp_linetab_packed pk;
 	struct sp_linetab_run *runs;
@@ -705,9 +746,8 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping **m)
 	pk.files = r->strs;
 	pk.nfiles = (size_t)r->nstrs;
 	pk.release = mapping_release;
-	pk.ctx = *m;
-	(*m)->strs = r->strs;
-	*m = NULL;
+	pk.ctx = m;
+	m->refs++;
 	return sp_linetab_adopt_packed(&pk, runs, (size_t)nruns, ustate, (size_t)nunits, warning,
 				       &rindex);
 }
@@ -811,14 +851,14 @@ static struct sp_dwfuncs *get_funcs(struct in *r, const struct sp_linetab *lines
 
 static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat *st,
 		 struct sp_strtab *strs, struct sp_dwcache_hit *hit, struct sp_partial *units,
-		 struct mapping **m)
+		 struct mapping *m, int adopt)
 {
 	sp_cache_check_header(&r->c, MAGIC, FORMAT, k->build_id, k->build_id_len, k->dwarf_path,
 			      st);
 	if (r->c.bad)
 		return -1;
 	hit->partial = get_units(r, units);
-	get_strings(r, strs);
+	get_strings(r, strs, m, adopt);
 	if (!r->c.bad)
 		hit->lines = get_lines(r, m);
 	if (hit->lines)
@@ -856,7 +896,7 @@ const uint8_t *sp_dwcache_map(const char *path, size_t *size)
 }
 
 int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
-		    struct sp_dwcache_hit *hit, struct sp_partial *units)
+		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units)
 {
 	char *path = sp_dwcache_path(dir, k);
 	const uint8_t *data = NULL;
@@ -881,15 +921,12 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 	m->data = data;
 	m->size = size;
 	m->strs = NULL;
+	m->refs = 1;
 	if (sum == sp_dwcache_checksum(data, size - 8))
-		ret = parse(&r, k, &st, strs, hit, units, &m);
+		ret = parse(&r, k, &st, strs, hit, units, m, adopt);
 	if (ret < 0)
 		sp_partial_release(units);
-	if (m) { /* no line table took the file */
-		free(r.strs);
-		munmap((void *)data, size);
-		free(m);
-	}
+	mapping_release(m); /* the loader's: the tables keep theirs */
 	free(path);
 	return ret;
 }

@@ -42,7 +42,9 @@ struct sp_dwcache_hit {
 
 /*
  * Loads the index of key from the cache directory `dir`: 0 with *hit
- * filled (names interned in strs; for a partial index, *units described
+ * filled (names interned in strs, or, with `adopt` and strs empty, adopted
+ * by strs where they are in the mapped file, which strs then keeps until
+ * its release; for a partial index, *units described
  * as sp_partial_restore() does; the line table keeps the file mapped, its
  * rows decoded as lookups reach them, until sp_linetab_free() or
  * sp_linetab_unpack()), or -1 when there is none that can be
@@ -51,7 +53,7 @@ struct sp_dwcache_hit {
  * truncated or corrupt. Never fails otherwise.
  */
 int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
-		    struct sp_dwcache_hit *hit, struct sp_partial *units);
+		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units);
 
 /*
  * Writes the index of key (a partial one when units is not NULL) into

@@ -72,6 +72,47 @@ static void test_strtab(void)
 	sp_strtab_release(&t);
 }
 
+static void count_release(void *ctx)
+{
+	(*(int *)ctx)++;
+}
+
+/* Adopted strings are the table's own: found, answered by interning, kept
+ * where they are, and their holder released with the table. */
+static void test_strtab_adopt(void)
+{
+	static const char block[] = "main\0f0\0";
+	struct sp_strtab t = SP_STRTAB_INIT, u = SP_STRTAB_INIT;
+	char name[32];
+	int released = 0, i;
+
+	CU_ASSERT_EQUAL_FATAL(sp_strtab_adopt_begin(&t, 3002), 0);
+	sp_strtab_keep(&t, count_release, &released);
+	sp_strtab_adopt(&t, block, 4, sp_strtab_hash(block, 4));
+	sp_strtab_adopt(&t, block + 5, 2, sp_strtab_hash(block + 5, 2));
+	CU_ASSERT_EQUAL(t.count, 2);
+	CU_ASSERT_PTR_EQUAL(sp_strtab_intern(&t, "main"), block);
+	CU_ASSERT_PTR_EQUAL(sp_strtab_find(&t, "f0", 2), block + 5);
+	CU_ASSERT_PTR_EQUAL(sp_strtab_intern_hashed(&t, "f0", 2, sp_strtab_hash("f0", 2)),
+			    block + 5);
+	/* the table grows past what was reserved and still finds them */
+	for (i = 1; i < 5000; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		sp_strtab_intern(&t, name);
+	}
+	CU_ASSERT_PTR_EQUAL(sp_strtab_intern(&t, "main"), block);
+	CU_ASSERT_PTR_EQUAL(sp_strtab_intern(&t, "f0"), block + 5);
+	CU_ASSERT_EQUAL(t.count, 5001);
+	/* a table that holds strings adopts none */
+	CU_ASSERT_EQUAL(sp_strtab_adopt_begin(&t, 1), -1);
+	CU_ASSERT_EQUAL(released, 0);
+	sp_strtab_release(&t);
+	CU_ASSERT_EQUAL(released, 1);
+	sp_strtab_intern(&u, "x");
+	CU_ASSERT_EQUAL(sp_strtab_adopt_begin(&u, 1), -1);
+	sp_strtab_release(&u);
+}
+
 static void test_buf(void)
 {
 	struct sp_buf b = SP_BUF_INIT;
@@ -665,6 +706,7 @@ int sp_test_register_core(void)
 	if (!s)
 		return -1;
 	if (!CU_add_test(s, "arena", test_arena) || !CU_add_test(s, "strtab", test_strtab) ||
+	    !CU_add_test(s, "strtab: adopted strings", test_strtab_adopt) ||
 	    !CU_add_test(s, "buf", test_buf) ||
 	    !CU_add_test(s, "sort is stable", test_sort_stable) ||
 	    !CU_add_test(s, "sort: every element size", test_sort_sizes) ||

@@ -159,7 +159,7 @@ static void test_same_answers(void)
 			continue;
 		}
 		sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
-		CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &units), 0);
+		CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, 1, &hit, &units), 0);
 		CU_ASSERT_FALSE(hit.partial);
 		nrows = sp_linetab_rows(b.lines, &rows);
 		CU_ASSERT_FATAL(nrows > 2);
@@ -179,6 +179,67 @@ static void test_same_answers(void)
 		sp_strtab_release(&strs);
 		unbuild(&b);
 	}
+	rm_rf(dir);
+	free(dir);
+}
+
+/*
+ * Every name a loaded table answers with is its string table's: interning
+ * it again gives the same pointer (adopted from the file where the table
+ * was empty, interned where it was not), whichever of the table and the
+ * string table goes first.
+ */
+static int names_interned(struct sp_dwfuncs *funcs, struct sp_strtab *strs, size_t *n)
+{
+	struct sp_dwfuncs_parts p;
+	size_t i;
+
+	sp_dwfuncs_get_parts(funcs, &p);
+	*n = p.nfns;
+	for (i = 0; i < p.nfns; i++)
+		if (p.fns[i].name && sp_strtab_intern(strs, p.fns[i].name) != p.fns[i].name)
+			return 0;
+	for (i = 0; i < p.nsyms; i++)
+		if (p.sym_name[i] && sp_strtab_intern(strs, p.sym_name[i]) != p.sym_name[i])
+			return 0;
+	return 1;
+}
+
+static void test_adopted_strings(void)
+{
+	char *dir = tmpdir();
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("cxx-O2-dw4-nopie"), 0};
+	struct built b;
+	int round;
+
+	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	for (round = 0; round < 4; round++) {
+		struct sp_strtab strs = SP_STRTAB_INIT;
+		struct sp_dwcache_hit hit;
+		struct sp_partial units;
+		const char *seeded = NULL;
+		size_t nfns = 0;
+
+		/* rounds 2, 3: the table already holds a name, so it copies */
+		if (round >= 2)
+			seeded = sp_strtab_intern(&strs, "main");
+		CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, 1, &hit, &units), 0);
+		CU_ASSERT(names_interned(hit.funcs, &strs, &nfns));
+		CU_ASSERT(nfns > 10);
+		if (seeded)
+			CU_ASSERT_PTR_EQUAL(sp_strtab_intern(&strs, "main"), seeded);
+		/* odd rounds: the strings go before the tables that point into
+		 * the same mapped file */
+		if (round % 2)
+			sp_strtab_release(&strs);
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_partial_release(&units);
+		if (!(round % 2))
+			sp_strtab_release(&strs);
+	}
+	unbuild(&b);
 	rm_rf(dir);
 	free(dir);
 }
@@ -219,7 +280,7 @@ static int loads(const char *dir, const struct sp_dwcache_key *key)
 	struct sp_strtab strs = SP_STRTAB_INIT;
 	struct sp_dwcache_hit hit;
 	struct sp_partial units;
-	int r = sp_dwcache_load(dir, key, &strs, &hit, &units);
+	int r = sp_dwcache_load(dir, key, &strs, 1, &hit, &units);
 
 	if (r == 0) {
 		sp_dwfuncs_free(hit.funcs);
@@ -261,6 +322,7 @@ static void test_untrusted(void)
 	struct timespec times[2];
 	struct sp_buf copy_path = SP_BUF_INIT;
 	const char *copy;
+	const uint8_t *at;
 
 	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
 	good = slurp(key.dwarf_path);
@@ -284,6 +346,14 @@ static void test_untrusted(void)
 		CU_ASSERT_EQUAL(loads(dir, &key), -1);
 	}
 	spit(path, (const uint8_t *)"not an index", 12);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	/* a string without its NUL, or of another length, with a right
+	 * checksum: the strings are adopted as they are, so each is checked */
+	at = memmem(good.data, good.size, "main", 5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	damage(path, &good, (size_t)(at - good.data) + 4, 1);
+	CU_ASSERT_EQUAL(loads(dir, &key), -1);
+	damage(path, &good, (size_t)(at - good.data) - 8, 1);
 	CU_ASSERT_EQUAL(loads(dir, &key), -1);
 
 	/* the header's checks, with a right checksum: format (byte 8),
@@ -384,7 +454,7 @@ static void test_partial_units(void)
 	stubs[0][1] = 0x1020;
 	sp_partial_restore(&p, ar, 2, cus, die_off, 1, stubs, 1);
 	sp_dwcache_store(dir, &key, b.lines, b.funcs, &p);
-	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &got), 0);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, 1, &hit, &got), 0);
 	CU_ASSERT_TRUE(hit.partial);
 	CU_ASSERT_EQUAL(got.nar, 2);
 	CU_ASSERT_EQUAL(got.ncus, 1);
@@ -455,7 +525,7 @@ static void test_rows_on_demand(void)
 
 	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
 	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
-	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, &hit, &units), 0);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, 1, &hit, &units), 0);
 	nrows = sp_linetab_rows(b.lines, &rows);
 	CU_ASSERT_FATAL(nrows > 100);
 	lo = rows[0].addr;
@@ -499,7 +569,7 @@ static void test_rows_on_demand(void)
 	/* stored from the loaded table, loaded again and unpacked at once (as
 	 * for addr2line): the same answers */
 	sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
-	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir2, &key, &strs2, &hit2, &units2), 0);
+	CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir2, &key, &strs2, 1, &hit2, &units2), 0);
 	sp_linetab_unpack(hit2.lines);
 	sp_buf_release(&again.out);
 	again.lines = hit2.lines;
@@ -880,6 +950,8 @@ int sp_test_register_dwcache(void)
 		return -1;
 	if (!CU_add_test(s, "the checksum sees flipped bits and moved words", test_checksum) ||
 	    !CU_add_test(s, "loaded tables answer as built ones", test_same_answers) ||
+	    !CU_add_test(s, "names adopted or interned, released in any order",
+			 test_adopted_strings) ||
 	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
 	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
