@@ -23,8 +23,10 @@
  *   u32 n, self (n bytes)  u32 n, build-id (n bytes)  u32 style
  *   u64 nentries u64 nslots            nslots a power of two above nentries
  *   u32 slots[nslots]                  0 empty, i + 1 entries[i]; linear probing
- *   {u32 hash u32 raw u32 out}[nentries]   offsets into the strings; out
- *                                      0xffffffff: raw does not demangle
+ *   {u32 hash u32 raw u32 out u32 out_hash}[nentries]   offsets into the
+ *                                      strings (out 0xffffffff: raw does not
+ *                                      demangle) and the hashes
+ *                                      (sp_strtab_hash()) of raw and out
  *   u64 nbytes, strings (nbytes)       each ends with a NUL
  *   u64 checksum of everything before it
  */
@@ -42,9 +44,9 @@
 #include "symprof/strtab.h"
 
 #define MAGIC "SPDMEMO\n"
-#define FORMAT 1
+#define FORMAT 2
 #define NONE UINT32_MAX
-#define ENTRY_SIZE 12
+#define ENTRY_SIZE 16
 
 struct sp_dmcache {
 	char *path;
@@ -67,11 +69,6 @@ static uint32_t get32(const uint8_t *p)
 
 	memcpy(&v, p, 4);
 	return v;
-}
-
-static uint32_t name_hash(const char *s, size_t n)
-{
-	return (uint32_t)sp_hash_bytes(s, n);
 }
 
 char *sp_dmcache_path(const char *dir, const uint8_t *build_id, size_t build_id_len)
@@ -158,13 +155,19 @@ struct sp_dmcache *sp_dmcache_open(const char *dir, const uint8_t *build_id, siz
 
 int sp_dmcache_get(const struct sp_dmcache *c, const char *raw, const char **out)
 {
-	size_t len, j, mask;
-	uint32_t h;
+	size_t len = strlen(raw);
+	uint32_t out_hash;
+
+	return sp_dmcache_get_hashed(c, raw, sp_strtab_hash(raw, len), out, &out_hash);
+}
+
+int sp_dmcache_get_hashed(const struct sp_dmcache *c, const char *raw, uint32_t h, const char **out,
+			  uint32_t *out_hash)
+{
+	size_t j, mask;
 
 	if (!c || !c->nslots)
 		return 0;
-	len = strlen(raw);
-	h = name_hash(raw, len);
 	mask = (size_t)c->nslots - 1;
 	for (j = h & mask;; j = (j + 1) & mask) {
 		uint32_t e = get32(c->slots + 4 * j), o;
@@ -177,6 +180,7 @@ int sp_dmcache_get(const struct sp_dmcache *c, const char *raw, const char **out
 			continue;
 		o = get32(ent + 8);
 		*out = o == NONE ? NULL : c->strings + o;
+		*out_hash = get32(ent + 12);
 		return 1;
 	}
 }
@@ -213,7 +217,7 @@ static void save(struct sp_dmcache *c)
 	while (nslots < 2 * n)
 		nslots *= 2;
 	slots = sp_xcalloc(nslots, sizeof(*slots));
-	ent = sp_xreallocarray(NULL, 3 * n + 1, sizeof(*ent));
+	ent = sp_xreallocarray(NULL, 4 * n + 1, sizeof(*ent));
 	for (i = 0; i < n; i++) {
 		const char *raw, *out;
 		size_t len;
@@ -228,10 +232,11 @@ static void save(struct sp_dmcache *c)
 			out = c->add_out[i - c->nentries];
 		}
 		len = strlen(raw);
-		ent[3 * i] = name_hash(raw, len);
-		ent[3 * i + 1] = put_string(&strings, raw);
-		ent[3 * i + 2] = out ? put_string(&strings, out) : NONE;
-		for (j = ent[3 * i] & (nslots - 1); slots[j]; j = (j + 1) & (nslots - 1))
+		ent[4 * i] = sp_strtab_hash(raw, len);
+		ent[4 * i + 1] = put_string(&strings, raw);
+		ent[4 * i + 2] = out ? put_string(&strings, out) : NONE;
+		ent[4 * i + 3] = out ? sp_strtab_hash(out, strlen(out)) : 0;
+		for (j = ent[4 * i] & (nslots - 1); slots[j]; j = (j + 1) & (nslots - 1))
 			;
 		slots[j] = (uint32_t)i + 1;
 	}

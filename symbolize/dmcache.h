@@ -27,6 +27,9 @@ struct sp_dmcache *sp_dmcache_open(const char *dir, const uint8_t *build_id, siz
  * not demangle), valid until sp_dmcache_close(); 0 if it does not know.
  */
 int sp_dmcache_get(const struct sp_dmcache *c, const char *raw, const char **out);
+/* The same for raw of sp_strtab_hash() h, with *out_hash that of *out. */
+int sp_dmcache_get_hashed(const struct sp_dmcache *c, const char *raw, uint32_t h, const char **out,
+			  uint32_t *out_hash);
 
 /* Records raw's demangling (NULL: none) for the save; both strings must
  * live until sp_dmcache_close(). */

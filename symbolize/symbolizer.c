@@ -136,7 +136,8 @@ const char *sp_symbolizer_demangle_in(struct sp_symbolizer *s, struct sp_symfile
 {
 	struct sp_dmcache *memo;
 	const char *name, *out, *saved;
-	uint32_t i;
+	uint32_t i, hash, out_hash;
+	size_t len;
 	char *d;
 
 	if (!raw)
@@ -146,22 +147,27 @@ const char *sp_symbolizer_demangle_in(struct sp_symbolizer *s, struct sp_symfile
 	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)raw, 0);
 	if (i != UINT32_MAX)
 		return s->dm_out[i];
+	len = strlen(raw);
+	hash = sp_strtab_hash(raw, len);
+	/* the file's memo first: a name it knows costs one probe there and
+	 * the interning of its answer, whose hash it keeps */
+	memo = memo_of(s, f);
+	if (sp_dmcache_get_hashed(memo, raw, hash, &saved, &out_hash)) {
+		out = saved ? sp_strtab_intern_hashed(&s->strs, saved, strlen(saved), out_hash)
+			    : NULL;
+		return dm_add(s, raw, out ? out : raw);
+	}
 	/* the copy's entry holds NULL for a name that does not demangle:
 	 * each pointer then answers itself */
-	name = sp_strtab_intern(&s->dm_names, raw);
+	name = sp_strtab_intern_hashed(&s->dm_names, raw, len, hash);
 	i = sp_pairmap_get(&s->dm_index, (uint64_t)(uintptr_t)name, 0);
 	if (i != UINT32_MAX)
 		return dm_add(s, raw, s->dm_out[i] ? s->dm_out[i] : raw);
-	memo = memo_of(s, f);
-	if (sp_dmcache_get(memo, name, &saved)) {
-		out = saved ? sp_strtab_intern(&s->strs, saved) : NULL;
-	} else {
-		d = sp_demangle(raw, 0);
-		out = d ? sp_strtab_intern(&s->strs, d) : NULL;
-		free(d);
-		if (memo)
-			sp_dmcache_add(memo, name, out);
-	}
+	d = sp_demangle(raw, 0);
+	out = d ? sp_strtab_intern(&s->strs, d) : NULL;
+	free(d);
+	if (memo)
+		sp_dmcache_add(memo, name, out);
 	dm_add(s, name, out);
 	return dm_add(s, raw, out ? out : raw);
 }

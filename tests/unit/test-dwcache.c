@@ -663,7 +663,8 @@ static long memo_knows(const char *dir, const uint8_t *id, size_t idlen, size_t 
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	for (i = 0; i < n; i++) {
-		const char *out = "unset";
+		const char *out = "unset", *again = "unset";
+		uint32_t out_hash = 1;
 
 		sp_buf_reset(&raw);
 		sp_buf_addf(&raw, "_Z%zuname%zu", i, i);
@@ -672,6 +673,14 @@ static long memo_knows(const char *dir, const uint8_t *id, size_t idlen, size_t 
 		if (!sp_dmcache_get(c, raw.buf, &out))
 			continue;
 		if (i % 7 == 0 ? out != NULL : !out || strcmp(out, want.buf)) {
+			known = -1;
+			break;
+		}
+		/* asked with the name's hash: the same answer, with its own
+		 * hash (which the symbolizer interns it with) */
+		if (!sp_dmcache_get_hashed(c, raw.buf, sp_strtab_hash(raw.buf, raw.len), &again,
+					   &out_hash) ||
+		    again != out || (out && out_hash != sp_strtab_hash(out, strlen(out)))) {
 			known = -1;
 			break;
 		}
