@@ -1433,6 +1433,15 @@ struct sp_dwfuncs *sp_dwfuncs_adopt_parts(struct sp_dwfuncs_parts *p,
 	return f;
 }
 
+struct sp_dwfuncs *sp_dwfuncs_adopt_syms(struct sp_dwfuncs_parts *p, struct sp_strtab *strs)
+{
+	struct sp_dwfuncs *f = sp_dwfuncs_adopt_parts(p, NULL, strs);
+
+	f->no_dies = 0; /* as sp_dwfuncs_new_syms()'s: no function to name */
+	f->sym_interned = sp_xcalloc(f->nsyms ? f->nsyms : 1, 1);
+	return f;
+}
+
 void sp_dwfuncs_parts_release(struct sp_dwfuncs_parts *p)
 {
 	free(p->fns);

@@ -213,6 +213,10 @@ void sp_dwfuncs_get_parts(const struct sp_dwfuncs *f, struct sp_dwfuncs_parts *p
  */
 struct sp_dwfuncs *sp_dwfuncs_adopt_parts(struct sp_dwfuncs_parts *p,
 					  const struct sp_linetab *lines, struct sp_strtab *strs);
+/* The same for the parts of a table of symbols alone (sp_dwfuncs_new_syms(),
+ * saved by the symbol cache): its names, wherever they are (they must stay
+ * until the table is freed), are interned as lookups answer with them. */
+struct sp_dwfuncs *sp_dwfuncs_adopt_syms(struct sp_dwfuncs_parts *p, struct sp_strtab *strs);
 /* Frees malloc'ed parts not given to a table. */
 void sp_dwfuncs_parts_release(struct sp_dwfuncs_parts *p);
 /* 1 if naming function fn (sp_name_frame()) would read a DIE this table

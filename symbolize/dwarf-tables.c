@@ -230,6 +230,11 @@ void sp_dwtables_set_cache(struct sp_dwtables *t, const char *dir)
 	t->cache_dir = dir && *dir ? sp_xstrdup(dir) : NULL;
 }
 
+const char *sp_dwtables_cache_dir(const struct sp_dwtables *t)
+{
+	return t->cache_dir;
+}
+
 int sp_dwtables_from_cache(const struct sp_dwtables *t)
 {
 	return t->cached;

@@ -115,5 +115,7 @@ void sp_dwtables_read_all(struct sp_dwtables *t);
 void sp_dwtables_set_cache(struct sp_dwtables *t, const char *dir);
 int sp_dwtables_from_cache(const struct sp_dwtables *t);
 void sp_dwtables_uncache(struct sp_dwtables *t);
+/* The cache directory given (NULL: none), for the image's other caches. */
+const char *sp_dwtables_cache_dir(const struct sp_dwtables *t);
 
 #endif

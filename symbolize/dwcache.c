@@ -69,6 +69,8 @@
 
 #define MAGIC "SPDWIDX\n"
 #define FORMAT 6
+#define SYMS_MAGIC "SPSYMTB\n"
+#define SYMS_FORMAT 1
 #define BOM 0x01020304u
 
 #ifndef SYMPROF_VERSION_STRING
@@ -247,7 +249,8 @@ struct out {
 
 static void put(struct out *o, const void *p, size_t n)
 {
-	sp_buf_add(&o->b, p, n);
+	if (n) /* a table of symbols alone has no arrays of functions */
+		sp_buf_add(&o->b, p, n);
 }
 
 static void put_u8(struct out *o, uint8_t v)
@@ -483,6 +486,36 @@ void sp_dwcache_write(char *path, const void *data, size_t len)
 	sp_buf_release(&tmp);
 }
 
+static void out_init(struct out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->b = (struct sp_buf)SP_BUF_INIT;
+	sp_strtab_init(&o->canon);
+	sp_pairmap_init(&o->index, str_key, o);
+}
+
+static void out_release(struct out *o)
+{
+	sp_pairmap_release(&o->index);
+	sp_strtab_release(&o->canon);
+	free(o->strs);
+	sp_buf_release(&o->b);
+}
+
+/* Writes the file: o's header, then body's strings and body, then the
+ * checksum. */
+static void finish(char *path, struct out *o, const struct out *body)
+{
+	size_t i;
+
+	put_u64(o, body->nstrs);
+	for (i = 0; i < body->nstrs; i++)
+		put_str(o, body->strs[i]);
+	put(o, body->b.buf, body->b.len);
+	put_u64(o, sp_dwcache_checksum((const uint8_t *)o->b.buf, o->b.len));
+	sp_dwcache_write(path, o->b.buf, o->b.len);
+}
+
 void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 		      const struct sp_linetab *lines, const struct sp_dwfuncs *funcs,
 		      const struct sp_partial *units)
@@ -492,7 +525,6 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 	struct out body, o;
 	struct stat st;
 	char *path = sp_dwcache_path(dir, k);
-	size_t i;
 
 	if (!path || !lines || !funcs || stat(k->dwarf_path, &st) < 0 ||
 	    sp_linetab_get_parts(lines, &lp) < 0) {
@@ -500,27 +532,39 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 		return;
 	}
 	sp_dwfuncs_get_parts(funcs, &fp);
-	memset(&body, 0, sizeof(body));
-	memset(&o, 0, sizeof(o));
-	body.b = (struct sp_buf)SP_BUF_INIT;
-	o.b = (struct sp_buf)SP_BUF_INIT;
-	sp_strtab_init(&body.canon);
-	sp_pairmap_init(&body.index, str_key, &body);
+	out_init(&body);
+	out_init(&o);
 	put_lines(&body, &lp);
 	put_funcs(&body, &fp);
 	sp_cache_put_header(&o.b, MAGIC, FORMAT, k->build_id, k->build_id_len, k->dwarf_path, &st);
 	put_units(&o, units);
-	put_u64(&o, body.nstrs);
-	for (i = 0; i < body.nstrs; i++)
-		put_str(&o, body.strs[i]);
-	put(&o, body.b.buf, body.b.len);
-	put_u64(&o, sp_dwcache_checksum((const uint8_t *)o.b.buf, o.b.len));
-	sp_dwcache_write(path, o.b.buf, o.b.len);
-	sp_pairmap_release(&body.index);
-	sp_strtab_release(&body.canon);
-	free(body.strs);
-	sp_buf_release(&body.b);
-	sp_buf_release(&o.b);
+	finish(path, &o, &body);
+	out_release(&body);
+	out_release(&o);
+	free(path);
+}
+
+void sp_dwcache_store_syms(const char *dir, const struct sp_dwcache_key *k,
+			   const struct sp_dwfuncs *funcs)
+{
+	struct sp_dwfuncs_parts fp;
+	struct out body, o;
+	struct stat st;
+	char *path = sp_dwcache_file_path(dir, k->build_id, k->build_id_len, ".sym");
+
+	if (!path || !funcs || stat(k->dwarf_path, &st) < 0) {
+		free(path);
+		return;
+	}
+	sp_dwfuncs_get_parts(funcs, &fp);
+	out_init(&body);
+	out_init(&o);
+	put_funcs(&body, &fp);
+	sp_cache_put_header(&o.b, SYMS_MAGIC, SYMS_FORMAT, k->build_id, k->build_id_len,
+			    k->dwarf_path, &st);
+	finish(path, &o, &body);
+	out_release(&body);
+	out_release(&o);
 	free(path);
 }
 
@@ -666,12 +710,16 @@ static void mapping_release(void *ctx)
 	free(m);
 }
 
-/*
- * The strings, adopted by strs where it is empty and `adopt` allows (they
- * stay in the mapped file, which strs then holds), else interned (copied)
- * with their stored hashes.
- */
-static void get_strings(struct in *r, struct sp_strtab *strs, struct mapping *m, int adopt)
+/* What get_strings() makes of a file's strings. */
+enum take_strings {
+	STRINGS_INTERN, /* interned in strs (copied) */
+	STRINGS_ADOPT,	/* adopted by strs if it is empty (they stay in the
+			 * mapped file, which strs then holds), else interned */
+	STRINGS_BORROW, /* left in the mapped file, which the caller keeps */
+};
+
+static void get_strings(struct in *r, struct sp_strtab *strs, struct mapping *m,
+			enum take_strings how)
 {
 	uint64_t i;
 
@@ -680,8 +728,9 @@ static void get_strings(struct in *r, struct sp_strtab *strs, struct mapping *m,
 	m->strs = r->strs;
 	if (r->c.bad)
 		return;
-	adopt = adopt && sp_strtab_adopt_begin(strs, (size_t)r->nstrs) == 0;
-	if (adopt) {
+	if (how == STRINGS_ADOPT && sp_strtab_adopt_begin(strs, (size_t)r->nstrs) < 0)
+		how = STRINGS_INTERN;
+	if (how == STRINGS_ADOPT) {
 		m->refs++;
 		sp_strtab_keep(strs, mapping_release, m);
 	}
@@ -694,12 +743,11 @@ static void get_strings(struct in *r, struct sp_strtab *strs, struct mapping *m,
 			r->c.bad = 1;
 			return;
 		}
-		if (adopt) {
+		if (how == STRINGS_INTERN)
+			p = sp_strtab_intern_hashed(strs, p, (size_t)n, hash);
+		else if (how == STRINGS_ADOPT)
 			sp_strtab_adopt(strs, p, (size_t)n, hash);
-			r->strs[i] = p;
-		} else {
-			r->strs[i] = sp_strtab_intern_hashed(strs, p, (size_t)n, hash);
-		}
+		r->strs[i] = p;
 	}
 }
 
@@ -858,7 +906,7 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 	if (r->c.bad)
 		return -1;
 	hit->partial = get_units(r, units);
-	get_strings(r, strs, m, adopt);
+	get_strings(r, strs, m, adopt ? STRINGS_ADOPT : STRINGS_INTERN);
 	if (!r->c.bad)
 		hit->lines = get_lines(r, m);
 	if (hit->lines)
@@ -895,38 +943,88 @@ const uint8_t *sp_dwcache_map(const char *path, size_t *size)
 	return p;
 }
 
-int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
-		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units)
+/*
+ * The cache file at path, mapped, if k's file is there (its stat in *st)
+ * and the file's checksum is right: its mapping (one reference, the
+ * caller's) with r set to read it; else NULL.
+ */
+static struct mapping *open_mapping(const char *path, const struct sp_dwcache_key *k,
+				    struct stat *st, struct in *r)
 {
-	char *path = sp_dwcache_path(dir, k);
-	const uint8_t *data = NULL;
-	size_t size = 0;
+	const uint8_t *data;
 	struct mapping *m;
-	struct stat st;
-	struct in r;
+	size_t size = 0;
 	uint64_t sum;
-	int ret = -1;
 
-	memset(hit, 0, sizeof(*hit));
-	memset(units, 0, sizeof(*units));
-	if (!path || stat(k->dwarf_path, &st) < 0 || !(data = sp_dwcache_map(path, &size))) {
-		free(path);
-		return -1;
-	}
-	memset(&r, 0, sizeof(r));
+	if (!path || stat(k->dwarf_path, st) < 0 || !(data = sp_dwcache_map(path, &size)))
+		return NULL;
 	memcpy(&sum, data + size - 8, 8);
-	r.c.p = data;
-	r.c.end = data + size - 8;
+	if (sum != sp_dwcache_checksum(data, size - 8)) {
+		munmap((void *)data, size);
+		return NULL;
+	}
+	memset(r, 0, sizeof(*r));
+	r->c.p = data;
+	r->c.end = data + size - 8;
 	m = sp_xmalloc(sizeof(*m));
 	m->data = data;
 	m->size = size;
 	m->strs = NULL;
 	m->refs = 1;
-	if (sum == sp_dwcache_checksum(data, size - 8))
-		ret = parse(&r, k, &st, strs, hit, units, m, adopt);
+	return m;
+}
+
+int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
+		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units)
+{
+	char *path = sp_dwcache_path(dir, k);
+	struct mapping *m;
+	struct stat st;
+	struct in r;
+	int ret = -1;
+
+	memset(hit, 0, sizeof(*hit));
+	memset(units, 0, sizeof(*units));
+	m = open_mapping(path, k, &st, &r);
+	free(path);
+	if (!m)
+		return -1;
+	ret = parse(&r, k, &st, strs, hit, units, m, adopt);
 	if (ret < 0)
 		sp_partial_release(units);
 	mapping_release(m); /* the loader's: the tables keep theirs */
-	free(path);
 	return ret;
+}
+
+struct sp_dwfuncs *sp_dwcache_load_syms(const char *dir, const struct sp_dwcache_key *k,
+					struct sp_strtab *strs)
+{
+	char *path = sp_dwcache_file_path(dir, k->build_id, k->build_id_len, ".sym");
+	struct sp_dwfuncs *funcs = NULL;
+	struct sp_dwfuncs_parts f;
+	struct mapping *m;
+	struct stat st;
+	struct in r;
+
+	m = open_mapping(path, k, &st, &r);
+	free(path);
+	if (!m)
+		return NULL;
+	memset(&f, 0, sizeof(f));
+	if (sp_cache_check_header(&r.c, SYMS_MAGIC, SYMS_FORMAT, k->build_id, k->build_id_len,
+				  k->dwarf_path, &st) == 0) {
+		get_strings(&r, NULL, m, STRINGS_BORROW);
+		get_fns(&r, &f);
+		get_syms(&r, &f);
+		get_origins(&r, &f);
+	}
+	if (r.c.p == r.c.end && !r.c.bad) {
+		/* its names stay in the file, which strs holds */
+		funcs = sp_dwfuncs_adopt_syms(&f, strs);
+		m->refs++;
+		sp_strtab_keep(strs, mapping_release, m);
+	}
+	sp_dwfuncs_parts_release(&f);
+	mapping_release(m);
+	return funcs;
 }

@@ -65,6 +65,20 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 		      const struct sp_linetab *lines, const struct sp_dwfuncs *funcs,
 		      const struct sp_partial *units);
 
+/*
+ * The symbol cache: the table of a file without DWARF (sp_dwfuncs_new_syms(),
+ * made by walking its symbol table and sorting it, a fixed cost per
+ * library without a debug file) in dir/xx/yyyy.sym, key's dwarf_path the
+ * file itself. Trusted as an index is (format, symprof's build, build-id,
+ * the file's path, size and mtime, a checksum). The loaded table's names
+ * stay in the mapped file, which strs keeps until its release; NULL if
+ * there is none that can be trusted. Errors writing are ignored.
+ */
+void sp_dwcache_store_syms(const char *dir, const struct sp_dwcache_key *k,
+			   const struct sp_dwfuncs *funcs);
+struct sp_dwfuncs *sp_dwcache_load_syms(const char *dir, const struct sp_dwcache_key *k,
+					struct sp_strtab *strs);
+
 /* The path of key's cache file in dir (malloc'ed): xx/yyyy.idx, or
  * xx/yyyy.p.idx for_profile; NULL without a build-id. */
 char *sp_dwcache_path(const char *dir, const struct sp_dwcache_key *k);

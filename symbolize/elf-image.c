@@ -26,6 +26,7 @@
 #include "dwarf-funcs.h"
 #include "dwarf-tables.h"
 #include "dwarf-vars.h"
+#include "dwcache.h"
 #include "elf-file.h"
 #include "elf-opd.h"
 #include "lines.h"
@@ -915,6 +916,35 @@ void sp_elf_image_uncache(struct sp_image *im)
 	sp_dwtables_uncache(&EI(im)->tables);
 }
 
+/*
+ * The table of the ELF symbols alone, from the symbol cache when the image
+ * has a cache directory and a build-id (walking and sorting a library's
+ * thousands of symbols is a fixed cost of every run), else built and saved
+ * there.
+ */
+static struct sp_dwfuncs *symbols_only(struct sp_image *im)
+{
+	struct elf_image *e = EI(im);
+	const char *dir = sp_dwtables_cache_dir(&e->tables);
+	struct sp_dwcache_key k;
+	struct sp_dwfuncs *f;
+	char *real;
+
+	memset(&k, 0, sizeof(k));
+	if (dir)
+		build_id(&e->main, &k.build_id, &k.build_id_len);
+	if (!k.build_id || !(real = realpath(im->path, NULL)))
+		return sp_dwfuncs_new_syms(e->main.elf, &im->strs);
+	k.dwarf_path = real;
+	f = sp_dwcache_load_syms(dir, &k, &im->strs);
+	if (!f) {
+		f = sp_dwfuncs_new_syms(e->main.elf, &im->strs);
+		sp_dwcache_store_syms(dir, &k, f);
+	}
+	free(real);
+	return f;
+}
+
 struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linetab **lines)
 {
 	struct elf_image *e = EI(im);
@@ -925,7 +955,7 @@ struct sp_dwfuncs *sp_elf_image_funcs(struct sp_image *im, const struct sp_linet
 		return f;
 	if (!e->symfuncs_tried) {
 		e->symfuncs_tried = 1;
-		e->symfuncs = sp_dwfuncs_new_syms(e->main.elf, &im->strs);
+		e->symfuncs = symbols_only(im);
 	}
 	*lines = NULL;
 	return e->symfuncs;

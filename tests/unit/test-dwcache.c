@@ -308,6 +308,131 @@ static void damage(const char *path, const struct blob *b, size_t i, int fix)
 	free(d);
 }
 
+/* ---- the symbol cache (tables of files without DWARF) ---- */
+
+/* What the table says at each symbol's address and around it, as text. */
+static void describe_syms(struct sp_buf *o, const struct sp_dwfuncs *ref,
+			  const struct sp_dwfuncs *f, struct sp_strtab *strs)
+{
+	const uint64_t *segs, *syms;
+	size_t nsegs, nsyms, i;
+	int d;
+
+	sp_dwfuncs_change_points(ref, &segs, &nsegs, &syms, &nsyms);
+	for (i = 0; i < nsyms; i++)
+		for (d = -1; d <= 1; d++) {
+			const char *file = NULL, *name;
+			uint64_t at = 0;
+
+			name = sp_dwfuncs_symbol_file(f, syms[i] + (uint64_t)d, &file);
+			sp_dwfuncs_symbol_addr(f, syms[i] + (uint64_t)d, &at);
+			add_s(o, name);
+			add_s(o, file);
+			sp_buf_addf(o, "%llx\n", (unsigned long long)at);
+			/* answered names are the table's strings */
+			if (strs && name && sp_strtab_intern(strs, name) != name)
+				sp_buf_addstr(o, "NOT INTERNED\n");
+		}
+}
+
+static struct sp_dwfuncs *syms_loaded(const char *dir, const struct sp_dwcache_key *key,
+				      struct sp_strtab *strs)
+{
+	return sp_dwcache_load_syms(dir, key, strs);
+}
+
+static void test_symbol_cache(void)
+{
+	char *dir = tmpdir();
+	struct sp_buf copy_path = SP_BUF_INIT, want = SP_BUF_INIT, got = SP_BUF_INIT;
+	struct sp_strtab strs0 = SP_STRTAB_INIT;
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), NULL, 0};
+	struct sp_dwfuncs *ref, *f;
+	struct sp_dwfuncs_parts parts;
+	struct blob good;
+	struct stat st;
+	struct timespec times[2];
+	char *path;
+	Elf *elf;
+	int fd, round;
+	size_t i;
+
+	/* a copy of a C++ fixture, whose mtime can be changed */
+	good = slurp(FIX("cxx-O2-dw4-nopie"));
+	sp_buf_addf(&copy_path, "%s/prog", dir);
+	spit(copy_path.buf, good.data, good.size);
+	free(good.data);
+	key.dwarf_path = copy_path.buf;
+	elf_version(EV_CURRENT);
+	fd = open(key.dwarf_path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(elf);
+	ref = sp_dwfuncs_new_syms(elf, &strs0);
+	sp_dwfuncs_get_parts(ref, &parts);
+	CU_ASSERT_FATAL(parts.nsyms > 10);
+	describe_syms(&want, ref, ref, NULL);
+
+	CU_ASSERT_PTR_NULL(syms_loaded(dir, &key, &strs0)); /* missing */
+	sp_dwcache_store_syms(dir, &key, ref);
+	for (round = 0; round < 2; round++) {
+		struct sp_strtab strs = SP_STRTAB_INIT;
+
+		f = syms_loaded(dir, &key, &strs);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		sp_buf_reset(&got);
+		describe_syms(&got, ref, f, &strs);
+		CU_ASSERT_STRING_EQUAL(want.buf, got.buf);
+		for (i = 0; i < parts.naliases; i++)
+			if (parts.aliases[i].name)
+				CU_ASSERT(sp_dwfuncs_has_alias(f, parts.aliases[i].addr,
+							       parts.aliases[i].name));
+		/* the names stay in the mapped file, held by strs: release
+		 * either first */
+		if (round)
+			sp_strtab_release(&strs);
+		sp_dwfuncs_free(f);
+		if (!round)
+			sp_strtab_release(&strs);
+	}
+
+	/* damaged, truncated, or the file touched since: not trusted */
+	path = sp_dwcache_file_path(dir, fake_id, sizeof(fake_id), ".sym");
+	good = slurp(path);
+	for (i = 0; i < good.size; i += good.size / 61 + 1) {
+		struct sp_strtab strs = SP_STRTAB_INIT;
+
+		damage(path, &good, i, 0);
+		f = syms_loaded(dir, &key, &strs);
+		CU_ASSERT_PTR_NULL(f);
+		sp_dwfuncs_free(f);
+		spit(path, good.data, i);
+		f = syms_loaded(dir, &key, &strs);
+		CU_ASSERT_PTR_NULL(f);
+		sp_dwfuncs_free(f);
+		sp_strtab_release(&strs);
+	}
+	spit(path, good.data, good.size);
+	CU_ASSERT_EQUAL(stat(key.dwarf_path, &st), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	times[1].tv_sec -= 10;
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, key.dwarf_path, times, 0), 0);
+	CU_ASSERT_PTR_NULL(syms_loaded(dir, &key, &strs0));
+
+	free(good.data);
+	free(path);
+	sp_dwfuncs_free(ref);
+	elf_end(elf);
+	close(fd);
+	sp_strtab_release(&strs0);
+	sp_buf_release(&want);
+	sp_buf_release(&got);
+	sp_buf_release(&copy_path);
+	rm_rf(dir);
+	free(dir);
+}
+
 static void test_untrusted(void)
 {
 	char *dir = tmpdir();
@@ -962,6 +1087,8 @@ int sp_test_register_dwcache(void)
 	    !CU_add_test(s, "names adopted or interned, released in any order",
 			 test_adopted_strings) ||
 	    !CU_add_test(s, "missing, stale, corrupt or foreign files", test_untrusted) ||
+	    !CU_add_test(s, "symbol tables: loaded as built, refused when stale or bad",
+			 test_symbol_cache) ||
 	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
 			 test_rows_on_demand) ||
