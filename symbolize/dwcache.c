@@ -15,7 +15,10 @@
  * without a build-id are not cached), for the tables of a reading for any
  * address; DIR/xx/yyyy.p.idx for those of a reading for a profile's
  * addresses (often of a few units, see dwarf-partial.c): the two kinds
- * never stand in for each other. DIR is $XDG_CACHE_HOME/symprof or
+ * never stand in for each other. DIR/xx/yyyy.sym holds the table of the
+ * ELF symbols of a file without DWARF (sp_dwfuncs_new_syms()): a header
+ * as below with magic "SPSYMTB\n" and the ELF file's path, the strings,
+ * the functions' part (no functions, the symbols), the checksum. DIR is $XDG_CACHE_HOME/symprof or
  * ~/.cache/symprof, chosen by cli/. Deleting any of it is always safe.
  *
  * Trust: a file is used only if everything in its header matches this
