@@ -138,15 +138,14 @@ static void strip_return_type(struct sp_buf *b)
 	}
 }
 
-const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
-{
-	return sp_pprof_short_name_opt(strs, full, 0);
-}
-
-const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, int keep_templates)
+/* ShortFunctionName of full, or of full + "<addr>" when tagged: the tag is
+ * the one trailing "<hex>" pprof's regular expression removes, so a name
+ * that ends in one of its own ("spin<1>", "sort::<f64>") keeps it. */
+static const char *short_name(struct sp_strtab *strs, const char *full, int keep_templates,
+			      int tagged)
 {
 	struct sp_buf b = SP_BUF_INIT;
-	size_t n = strlen(full), k = tag_start(full, n);
+	size_t n = strlen(full), k = tagged ? n : tag_start(full, n);
 	const char *out;
 
 	/* nothing to strip (C names) but nm's "<addr>" tag: no parentheses,
@@ -156,13 +155,30 @@ const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, in
 	sp_buf_addstr(&b, full);
 	while (strip_parens(&b))
 		;
-	strip_addr_tag(&b);
+	if (!tagged)
+		strip_addr_tag(&b);
 	while (!keep_templates && strip_templates(&b))
 		;
 	strip_return_type(&b);
 	out = sp_strtab_intern(strs, b.buf);
 	sp_buf_release(&b);
 	return out;
+}
+
+const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full)
+{
+	return sp_pprof_short_name_opt(strs, full, 0);
+}
+
+const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, int keep_templates)
+{
+	return short_name(strs, full, keep_templates, 0);
+}
+
+const char *sp_pprof_short_name_tagged(struct sp_strtab *strs, const char *untagged,
+				       int keep_templates)
+{
+	return short_name(strs, untagged, keep_templates, 1);
 }
 
 /* ---- memos ---- */
@@ -183,18 +199,22 @@ static void fl_key(const void *ctx, uint32_t i, uint64_t *k1, uint64_t *k2)
 	*k2 = n->fls[i].k2;
 }
 
-/* ShortFunctionName, once per name (by pointer). */
-static const char *short_of(struct sp_pprof_names *n, const char *full)
+/* ShortFunctionName, once per name (by pointer), of the name itself or,
+ * when tagged, of the name with nm's "<addr>" tag after it. */
+static const char *short_of(struct sp_pprof_names *n, const char *full, int tagged)
 {
-	uint32_t i = sp_pairmap_get(&n->short_index, (uint64_t)(uintptr_t)full, 0);
+	uint32_t i = sp_pairmap_get(&n->short_index, (uint64_t)(uintptr_t)full, (uint64_t)tagged);
 
 	if (i != UINT32_MAX)
 		return n->shorts[i].v;
 	SP_ALLOC_GROW(n->shorts, n->nshorts + 1, n->shorts_alloc);
 	n->shorts[n->nshorts].k1 = full;
-	n->shorts[n->nshorts].k2 = 0;
-	n->shorts[n->nshorts].v = sp_pprof_short_name_opt(&n->strs, full, n->keep_templates);
-	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, 0, (uint32_t)n->nshorts);
+	n->shorts[n->nshorts].k2 = (uint64_t)tagged;
+	n->shorts[n->nshorts].v =
+		tagged ? sp_pprof_short_name_tagged(&n->strs, full, n->keep_templates)
+		       : sp_pprof_short_name_opt(&n->strs, full, n->keep_templates);
+	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, (uint64_t)tagged,
+		       (uint32_t)n->nshorts);
 	return n->shorts[n->nshorts++].v;
 }
 
@@ -267,10 +287,11 @@ void sp_pprof_names_nm(struct sp_pprof_names *n, struct sp_symfile *f, uint64_t 
 	out->full = out->func = NULL;
 	out->inl = sp_pprof_nmview_has_fini(&n->nm, f);
 	/* ShortFunctionName drops the "<addr>" tag whatever comes before
-	 * it (it holds no blank, parenthesis or bracket): the short name of
-	 * the untagged name, which addr2line's answers often share */
+	 * it (it holds no blank, parenthesis or bracket), and only the tag:
+	 * "spin<1><addr>" is "spin<1>" with --no_strip_temp (without, the
+	 * template rule removes both: the untagged name's memo serves) */
 	if (sp_pprof_nmview_routine(&n->nm, f, vaddr, &out->full, &plain, &start))
-		out->func = short_of(n, plain);
+		out->func = short_of(n, plain, n->keep_templates);
 	else if (sp_pprof_nmview_has_routines(&n->nm, f))
 		out->full = out->func = hex_pc(n, pc, 1);
 }
@@ -289,7 +310,7 @@ static void from_file(struct sp_pprof_names *n, struct sp_pprof_addr *a,
 		const struct sp_sym_frame *f = loc->nframes ? &loc->frames[k] : NULL;
 		const char *full =
 			f && f->name ? sp_symbolizer_demangle_in(n->sym, loc->file, f->name) : "??";
-		const char *func = short_of(n, full);
+		const char *func = short_of(n, full, 0);
 
 		if (nm->full && !strcmp(full, "??")) {
 			func = nm->func;

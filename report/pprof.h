@@ -119,5 +119,10 @@ const char *sp_pprof_short_name(struct sp_strtab *strs, const char *full);
 /* The same, keeping template arguments when keep_templates
  * (google-pprof --no_strip_temp). */
 const char *sp_pprof_short_name_opt(struct sp_strtab *strs, const char *full, int keep_templates);
+/* ShortFunctionName of untagged + "<addr>", as pprof shortens the names
+ * MapSymbolsWithNM tags: only that tag goes, so "spin<1>" stays "spin<1>"
+ * when keep_templates. */
+const char *sp_pprof_short_name_tagged(struct sp_strtab *strs, const char *untagged,
+				       int keep_templates);
 
 #endif

@@ -362,12 +362,15 @@ static void test_nm_names(void)
 }
 
 /* google-pprof's ShortFunctionName, for the tests to compare with. */
+/* ShortFunctionName of each line, untagged and tagged with nm's
+ * "<addr>", each without and with --no_strip_temp: four lines per line */
 static const char perl_short_name[] =
-	"while (<STDIN>) { chomp; my $function = $_;"
+	"while (<STDIN>) { chomp; for my $t (0, 1) { for my $k (0, 1) {"
+	" my $function = $_ . ($t ? \"<0000000000401a2f>\" : \"\");"
 	" while ($function =~ s/\\([^()]*\\)(\\s*const)?//g) { }"
 	" $function =~ s/<[0-9a-f]*>$//g;"
-	" while ($function =~ s/<[^<>]*>//g) { }"
-	" $function =~ s/^.*\\s+(\\w+::)/$1/; print \"$function\\n\"; }";
+	" if (!$k) { while ($function =~ s/<[^<>]*>//g) { } }"
+	" $function =~ s/^.*\\s+(\\w+::)/$1/; print \"$function\\n\"; } } }";
 
 static void test_short_names(void)
 {
@@ -413,6 +416,12 @@ static void test_short_names(void)
 	sp_strtab_init(&strs);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CU_ASSERT_STRING_EQUAL(sp_pprof_short_name(&strs, cases[i][0]), cases[i][1]);
+	/* --no_strip_temp: nm's tag goes, a template argument of hex digits
+	 * stays; addr2line's untagged name loses it as pprof's does */
+	CU_ASSERT_STRING_EQUAL(sp_pprof_short_name_tagged(&strs, "spin<1>", 1), "spin<1>");
+	CU_ASSERT_STRING_EQUAL(sp_pprof_short_name_tagged(&strs, "sort::<f64>", 1), "sort::<f64>");
+	CU_ASSERT_STRING_EQUAL(sp_pprof_short_name_tagged(&strs, "spin<1>", 0), "spin");
+	CU_ASSERT_STRING_EQUAL(sp_pprof_short_name_opt(&strs, "spin<1>", 1), "spin");
 
 	/* and random strings of the characters it looks at, against Perl
 	 * itself when there is one */
@@ -430,11 +439,14 @@ static void test_short_names(void)
 		}
 		fprintf(in, "%s\n", b.buf ? b.buf : "");
 		words[i] = sp_buf_detach(&b, NULL);
-		/* nm's tag changes nothing (pprof-names.c shortens the untagged
-		 * name of a tagged routine) */
+		/* pprof-names.c shortens the untagged name of a routine nm
+		 * tagged: the same as the tagged name, with or without
+		 * template arguments */
 		sp_buf_addf(&b, "%s<0000000000401a2f>", words[i] ? words[i] : "");
-		CU_ASSERT_STRING_EQUAL(sp_pprof_short_name(&strs, b.buf),
-				       sp_pprof_short_name(&strs, words[i] ? words[i] : ""));
+		for (k = 0; k < 2; k++)
+			CU_ASSERT_STRING_EQUAL(sp_pprof_short_name_opt(&strs, b.buf, (int)k),
+					       sp_pprof_short_name_tagged(
+						       &strs, words[i] ? words[i] : "", (int)k));
 		sp_buf_release(&b);
 	}
 	fclose(in);
@@ -442,12 +454,17 @@ static void test_short_names(void)
 	if (access("/usr/bin/perl", X_OK) == 0) {
 		perl = popen(cmd.buf, "r");
 		CU_ASSERT_FATAL(perl != NULL);
-		for (i = 0; i < n && fgets(line, sizeof(line), perl); i++) {
+		for (i = 0; i < 4 * n && fgets(line, sizeof(line), perl); i++) {
+			const char *w = words[i / 4] ? words[i / 4] : "";
+			int keep = (int)(i % 2);
+
 			line[strcspn(line, "\n")] = '\0';
-			same += !strcmp(line, sp_pprof_short_name(&strs, words[i] ? words[i] : ""));
+			same += !strcmp(line, i % 4 >= 2
+						      ? sp_pprof_short_name_tagged(&strs, w, keep)
+						      : sp_pprof_short_name_opt(&strs, w, keep));
 		}
 		CU_ASSERT_EQUAL(pclose(perl), 0);
-		CU_ASSERT_EQUAL(same, n);
+		CU_ASSERT_EQUAL(same, 4 * n);
 	}
 	sp_buf_release(&cmd);
 	unlink(in_path);
