@@ -48,6 +48,7 @@ struct a2l {
 	int demangle;
 	int addresses, pretty, basenames, functions, inlines; /* -a -p -s -f -i */
 	int addr_digits;				      /* -a: 16, or 8 for a 32-bit file */
+	uint64_t addr_mask; /* input cut to a 32-bit ELF file's width */
 	const uint64_t *pc; /* the batch's addresses (print_many()) */
 };
 
@@ -195,13 +196,16 @@ static uint64_t hex_value(const char *s)
 	return val[*p] ? strtoull(s, NULL, 16) : v;
 }
 
+/* An address as addr2line reads it: hex, or `name' / `name+off'; cut to
+ * the file's width (addr2line masks 0x100001b80 to 0x00001b80 in a
+ * 32-bit file, and finds it there). */
 static uint64_t parse_input(struct a2l *a, char *line)
 {
 	uint64_t pc;
 
 	if (!symbol_input(a, line, &pc))
 		pc = hex_value(line);
-	return pc;
+	return pc & a->addr_mask;
 }
 
 static void flush_some(struct a2l *a)
@@ -364,6 +368,9 @@ int sp_cmd_addr2line(struct sp_opts *o)
 		return 1;
 	}
 	a.addr_digits = sp_symfile_target(a.file)->ptr_size == 4 ? 8 : 16;
+	/* only ELF's: addr2line leaves other formats' addresses whole */
+	a.addr_mask =
+		a.addr_digits == 8 && sp_symfile_target(a.file)->is_elf ? UINT32_MAX : UINT64_MAX;
 	sp_buf_init(&a.out, 1 << 17);
 	if (o->last_e && o->image_given) {
 		char *tmp = sp_xstrdup(o->image);

@@ -8,7 +8,8 @@
 # over .text; they go to both tools on stdin, with -f -i -C, then with -f
 # -i (no demangling). Then a few symbol names, `name' and `name+0x3', as
 # arguments. Addresses in data (variables DWARF describes) are not asked
-# here. Exit 77 (skipped) when ADDR2LINE is not installed.
+# here. The first 50 come again with bits above 32 set, with -a. Exit 77
+# (skipped) when ADDR2LINE is not installed.
 set -u
 export LC_ALL=C
 symprof=$1
@@ -66,6 +67,18 @@ fi
 "$symprof" --addr2line --no-demangle -e "$file" <"$tmp/addrs" >"$tmp/got" 2>/dev/null
 if ! cmp -s "$tmp/want" "$tmp/got"; then
 	echo "FAIL: --no-demangle differs from $addr2line -f -i:"
+	diff "$tmp/want" "$tmp/got" | head -20
+	fail=1
+fi
+# addresses with bits above 32 set, printed back with -a: a 32-bit ELF
+# file's are cut to 32 bits (0x100001b80 is 0x00001b80 there)
+head -50 "$tmp/addrs" | while read -r a; do
+	printf '0x1%08x\n0xffffffff%08x\n' "$a" "$a"
+done >"$tmp/high"
+"$addr2line" -a -f -i -C -e "$file" <"$tmp/high" >"$tmp/want" 2>/dev/null
+"$symprof" --addr2line -a -f -i -C -e "$file" <"$tmp/high" >"$tmp/got" 2>/dev/null
+if ! cmp -s "$tmp/want" "$tmp/got"; then
+	echo "FAIL: addresses above 32 bits differ (-a -f -i -C):"
 	diff "$tmp/want" "$tmp/got" | head -20
 	fail=1
 fi
