@@ -57,6 +57,7 @@ void sp_cli_debug_search_init(struct sp_opts *o)
 	o->search.debug_root = getenv("SYMPROF_DEBUG_ROOT");
 	o->search.program_path = getenv("PATH");
 	o->search.debuginfod = NULL;
+	o->search.warn = sp_cli_warn_hook();
 	if (o->no_debuginfod || !urls || !*urls)
 		return;
 	if (!getenv("DEBUGINFOD_RETRY_LIMIT"))
@@ -76,4 +77,5 @@ void sp_cli_debug_search_release(struct sp_opts *o)
 {
 	sp_debuginfod_free(o->search.debuginfod);
 	o->search.debuginfod = NULL;
+	o->search.warn = sp_cli_warn_hook();
 }

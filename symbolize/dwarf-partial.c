@@ -27,9 +27,18 @@
  * unit: the linker makes those stubs, no compilation unit describes them.
  *
  * Anything unusual (no .debug_aranges, another uncovered address, legacy
- * .zdebug sections, zstd, a DWZ alternate file, another byte order or
- * class than the host's 64-bit one for the copy) means the whole file is
- * read as before.
+ * .zdebug sections, a DWZ alternate file, another byte order or class
+ * than the host's 64-bit one for the copy) means the whole file is read
+ * as before.
+ *
+ * The whole file with compressed sections is copied too (sp_partial_whole),
+ * every section inflated here: faster than libdw's zlib, and zstd
+ * (ld --compress-debug-sections=zstd), which libelf 0.188 cannot inflate.
+ * A section that cannot be inflated (corrupt, shorter or longer than its
+ * header says, an unknown kind) is left out of the copy, as libelf and
+ * libbfd leave it out, and named in sp_partial.problem for a warning; but
+ * a zstd stream that ends early is kept as far as it goes, as libbfd
+ * keeps it.
  */
 #include "dwarf-partial.h"
 
@@ -42,9 +51,13 @@
 #ifdef SYMPROF_HAVE_LIBDEFLATE
 #include <libdeflate.h>
 #endif
+#ifdef SYMPROF_HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 #include "dwarf-dies.h"
 #include "symprof/alloc.h"
+#include "symprof/buf.h"
 #include "symprof/inflate.h"
 #include "symprof/sort.h"
 
@@ -59,8 +72,14 @@ struct sect {
 
 /* ---- decompression ---- */
 
-/* The compressed stream of an SHF_COMPRESSED section, and its full size. */
-static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *zlen, uint64_t *size)
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2 /* glibc 2.36's elf.h predates it */
+#endif
+
+/* The compressed stream of an SHF_COMPRESSED section, its full size and
+ * its ELFCOMPRESS_* type; -1 for a header that does not fit. */
+static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *zlen, uint64_t *size,
+		uint32_t *type)
 {
 	if (elfclass == ELFCLASS64) {
 		Elf64_Chdr h;
@@ -68,8 +87,7 @@ static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *z
 		if (s->sh.sh_size < sizeof(h))
 			return -1;
 		memcpy(&h, s->raw, sizeof(h));
-		if (h.ch_type != ELFCOMPRESS_ZLIB)
-			return -1;
+		*type = h.ch_type;
 		*size = h.ch_size;
 		*z = s->raw + sizeof(h);
 		*zlen = s->sh.sh_size - sizeof(h);
@@ -78,9 +96,24 @@ static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *z
 	return -1;
 }
 
+/* What inflate_section() returns when it produced nothing usable. */
+#define INFLATE_BAD ((size_t)-1)     /* a corrupt stream */
+#define INFLATE_SHORT ((size_t)-2)   /* it ended before the header's size */
+#define INFLATE_UNKNOWN ((size_t)-3) /* a kind this build cannot read */
+#define INFLATE_FAILED(n) ((n) >= INFLATE_UNKNOWN)
+/* for inflate_problem(): a whole zstd section that ended early, kept as
+ * far as it goes (libbfd reads such a one; libelf cannot read zstd) */
+#define INFLATE_EARLY ((size_t)-4)
+
+/* The end of what to produce: want's target, never past the size. */
+static size_t room_end(size_t target, size_t size)
+{
+	return target < size ? target : size;
+}
+
 /*
- * The fast inflater's part of inflate_section(): returns the bytes
- * produced, or (size_t)-1 if it is not built in or fails (zlib then
+ * The fast inflater's part of inflate_section(): the bytes produced,
+ * INFLATE_SHORT, or INFLATE_BAD if it is not built in or fails (zlib then
  * inflates the section again, and says what is wrong).
  */
 static size_t inflate_fast(const uint8_t *z, size_t zlen, uint8_t *out, size_t size,
@@ -91,9 +124,9 @@ static size_t inflate_fast(const uint8_t *z, size_t zlen, uint8_t *out, size_t s
 	int r = 0;
 
 	if (!x)
-		return (size_t)-1;
-	while (r == 0 && done < size && done < target) {
-		size_t room = (target < size ? target : size) - done;
+		return INFLATE_BAD;
+	while (r == 0 && done < room_end(target, size)) {
+		size_t room = room_end(target, size) - done;
 		uint8_t *o = out + done;
 
 		r = sp_inflate_step(x, &z, &zlen, &o, &room);
@@ -104,26 +137,85 @@ static size_t inflate_fast(const uint8_t *z, size_t zlen, uint8_t *out, size_t s
 			target = want(ctx, out, done);
 	}
 	sp_inflate_free(x);
-	return r < 0 ? (size_t)-1 : done;
+	if (r < 0)
+		return INFLATE_BAD;
+	return done < room_end(target, size) ? INFLATE_SHORT : done;
 }
+
+#ifdef SYMPROF_HAVE_ZSTD
+/* inflate_section() for ELFCOMPRESS_ZSTD (ld --compress-debug-sections=zstd,
+ * which libelf 0.188 cannot read): the same contract. */
+static size_t unzstd(const uint8_t *z, size_t zlen, uint8_t *out, size_t size,
+		     size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx,
+		     int *early)
+{
+	ZSTD_DCtx *d;
+	ZSTD_inBuffer in = {z, zlen, 0};
+	ZSTD_outBuffer o = {out, 0, 0};
+	size_t target, r = 1;
+
+	if (!want) {
+		r = ZSTD_decompress(out, size, z, zlen);
+		if (ZSTD_isError(r))
+			return INFLATE_BAD;
+		if (r < size && !early)
+			return INFLATE_SHORT;
+		if (r < size)
+			*early = 1;
+		return r;
+	}
+	if (!(d = ZSTD_createDCtx()))
+		return INFLATE_BAD;
+	target = want(ctx, out, 0);
+	while (o.pos < room_end(target, size)) {
+		size_t before = o.pos, used = in.pos;
+
+		o.size = room_end(target, size);
+		r = ZSTD_decompressStream(d, &o, &in);
+		if (ZSTD_isError(r) || (o.pos == before && in.pos == used))
+			break; /* corrupt, or nothing left to read: short */
+		if (o.pos >= target)
+			target = want(ctx, out, o.pos);
+	}
+	ZSTD_freeDCtx(d);
+	if (ZSTD_isError(r))
+		return INFLATE_BAD;
+	return o.pos < room_end(target, size) ? INFLATE_SHORT : o.pos;
+}
+#endif
 
 /*
  * Inflates the section into out (size bytes), stopping once `want(ctx,
  * produced)` says enough has been produced (NULL: everything). Returns the
- * number of bytes produced, or (size_t)-1 on a corrupt stream.
+ * number of bytes produced, or one of the INFLATE_ codes: a corrupt
+ * stream, one that ends before what was asked for (the size, or want's
+ * target), a kind not built in (zstd without libzstd) or unknown. With
+ * early (whole sections only), a zstd stream that ends before the size is
+ * returned as far as it goes, and *early set.
  */
 static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
-			      size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx)
+			      size_t (*want)(void *ctx, const uint8_t *buf, size_t have), void *ctx,
+			      int *early)
 {
 	const uint8_t *z;
 	size_t zlen, target, got;
 	uint64_t size;
+	uint32_t type;
 	z_stream st;
 	int r = Z_OK;
 
-	if (chdr(s, elfclass, &z, &zlen, &size) < 0 || size > ((size_t)1 << 40))
-		return (size_t)-1;
+	if (chdr(s, elfclass, &z, &zlen, &size, &type) < 0 || size > ((size_t)1 << 40))
+		return INFLATE_BAD;
+	if (type != ELFCOMPRESS_ZLIB && type != ELFCOMPRESS_ZSTD)
+		return INFLATE_UNKNOWN;
 	*out = sp_xmalloc(size ? size : 1);
+	if (type == ELFCOMPRESS_ZSTD) {
+#ifdef SYMPROF_HAVE_ZSTD
+		return unzstd(z, zlen, *out, size, want, ctx, early);
+#else
+		return INFLATE_UNKNOWN;
+#endif
+	}
 #ifdef SYMPROF_HAVE_LIBDEFLATE
 	if (!want) {
 		/* a whole section: libdeflate is twice as fast as zlib */
@@ -134,21 +226,23 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 		if (d)
 			lr = libdeflate_zlib_decompress(d, z, zlen, *out, size, &got);
 		libdeflate_free_decompressor(d);
-		return lr == LIBDEFLATE_SUCCESS ? got : (size_t)-1;
+		if (lr != LIBDEFLATE_SUCCESS)
+			return INFLATE_BAD;
+		return got < size ? INFLATE_SHORT : got;
 	}
 #endif
 	/* a part: ISA-L when built in, as fast as libdeflate and it can stop */
-	if ((got = inflate_fast(z, zlen, *out, size, want, ctx)) != (size_t)-1)
+	if ((got = inflate_fast(z, zlen, *out, size, want, ctx)) != INFLATE_BAD)
 		return got;
 	memset(&st, 0, sizeof(st));
 	if (inflateInit(&st) != Z_OK)
-		return (size_t)-1;
+		return INFLATE_BAD;
 	st.next_in = (Bytef *)z;
 	st.avail_in = (uInt)zlen;
 	st.next_out = *out;
 	target = want ? want(ctx, *out, 0) : size;
-	while (r == Z_OK && st.total_out < size && st.total_out < target) {
-		size_t chunk = target - st.total_out;
+	while (r == Z_OK && st.total_out < room_end(target, size)) {
+		size_t chunk = room_end(target, size) - st.total_out;
 
 		st.avail_out = (uInt)(chunk > (1u << 30) ? (1u << 30) : chunk);
 		r = inflate(&st, Z_SYNC_FLUSH);
@@ -157,8 +251,30 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 	}
 	inflateEnd(&st);
 	if (r != Z_OK && r != Z_STREAM_END)
-		return (size_t)-1;
-	return st.total_out < size ? (size_t)st.total_out : size;
+		return INFLATE_BAD;
+	return st.total_out < room_end(target, size) ? INFLATE_SHORT : (size_t)st.total_out;
+}
+
+/* What went wrong, for a message: "" if nothing did. */
+static const char *inflate_problem(size_t n)
+{
+	if (n == INFLATE_SHORT)
+		return "its compressed data ends before the size its header gives; it is "
+		       "left out, as addr2line and gprof leave it";
+	if (n == INFLATE_EARLY)
+		return "its compressed data ends before the size its header gives; it is "
+		       "read as far as it goes, as addr2line and gprof read it";
+	if (n == INFLATE_UNKNOWN)
+#ifdef SYMPROF_HAVE_ZSTD
+		return "it is compressed in a way symprof cannot read; it is left out";
+#else
+		return "it is compressed in a way symprof cannot read (zstd needs a "
+		       "build with libzstd); it is left out";
+#endif
+	if (n == INFLATE_BAD)
+		return "its compressed data is corrupt; it is left out, as addr2line and gprof "
+		       "leave it";
+	return "";
 }
 
 /* ---- .debug_aranges ---- */
@@ -699,15 +815,26 @@ static size_t inflate_kept(struct sp_partial *p, const struct sect *s, const cha
 	size_t n;
 
 	if (!strcmp(name, ".debug_abbrev"))
-		return inflate_section(s, ELFCLASS64, data, abbrev_target, &aw);
+		return inflate_section(s, ELFCLASS64, data, abbrev_target, &aw, NULL);
 	memset(&lw, 0, sizeof(lw));
 	if (strcmp(name, ".debug_line") || !src->have_abbrev ||
 	    !(lw.n = line_offsets(p, src->info, src->info_len, p->image + src->abbrev_off,
 				  src->abbrev_len, &lw.offs)))
-		return inflate_section(s, ELFCLASS64, data, NULL, NULL);
-	n = inflate_section(s, ELFCLASS64, data, line_target, &lw);
+		return inflate_section(s, ELFCLASS64, data, NULL, NULL, NULL);
+	n = inflate_section(s, ELFCLASS64, data, line_target, &lw, NULL);
 	free(lw.offs);
 	return n;
+}
+
+/* Notes the first section that could not be inflated (for a warning). */
+static void damaged(struct sp_partial *p, const char *name, size_t why)
+{
+	struct sp_buf b = SP_BUF_INIT;
+
+	if (p->problem)
+		return;
+	sp_buf_addf(&b, "section %s: %s", name, inflate_problem(why));
+	p->problem = sp_buf_detach(&b, NULL);
 }
 
 /* One section of the copy: its bytes (inflated, emptied or as they are). */
@@ -716,6 +843,7 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 {
 	struct sect s;
 	uint8_t *data = NULL;
+	int early = 0;
 	size_t n = 0;
 
 	if (sh->sh_type == SHT_NOBITS || !sh->sh_size) {
@@ -731,10 +859,14 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 		memset(&s, 0, sizeof(s));
 		s.sh.sh_size = sh->sh_size;
 		s.raw = src->raw + sh->sh_offset;
-		n = inflate_section(&s, ELFCLASS64, &data, NULL, NULL);
-		if (n == (size_t)-1) {
-			free(data);
-			return -1;
+		n = inflate_section(&s, ELFCLASS64, &data, NULL, NULL, &early);
+		if (early) {
+			damaged(p, name, INFLATE_EARLY);
+		} else if (INFLATE_FAILED(n)) {
+			/* libelf and libbfd drop such a section: the anchors
+			 * read the file without it, and so does libdw here */
+			damaged(p, name, n);
+			n = 0;
 		}
 		sh->sh_offset = append(p, alloc, data, n, 8);
 		free(data);
@@ -746,7 +878,7 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 		s.sh.sh_size = sh->sh_size;
 		s.raw = src->raw + sh->sh_offset;
 		n = inflate_kept(p, &s, name, src, &data);
-		if (n == (size_t)-1) {
+		if (INFLATE_FAILED(n)) {
 			free(data);
 			return -1;
 		}
@@ -889,8 +1021,8 @@ static int load_aranges(struct sp_partial *p, Elf *elf, const struct sect *ar)
 	if (!ar || !ar->raw || !gelf_getehdr(elf, &eh))
 		return -1;
 	if (ar->sh.sh_flags & SHF_COMPRESSED) {
-		size = inflate_section(ar, eh.e_ident[EI_CLASS], &buf, NULL, NULL);
-		if (size == (size_t)-1) {
+		size = inflate_section(ar, eh.e_ident[EI_CLASS], &buf, NULL, NULL, NULL);
+		if (INFLATE_FAILED(size)) {
 			free(buf);
 			return -1;
 		}
@@ -969,9 +1101,9 @@ static int prepare(struct sp_partial *p, Elf *elf, const uint64_t *addrs, size_t
 		r = die_offsets(p, info->raw, info->sh.sh_size);
 	} else if (host_layout(elf) && (info->sh.sh_flags & SHF_COMPRESSED)) {
 		uint8_t *buf = NULL;
-		size_t len = inflate_section(info, ELFCLASS64, &buf, info_target, &w);
+		size_t len = inflate_section(info, ELFCLASS64, &buf, info_target, &w, NULL);
 
-		if (len != (size_t)-1 && die_offsets(p, buf, len) == 0 &&
+		if (!INFLATE_FAILED(len) && die_offsets(p, buf, len) == 0 &&
 		    build_image(p, elf, buf, len, last_abbrev(buf, len, p->cus, p->ncus), 0) == 0)
 			r = 0;
 		free(buf);
@@ -1015,6 +1147,37 @@ void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size
 	p->nstubs = nstubs;
 }
 
+/* A file read as it is (libdw inflates its sections) whose compressed
+ * sections libelf cannot inflate: they are noted, by the first one. */
+static void foreign_kinds(struct sp_partial *p, const struct sect *secs, size_t nsecs)
+{
+	struct sp_buf b = SP_BUF_INIT;
+	const char *first = NULL;
+	size_t i, n = 0, zstd = 0;
+
+	for (i = 0; i < nsecs; i++) {
+		GElf_Chdr ch;
+
+		if (strncmp(secs[i].name, ".debug", 6) || !(secs[i].sh.sh_flags & SHF_COMPRESSED) ||
+		    !gelf_getchdr(secs[i].scn, &ch) || ch.ch_type == ELFCOMPRESS_ZLIB)
+			continue;
+		first = first ? first : secs[i].name;
+		n++;
+		zstd += ch.ch_type == ELFCOMPRESS_ZSTD;
+	}
+	if (!n || p->problem)
+		return;
+	sp_buf_addf(&b, "section %s", first);
+	if (n > 1)
+		sp_buf_addf(&b, " and %zu more", n - 1);
+	if (zstd == n)
+		sp_buf_addstr(&b, ": zstd-compressed, which symprof inflates only in 64-bit files "
+				  "of this machine's byte order (libelf cannot); left out");
+	else
+		sp_buf_addf(&b, ": %s", inflate_problem(INFLATE_UNKNOWN));
+	p->problem = sp_buf_detach(&b, NULL);
+}
+
 int sp_partial_whole(struct sp_partial *p, Elf *elf)
 {
 	struct sect *secs;
@@ -1028,9 +1191,11 @@ int sp_partial_whole(struct sp_partial *p, Elf *elf)
 			      (secs[i].sh.sh_flags & SHF_COMPRESSED);
 	if (!unusual && compressed && host_layout(elf))
 		r = build_image(p, elf, NULL, 0, 0, 1);
-	free(secs);
 	if (r < 0)
 		sp_partial_release(p);
+	if (r < 0 && compressed)
+		foreign_kinds(p, secs, nsecs);
+	free(secs);
 	return r;
 }
 
@@ -1068,5 +1233,6 @@ void sp_partial_release(struct sp_partial *p)
 	free(p->stubs);
 	free(p->cus);
 	free(p->die_off);
+	free(p->problem);
 	memset(p, 0, sizeof(*p));
 }

@@ -32,6 +32,9 @@ struct sp_partial {
 	 * unit holds them, so no unit is needed for their addresses */
 	uint64_t (*stubs)[2];
 	size_t nstubs;
+	/* sp_partial_whole(): the first debug section it could not inflate
+	 * and left out, as a message ("section .debug_line: ..."), or NULL */
+	char *problem;
 };
 
 /*

@@ -34,6 +34,8 @@
 #include "dwcache.h"
 #include "elf-file.h"
 #include "internal.h"
+#include "symprof/buf.h"
+#include "symprof/error.h"
 #include "lines.h"
 #include "symprof/worker.h"
 
@@ -89,7 +91,7 @@ static void feed_free(struct unit_feed *f)
 /* ---- the DWARF ---- */
 
 /* The DWARF of the file opened in t->dwf: all of it, or the wanted units. */
-static Dwarf *open_dwarf(struct sp_dwtables *t)
+static Dwarf *open_dwarf(struct sp_dwtables *t, const char *path)
 {
 	Elf *elf = t->dwf.elf;
 
@@ -101,9 +103,17 @@ static Dwarf *open_dwarf(struct sp_dwtables *t)
 			elf = t->memelf;
 		}
 	} else if (sp_partial_whole(&t->partial, elf) == 0) {
-		/* the same DWARF, inflated here rather than by libdw */
+		/* the same DWARF, inflated here rather than by libdw (which
+		 * cannot inflate zstd) */
 		t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
 		elf = t->memelf;
+	}
+	if (t->partial.problem) {
+		/* told on the calling thread (sp_dwtables_lines) */
+		struct sp_buf b = SP_BUF_INIT;
+
+		sp_buf_addf(&b, "warning: '%s': %s", path, t->partial.problem);
+		t->problem = sp_buf_detach(&b, NULL);
 	}
 	return elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
 }
@@ -125,7 +135,8 @@ static void cache_store(struct sp_dwtables *t)
 {
 	struct sp_dwcache_key k;
 
-	if (!t->cache_dir || t->cache_off || !t->funcs)
+	/* a damaged file's tables are not kept: each run warns */
+	if (!t->cache_dir || t->cache_off || !t->funcs || t->problem)
 		return;
 	cache_key(t, &k);
 	sp_dwcache_store(t->cache_dir, &k, t->lines, t->funcs, t->partial_on ? &t->partial : NULL);
@@ -285,7 +296,7 @@ static void build_lines(void *arg)
 		job_free(job);
 		return;
 	}
-	if (sp_elf_file_open(&t->dwf, job->path) == 0 && (t->dw = open_dwarf(t))) {
+	if (sp_elf_file_open(&t->dwf, job->path) == 0 && (t->dw = open_dwarf(t, job->path))) {
 		if (t->partial_on)
 			t->lines = sp_linetab_new_units(t->dw, strs, &t->partial.units, NULL);
 		else if (t->feed)
@@ -396,6 +407,10 @@ struct sp_linetab *sp_dwtables_lines(struct sp_dwtables *t)
 	sp_dwtables_start(t, SP_PREFETCH_LINES);
 	sp_worker_join(t->lines_worker);
 	t->lines_worker = NULL;
+	if (t->problem && !t->problem_told) {
+		t->problem_told = 1;
+		sp_warn(t->im->search ? t->im->search->warn : NULL, "%s", t->problem);
+	}
 	return t->lines;
 }
 
@@ -518,6 +533,7 @@ void sp_dwtables_release(struct sp_dwtables *t)
 	free(t->query);
 	free(t->cache_dir);
 	free(t->dwarf_path);
+	free(t->problem);
 	free(t->cache_id);
 	free(t->extra_cus);
 	sp_elf_file_close(&t->dwf);

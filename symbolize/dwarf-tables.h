@@ -78,6 +78,10 @@ struct sp_dwtables {
 	int dense_lines; /* decode a cached line table whole (many lookups) */
 	uint64_t *extra_cus;
 	size_t nextra_cus;
+	/* a debug section left out (sp_partial.problem), as a warning told
+	 * once, on the calling thread, when the lines are first asked for */
+	char *problem;
+	int problem_told;
 };
 
 void sp_dwtables_init(struct sp_dwtables *t, struct sp_image *im);

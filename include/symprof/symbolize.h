@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "symprof/alloc.h"
+#include "symprof/error.h"
 #include "symprof/strtab.h"
 
 struct sp_error;
@@ -146,6 +147,10 @@ struct sp_debug_search {
 	const char *program_path;	  /* ':'-separated directories for a bare
 					     program name (IgProf's argv[0]); NULL: none */
 	struct sp_debuginfod *debuginfod; /* NULL: no debuginfod */
+	/* problems in the debug information of a file found (a compressed
+	 * section that cannot be inflated, left out), one message each;
+	 * NULL: silent */
+	const struct sp_warn_hook *warn;
 };
 
 /*

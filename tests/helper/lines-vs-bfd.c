@@ -35,6 +35,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf-funcs.h"
+#include "dwarf-partial.h"
 #include "lines.h"
 #include "symprof/error.h"
 #include "symprof/strtab.h"
@@ -55,6 +56,8 @@ struct bfdfile {
 
 struct ours {
 	int fd;
+	Elf *elf, *memelf; /* memelf: inflated here, as symprof reads the file */
+	struct sp_partial whole;
 	Dwarf *dw;
 	struct sp_strtab strs;
 	struct sp_linetab *lines;
@@ -133,7 +136,12 @@ static int ours_open(struct ours *o, const char *path, const struct opts *op)
 	memset(o, 0, sizeof(*o));
 	sp_strtab_init(&o->strs);
 	o->fd = open(path, O_RDONLY);
-	if (o->fd < 0 || !(o->dw = dwarf_begin(o->fd, DWARF_C_READ))) {
+	elf_version(EV_CURRENT);
+	if (o->fd >= 0 && (o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL)) &&
+	    sp_partial_whole(&o->whole, o->elf) == 0)
+		o->memelf = elf_memory((char *)o->whole.image, o->whole.size);
+	if (o->fd < 0 ||
+	    !(o->dw = dwarf_begin_elf(o->memelf ? o->memelf : o->elf, DWARF_C_READ, NULL))) {
 		fprintf(stderr, "lines-vs-bfd: cannot read DWARF of '%s': %s\n", path,
 			o->fd < 0 ? strerror(errno) : dwarf_errmsg(-1));
 		return -1;
@@ -195,6 +203,11 @@ static void ours_close(struct ours *o)
 	sp_linetab_free(o->lines);
 	if (o->dw)
 		dwarf_end(o->dw);
+	if (o->memelf)
+		elf_end(o->memelf);
+	if (o->elf)
+		elf_end(o->elf);
+	sp_partial_release(&o->whole);
 	if (o->fd >= 0)
 		close(o->fd);
 	sp_strtab_release(&o->strs);
