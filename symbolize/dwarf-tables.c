@@ -90,6 +90,16 @@ static void feed_free(struct unit_feed *f)
 
 /* ---- the DWARF ---- */
 
+/* elf's compressed debug sections inflated here rather than by libdw
+ * (which cannot inflate zstd): the copy, or elf itself if none is made. */
+static Elf *whole_copy(struct sp_dwtables *t, Elf *elf)
+{
+	if (sp_partial_whole(&t->partial, elf) < 0)
+		return elf;
+	t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
+	return t->memelf;
+}
+
 /* The DWARF of the file opened in t->dwf: all of it, or the wanted units. */
 static Dwarf *open_dwarf(struct sp_dwtables *t, const char *path)
 {
@@ -102,11 +112,8 @@ static Dwarf *open_dwarf(struct sp_dwtables *t, const char *path)
 			t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
 			elf = t->memelf;
 		}
-	} else if (sp_partial_whole(&t->partial, elf) == 0) {
-		/* the same DWARF, inflated here rather than by libdw (which
-		 * cannot inflate zstd) */
-		t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
-		elf = t->memelf;
+	} else {
+		elf = whole_copy(t, elf);
 	}
 	if (t->partial.problem) {
 		/* told on the calling thread (sp_dwtables_lines) */
@@ -226,13 +233,20 @@ static int cache_load(struct sp_dwtables *t)
 }
 
 /* The DWARF itself, for what the cached tables do not hold (addr2line's
- * variables); t->dw stays NULL if it cannot be read. */
+ * variables), read as open_dwarf() reads it (zstd inflated here); t->dw
+ * stays NULL if it cannot be read. */
 static void cache_open_dwarf(struct sp_dwtables *t)
 {
 	if (!t->cached || t->dw || t->partial_on || !t->dwarf_path)
 		return;
-	if (sp_elf_file_open(&t->dwf, t->dwarf_path) == 0)
-		t->dw = dwarf_begin_elf(t->dwf.elf, DWARF_C_READ, NULL);
+	if (sp_elf_file_open(&t->dwf, t->dwarf_path) == 0) {
+		Elf *elf;
+
+		sp_partial_release(&t->partial); /* a whole index's: unused */
+		elf = whole_copy(t, t->dwf.elf);
+
+		t->dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	}
 }
 
 void sp_dwtables_set_cache(struct sp_dwtables *t, const char *dir)

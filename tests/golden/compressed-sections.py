@@ -14,7 +14,8 @@ changed: a size larger than the data holds (the stream ends early:
 left out, but for zstd, which libbfd reads as far as it goes), a smaller
 one (the data does not fit), a compression type nobody knows (addr2line
 refuses the file; symprof answers as for a section left out). The
-intact file gets no warning. Every code symbol's address and 300
+intact file gets no warning, and the same answers from a cold and a
+warm index cache. Every code and data symbol's address and 300
 addresses spread over .text are asked, with -f -i -C."""
 import os
 import shutil
@@ -40,15 +41,17 @@ def sections(data):
 
 
 def addresses():
-    out = set()
+    out, data = set(), set()
     for line in subprocess.run(["nm", "--defined-only", path], capture_output=True,
                                text=True).stdout.splitlines():
         p = line.split()
         if len(p) >= 3 and p[1] in "tTwW":
             out.add(int(p[0], 16))
+        elif len(p) >= 3 and p[1] in "bBdD":
+            data.add(int(p[0], 16))
     lo, hi = min(out), max(out)
     out.update(lo + (hi - lo) * i // 300 for i in range(300))
-    return "".join("0x%x\n" % a for a in sorted(out))
+    return "".join("0x%x\n" % a for a in sorted(out | data))
 
 
 def damage(data, section, how):
@@ -94,6 +97,24 @@ def check(file, section, like=None):
     return bad
 
 
+def cached_twice(file):
+    """0 if symprof answers as addr2line from a fresh index cache and then
+    from the index it saved (variables' lines come from the DWARF read
+    again: inflated as the first run inflated it)."""
+    want = subprocess.run(["addr2line", "-f", "-i", "-C", "-e", file], input=queries,
+                          capture_output=True, text=True).stdout
+    cache = tempfile.mkdtemp()
+    bad = 0
+    for run in ("cold", "warm"):
+        got = subprocess.run([symprof, "--addr2line", "--cache-dir=" + cache, "-e", file],
+                             input=queries, capture_output=True, text=True)
+        if got.stdout != want or got.stderr:
+            print("FAIL: %s: the %s cache's answers differ from addr2line's" % (file, run))
+            bad = 1
+    shutil.rmtree(cache)
+    return bad
+
+
 queries = addresses()
 data = open(path, "rb").read()
 if data[4] == 1:
@@ -121,7 +142,7 @@ if data[4] == 1:
     print("the zstd copy of %s: one warning" % path)
     sys.exit(0)
 tmp = tempfile.mkdtemp()
-fails = check(path, None)
+fails = check(path, None) + cached_twice(path)
 cases = 0
 try:
     for section in (".debug_line", ".debug_info", ".debug_abbrev"):
