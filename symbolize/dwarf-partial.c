@@ -213,6 +213,7 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 #ifdef SYMPROF_HAVE_ZSTD
 		return unzstd(z, zlen, *out, size, want, ctx, early);
 #else
+		(void)early;
 		return INFLATE_UNKNOWN;
 #endif
 	}
