@@ -77,5 +77,4 @@ void sp_cli_debug_search_release(struct sp_opts *o)
 {
 	sp_debuginfod_free(o->search.debuginfod);
 	o->search.debuginfod = NULL;
-	o->search.warn = sp_cli_warn_hook();
 }

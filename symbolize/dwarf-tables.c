@@ -34,9 +34,9 @@
 #include "dwcache.h"
 #include "elf-file.h"
 #include "internal.h"
+#include "lines.h"
 #include "symprof/buf.h"
 #include "symprof/error.h"
-#include "lines.h"
 #include "symprof/worker.h"
 
 /* ---- the line worker's verdict on each unit, for the functions worker ---- */
@@ -244,7 +244,6 @@ static void cache_open_dwarf(struct sp_dwtables *t)
 
 		sp_partial_release(&t->partial); /* a whole index's: unused */
 		elf = whole_copy(t, t->dwf.elf);
-
 		t->dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
 	}
 }

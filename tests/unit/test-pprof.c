@@ -361,9 +361,9 @@ static void test_nm_names(void)
 		CU_ASSERT(nm_lines_agree(libstdcxx, "-D") > 1000);
 }
 
-/* google-pprof's ShortFunctionName, for the tests to compare with. */
-/* ShortFunctionName of each line, untagged and tagged with nm's
- * "<addr>", each without and with --no_strip_temp: four lines per line */
+/* google-pprof's ShortFunctionName, for the tests to compare with: of
+ * each line, untagged and tagged with nm's "<addr>", each without and
+ * with --no_strip_temp (four lines out per line in) */
 static const char perl_short_name[] =
 	"while (<STDIN>) { chomp; for my $t (0, 1) { for my $k (0, 1) {"
 	" my $function = $_ . ($t ? \"<0000000000401a2f>\" : \"\");"
