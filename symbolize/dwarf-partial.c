@@ -68,6 +68,7 @@ struct sect {
 	GElf_Shdr sh;
 	const char *name;
 	const uint8_t *raw; /* the section's bytes in the file */
+	size_t filesize;    /* the whole file's */
 };
 
 /* ---- decompression ---- */
@@ -100,10 +101,11 @@ static int chdr(const struct sect *s, int elfclass, const uint8_t **z, size_t *z
 #define INFLATE_BAD ((size_t)-1)     /* a corrupt stream */
 #define INFLATE_SHORT ((size_t)-2)   /* it ended before the header's size */
 #define INFLATE_UNKNOWN ((size_t)-3) /* a kind this build cannot read */
-#define INFLATE_FAILED(n) ((n) >= INFLATE_UNKNOWN)
+#define INFLATE_HUGE ((size_t)-4)    /* a size over ten times the file's */
+#define INFLATE_FAILED(n) ((n) >= INFLATE_HUGE)
 /* for inflate_problem(): a whole zstd section that ended early, kept as
  * far as it goes (libbfd reads such a one; libelf cannot read zstd) */
-#define INFLATE_EARLY ((size_t)-4)
+#define INFLATE_EARLY ((size_t)-5)
 
 /* The end of what to produce: want's target, never past the size. */
 static size_t room_end(size_t target, size_t size)
@@ -208,6 +210,10 @@ static size_t inflate_section(const struct sect *s, int elfclass, uint8_t **out,
 		return INFLATE_BAD;
 	if (type != ELFCOMPRESS_ZLIB && type != ELFCOMPRESS_ZSTD)
 		return INFLATE_UNKNOWN;
+	/* libbfd's bound (bfd_section_size_insane): no buffer of a size the
+	 * header made up, and the same sections left out */
+	if (size / 10 > s->filesize)
+		return INFLATE_HUGE;
 	*out = sp_xmalloc(size ? size : 1);
 	if (type == ELFCOMPRESS_ZSTD) {
 #ifdef SYMPROF_HAVE_ZSTD
@@ -275,6 +281,9 @@ static const char *inflate_problem(size_t n)
 	if (n == INFLATE_BAD)
 		return "its compressed data is corrupt; it is left out, as addr2line and gprof "
 		       "leave it";
+	if (n == INFLATE_HUGE)
+		return "its header gives a size over ten times the file's; it is left out, as "
+		       "addr2line and gprof leave it";
 	return "";
 }
 
@@ -798,7 +807,8 @@ static size_t line_offsets(const struct sp_partial *p, const uint8_t *info, size
 
 /* What the copy's sections come from. */
 struct image_src {
-	const uint8_t *raw;  /* the file */
+	const uint8_t *raw; /* the file */
+	size_t rawsize;
 	const uint8_t *info; /* .debug_info, inflated up to the last wanted unit */
 	size_t info_len, abbrev_last;
 	size_t abbrev_off, abbrev_len; /* .debug_abbrev in the copy, once there */
@@ -860,6 +870,7 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 		memset(&s, 0, sizeof(s));
 		s.sh.sh_size = sh->sh_size;
 		s.raw = src->raw + sh->sh_offset;
+		s.filesize = src->rawsize;
 		n = inflate_section(&s, ELFCLASS64, &data, NULL, NULL, &early);
 		if (early) {
 			damaged(p, name, INFLATE_EARLY);
@@ -878,6 +889,7 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 		memset(&s, 0, sizeof(s));
 		s.sh.sh_size = sh->sh_size;
 		s.raw = src->raw + sh->sh_offset;
+		s.filesize = src->rawsize;
 		n = inflate_kept(p, &s, name, src, &data);
 		if (INFLATE_FAILED(n)) {
 			free(data);
@@ -931,6 +943,7 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 	shstr = (const char *)raw + sh[eh.e_shstrndx].sh_offset;
 	memset(&src, 0, sizeof(src));
 	src.raw = raw;
+	src.rawsize = rawsize;
 	src.info = info;
 	src.info_len = info_len;
 	src.abbrev_last = abbrev_last;
@@ -975,6 +988,7 @@ static struct sect *sections(Elf *elf, size_t *n, int *unusual)
 
 		memset(&s, 0, sizeof(s));
 		s.scn = scn;
+		s.filesize = rawsize;
 		if (!gelf_getshdr(scn, &s.sh) ||
 		    !(s.name = elf_strptr(elf, shstrndx, s.sh.sh_name)))
 			continue;

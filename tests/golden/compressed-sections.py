@@ -12,8 +12,10 @@ compressed, or a 32-bit one, whose zstd copy (objcopy) must get one
 warning: symprof inflates zstd only in files of the host's layout. Each case copies it with one section's compression header
 changed: a size larger than the data holds (the stream ends early:
 left out, but for zstd, which libbfd reads as far as it goes), a smaller
-one (the data does not fit), a compression type nobody knows (addr2line
-refuses the file; symprof answers as for a section left out). The
+one (the data does not fit), a compression type nobody knows, a size over
+ten times the file's (libbfd's bound: addr2line leaves the section out)
+and one of 512 GiB (addr2line refuses the file, as for the unknown type;
+symprof answers as for a section left out, without allocating it). The
 intact file gets no warning, and the same answers from a cold and a
 warm index cache. Every code and data symbol's address and 300
 addresses spread over .text are asked, with -f -i -C."""
@@ -65,6 +67,10 @@ def damage(data, section, how):
                 struct.pack_into("<Q", copy, off + 8, ch_size + 100)
             elif how == "long":
                 struct.pack_into("<Q", copy, off + 8, ch_size // 2)
+            elif how == "big":
+                struct.pack_into("<Q", copy, off + 8, len(data) * 11)
+            elif how == "huge":
+                struct.pack_into("<Q", copy, off + 8, 1 << 39)
             else:
                 struct.pack_into("<I", copy, off, 99)
             return bytes(copy)
@@ -146,12 +152,12 @@ fails = check(path, None) + cached_twice(path)
 cases = 0
 try:
     for section in (".debug_line", ".debug_info", ".debug_abbrev"):
-        for how in ("short", "long", "type"):
+        for how in ("short", "long", "type", "big", "huge"):
             copy = os.path.join(tmp, "%s-%s" % (section[1:], how))
             with open(copy, "wb") as f:
                 f.write(damage(data, section, how))
             fails += check(copy, section, os.path.join(tmp, section[1:] + "-long")
-                           if how == "type" else None)
+                           if how in ("type", "huge") else None)
             cases += 1
 finally:
     shutil.rmtree(tmp)
