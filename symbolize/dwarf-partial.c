@@ -1163,7 +1163,8 @@ void sp_partial_restore(struct sp_partial *p, struct sp_partial_arange *ar, size
 }
 
 /* A file read as it is (libdw inflates its sections) whose compressed
- * sections libelf cannot inflate: they are noted, by the first one. */
+ * sections libelf cannot inflate: they are noted, by the first one (p was
+ * just released: nothing is noted yet). */
 static void foreign_kinds(struct sp_partial *p, const struct sect *secs, size_t nsecs)
 {
 	struct sp_buf b = SP_BUF_INIT;
@@ -1180,7 +1181,7 @@ static void foreign_kinds(struct sp_partial *p, const struct sect *secs, size_t 
 		n++;
 		zstd += ch.ch_type == ELFCOMPRESS_ZSTD;
 	}
-	if (!n || p->problem)
+	if (!n)
 		return;
 	sp_buf_addf(&b, "section %s", first);
 	if (n > 1)
