@@ -51,33 +51,36 @@ static int run(struct sp_opts *o)
 static char heap_state[96] = "huge pages not asked (no mallopt or MADV_HUGEPAGE here)";
 
 #ifdef HAVE_HEAP_TUNING
-/* the heap below its first huge page boundary, kept to exit */
-static void *volatile heap_head;
+/* the heap's first block and the rest below its first huge page
+ * boundary, kept to exit */
+static void *volatile heap_first, *volatile heap_head;
 
 static void heap_on_huge_pages(void)
 {
-	uintptr_t lo, hi, brk_end;
-	void *probe;
+	uintptr_t lo, hi, brk_end, first;
 
 	mallopt(M_ARENA_MAX, 1);
-	/* a block larger than the new heap's top makes it grow by the pad:
-	 * address space only, no page is touched */
+	/* the heap's first block makes it grow by the pad: address space
+	 * only. It must be small: glibc writes the size of the free rest
+	 * after it, and a page touched there before the advice would keep
+	 * its 2 MiB from being one huge page */
 	mallopt(M_TOP_PAD, (int)HEAP_HUGE);
-	probe = malloc(1 << 20);
+	heap_first = malloc(64);
 	mallopt(M_TOP_PAD, 128 << 10); /* glibc's default */
-	if (!probe) {
+	if (!heap_first) {
 		snprintf(heap_state, sizeof(heap_state), "huge pages not asked (out of memory)");
 		return;
 	}
+	first = (uintptr_t)heap_first;
 	brk_end = (uintptr_t)sbrk(0);
-	lo = ((uintptr_t)probe + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	lo = (first + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	hi = brk_end & ~(HUGE_PAGE - 1);
-	/* only a block in the heap that brk grew (not a mapping: glibc's
-	 * fallback, or a sanitizer's allocator) */
-	if ((uintptr_t)probe >= brk_end || brk_end - (uintptr_t)probe > 2 * HEAP_HUGE || hi <= lo) {
+	/* only a heap that brk grew by the pad just now (not a mapping:
+	 * glibc's fallback, or a sanitizer's allocator) */
+	if (first >= brk_end || brk_end - first > 2 * HEAP_HUGE ||
+	    brk_end - first < HEAP_HUGE / 2 || hi <= lo) {
 		snprintf(heap_state, sizeof(heap_state),
-			 "huge pages not asked (the heap is not brk's)");
-		free(probe);
+			 "huge pages not asked (the heap is not brk's, or not new)");
 		return;
 	}
 	if (madvise((void *)lo, hi - lo, MADV_HUGEPAGE) == 0)
@@ -86,11 +89,11 @@ static void heap_on_huge_pages(void)
 	else
 		snprintf(heap_state, sizeof(heap_state), "huge pages refused (%s)",
 			 strerror(errno));
-	free(probe);
-	/* below lo the heap is not a whole huge page: a block that takes it
-	 * (address space, not memory) leaves the rest to come from above */
-	if (lo - (uintptr_t)probe > 64)
-		heap_head = malloc(lo - (uintptr_t)probe - 32);
+	/* below lo the heap is not a whole huge page: a block that takes
+	 * most of it (address space, not memory) leaves the rest of the
+	 * blocks to come from above */
+	if (lo - first > 256)
+		heap_head = malloc(lo - first - 128);
 }
 #endif
 

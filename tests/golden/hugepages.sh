@@ -35,7 +35,7 @@ for case_cmd in "$@"; do
 		esac
 	done
 	if [ "$sanitized" = 1 ]; then
-		want='huge pages not asked (the heap is not brk'"'"'s)'
+		want='huge pages not asked (the heap is not brk'"'"'s, or not new)'
 	elif [ -d /sys/kernel/mm/transparent_hugepage ]; then
 		want='[0-9]* MiB on huge pages'
 	else
