@@ -848,7 +848,16 @@ static void damaged(struct sp_partial *p, const char *name, size_t why)
 	p->problem = sp_buf_detach(&b, NULL);
 }
 
-/* One section of the copy: its bytes (inflated, emptied or as they are). */
+/* A section's name in the section names (shstr, size bytes); NULL for
+ * one libelf cannot read either: past them, or without its NUL. */
+static const char *section_name(const char *shstr, size_t size, uint32_t at)
+{
+	return at < size && memchr(shstr + at, 0, size - at) ? shstr + at : NULL;
+}
+
+/* One section of the copy: its bytes (inflated, emptied or as they are).
+ * A compressed one without a readable name is emptied: libdw skips a
+ * section it cannot name. */
 static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, const char *name,
 			struct image_src *src)
 {
@@ -866,7 +875,9 @@ static int copy_section(struct sp_partial *p, size_t *alloc, Elf64_Shdr *sh, con
 			append(p, alloc, src->raw + sh->sh_offset, sh->sh_size, sh->sh_addralign);
 		return 0;
 	}
-	if (src->whole) {
+	if (!name) {
+		sh->sh_offset = p->size;
+	} else if (src->whole) {
 		memset(&s, 0, sizeof(s));
 		s.sh.sh_size = sh->sh_size;
 		s.raw = src->raw + sh->sh_offset;
@@ -926,6 +937,7 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 	Elf64_Ehdr eh;
 	Elf64_Shdr *sh;
 	const char *shstr;
+	size_t shstr_size;
 
 	if (!raw || rawsize < sizeof(eh))
 		return -1;
@@ -936,11 +948,13 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 		return -1;
 	sh = sp_xmalloc(eh.e_shnum * sizeof(*sh));
 	memcpy(sh, raw + eh.e_shoff, eh.e_shnum * sizeof(*sh));
-	if (sh[eh.e_shstrndx].sh_offset > rawsize) {
+	if (sh[eh.e_shstrndx].sh_offset > rawsize ||
+	    sh[eh.e_shstrndx].sh_size > rawsize - sh[eh.e_shstrndx].sh_offset) {
 		free(sh);
 		return -1;
 	}
 	shstr = (const char *)raw + sh[eh.e_shstrndx].sh_offset;
+	shstr_size = sh[eh.e_shstrndx].sh_size;
 	memset(&src, 0, sizeof(src));
 	src.raw = raw;
 	src.rawsize = rawsize;
@@ -961,7 +975,8 @@ static int build_image(struct sp_partial *p, Elf *elf, const uint8_t *info, size
 			free(sh);
 			return -1;
 		}
-		if (copy_section(p, &alloc, &sh[k], shstr + sh[k].sh_name, &src) < 0) {
+		if (copy_section(p, &alloc, &sh[k], section_name(shstr, shstr_size, sh[k].sh_name),
+				 &src) < 0) {
 			free(sh);
 			return -1;
 		}
