@@ -90,14 +90,18 @@ static void feed_free(struct unit_feed *f)
 
 /* ---- the DWARF ---- */
 
+/* The copy t->partial made, opened from memory. */
+static Elf *copy_elf(struct sp_dwtables *t)
+{
+	t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
+	return t->memelf;
+}
+
 /* elf's compressed debug sections inflated here rather than by libdw
  * (which cannot inflate zstd): the copy, or elf itself if none is made. */
 static Elf *whole_copy(struct sp_dwtables *t, Elf *elf)
 {
-	if (sp_partial_whole(&t->partial, elf) < 0)
-		return elf;
-	t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
-	return t->memelf;
+	return sp_partial_whole(&t->partial, elf) < 0 ? elf : copy_elf(t);
 }
 
 /* The DWARF of the file opened in t->dwf: all of it, or the wanted units. */
@@ -108,10 +112,8 @@ static Dwarf *open_dwarf(struct sp_dwtables *t, const char *path)
 	if (t->nwant && sp_partial_prepare_with(&t->partial, elf, t->want, t->nwant, t->extra_cus,
 						t->nextra_cus) == 0) {
 		t->partial_on = 1;
-		if (t->partial.image) {
-			t->memelf = elf_memory((char *)t->partial.image, t->partial.size);
-			elf = t->memelf;
-		}
+		if (t->partial.image)
+			elf = copy_elf(t);
 	} else {
 		elf = whole_copy(t, elf);
 	}
