@@ -210,9 +210,7 @@ static const char *short_of(struct sp_pprof_names *n, const char *full, int tagg
 	SP_ALLOC_GROW(n->shorts, n->nshorts + 1, n->shorts_alloc);
 	n->shorts[n->nshorts].k1 = full;
 	n->shorts[n->nshorts].k2 = (uint64_t)tagged;
-	n->shorts[n->nshorts].v =
-		tagged ? sp_pprof_short_name_tagged(&n->strs, full, n->keep_templates)
-		       : sp_pprof_short_name_opt(&n->strs, full, n->keep_templates);
+	n->shorts[n->nshorts].v = short_name(&n->strs, full, n->keep_templates, tagged);
 	sp_pairmap_put(&n->short_index, (uint64_t)(uintptr_t)full, (uint64_t)tagged,
 		       (uint32_t)n->nshorts);
 	return n->shorts[n->nshorts++].v;
