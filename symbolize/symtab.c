@@ -359,6 +359,23 @@ void sp_symtab_finalize_sorted(struct sp_symtab *t)
 	symtab_index(t);
 }
 
+void sp_symtab_compact(struct sp_symtab *t, const uint8_t *keep)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->len; i++)
+		if (keep[i])
+			t->syms[n++] = t->syms[i];
+	if (n == t->len)
+		return;
+	t->len = n;
+	/* the room given back, at the end of the array: the next blocks
+	 * allocated take those pages, touched already */
+	t->syms = sp_xreallocarray(t->syms, n + 1, sizeof(*t->syms));
+	t->syms_alloc = n + 1;
+	symtab_index(t);
+}
+
 void sp_symtab_finalize(struct sp_symtab *t)
 {
 	SP_ALLOC_GROW(t->syms, t->len + 1, t->syms_alloc);
@@ -373,35 +390,45 @@ void sp_symtab_finalize(struct sp_symtab *t)
  * it past the ones of earlier buckets; a crowded bucket (-l puts many
  * lines in a few bytes) is searched by halves.
  */
-const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
+size_t sp_symtab_floor(const struct sp_symtab *t, uint64_t addr)
 {
 	const uint64_t *a = t->addrs;
 	size_t lo, hi, b;
 
-	if (!t->buckets)
-		return sp_symbols_lookup(t->syms, t->len, addr);
-	if (addr < a[0])
-		return NULL;
-	b = (size_t)((addr - a[0]) >> t->bucket_shift);
-	if (b >= t->nbuckets) {
-		lo = t->len - 1;
+	if (!t->len || addr < a[0])
+		return SIZE_MAX;
+	if (!t->buckets) {
+		/* a[lo - 1] <= addr < a[hi] once lo is past a[0] */
+		lo = 0;
+		hi = t->len;
+	} else if ((b = (size_t)((addr - a[0]) >> t->bucket_shift)) >= t->nbuckets) {
+		return t->len - 1;
 	} else {
 		/* a[lo - 1] <= addr < a[hi]: symbol 0 starts bucket 0 */
 		lo = t->buckets[b];
 		hi = t->buckets[b + 1];
-		while (hi - lo > 4) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (a[mid] <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		while (lo < hi && a[lo] <= addr)
-			lo++;
-		lo--;
 	}
-	return addr > t->syms[lo].end_addr ? NULL : &t->syms[lo];
+	while (hi - lo > 4) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < hi && a[lo] <= addr)
+		lo++;
+	return lo - 1;
+}
+
+const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr)
+{
+	size_t i;
+
+	if (!t->buckets)
+		return sp_symbols_lookup(t->syms, t->len, addr);
+	i = sp_symtab_floor(t, addr);
+	return i == SIZE_MAX || addr > t->syms[i].end_addr ? NULL : &t->syms[i];
 }
 
 const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_t addr,

@@ -103,12 +103,21 @@ void sp_symbols_finalize(struct sp_symbol *syms, size_t *len, uint64_t text_end)
 void sp_symtab_finalize(struct sp_symtab *t);
 /* The same for a table whose symbols are already in sp_symbol_cmp_addr() order. */
 void sp_symtab_finalize_sorted(struct sp_symtab *t);
+/*
+ * Keeps the symbols i of a finalized table for which keep[i] is set, in
+ * order, their ranges as they were (a symbol left out leaves a hole, not a
+ * longer neighbour), and indexes the table again.
+ */
+void sp_symtab_compact(struct sp_symtab *t, const uint8_t *keep);
 /* gprof's symbol order: by address, functions first, then globals first. */
 int sp_symbol_cmp_addr(const struct sp_symbol *l, const struct sp_symbol *r);
 /* gprof's sym_lookup(): the symbol whose range holds addr, else NULL. */
 const struct sp_symbol *sp_symbols_lookup(const struct sp_symbol *syms, size_t len, uint64_t addr);
 /* The same answer as sp_symbols_lookup() on the finalized table, faster. */
 const struct sp_symbol *sp_symtab_lookup(const struct sp_symtab *t, uint64_t addr);
+/* The index of the last symbol starting at or below addr, whatever its
+ * end (SIZE_MAX if none): the symbol sp_symtab_lookup() checks addr against. */
+size_t sp_symtab_floor(const struct sp_symtab *t, uint64_t addr);
 /* The same, trying first the symbol at *hint (an index, updated): for
  * lookups that often fall in the symbol of the previous one. */
 const struct sp_symbol *sp_symtab_lookup_near(const struct sp_symtab *t, uint64_t addr,
