@@ -633,6 +633,28 @@ static uint32_t *topo_order(struct sp_cg *cg, size_t extra, void **rest)
 	return top;
 }
 
+/*
+ * How many symbols left out of a compacted -l table gprof ranks before
+ * node v (struct sp_cg_dropped): all of them are named, without time or
+ * calls, so none is before a node with time or a nameless one; before one
+ * with calls only those of the plain class when v's name starts with '_';
+ * before an empty named one, those of a lower (class, name rank, table
+ * position), as counted.
+ */
+static size_t dropped_before(const struct sp_cg *cg, const struct sp_cg_gmon_opts *o, uint32_t v)
+{
+	const struct sp_cg_node *nd = &cg->nodes[v];
+	const char *name;
+
+	if (!o->dropped || v >= cg->nsyms || nd->prop_self + nd->prop_child > 0.0)
+		return 0;
+	if (!(name = nd->sym->name))
+		return 0;
+	if (nd->ncalls)
+		return name[0] == '_' ? o->dropped->plain : 0;
+	return o->dropped->before[v];
+}
+
 void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 {
 	FILE *pdbg = (o->debug.mask & SP_DBG_PROP) ? o->debug.out : NULL;
@@ -687,5 +709,5 @@ void sp_cg_assemble(struct sp_cg *cg, const struct sp_cg_gmon_opts *o)
 		cg->order[i] = (uint32_t)i;
 	sp_cg_sort_nodes(cg, cg->order, cg->nnodes, SP_CG_ORDER_TOTAL);
 	for (i = 0; i < cg->nnodes; i++)
-		cg->nodes[cg->order[i]].index = (int)i + 1;
+		cg->nodes[cg->order[i]].index = (int)(i + 1 + dropped_before(cg, o, cg->order[i]));
 }

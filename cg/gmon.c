@@ -117,16 +117,27 @@ static void tally_arcs(struct sp_cg *cg, const struct sp_profile *p,
 	}
 }
 
-/* gprof's hist_assign_samples_1() for one histogram. */
-static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
-			   const struct sp_hist *h, const uint64_t *scaled)
+/* The symbols' addresses in the histogram's units; gprof reads one symbol
+ * past the end, ours is a zeroed sentinel. */
+static void scaled_addrs(const struct sp_symtab *t, uint64_t *scaled)
 {
-	const struct sp_symtab *t = cg->symtab;
+	size_t i;
+
+	for (i = 0; i < t->len; i++)
+		scaled[i] = t->syms[i].addr / UNIT;
+	scaled[t->len] = 0;
+}
+
+/* gprof's hist_assign_samples_1() for one histogram; with `used`, the
+ * symbols credited are marked there instead (cg is NULL then). */
+static void assign_samples(struct sp_cg *cg, const struct sp_symtab *t, double scale,
+			   const struct sp_cg_gmon_opts *o, const struct sp_hist *h,
+			   const uint64_t *scaled, uint8_t *used)
+{
 	uint64_t lowpc = h->low_pc / UNIT;
-	double scale = cg->hist_scale;
 	uint32_t i, j, k;
 	size_t x;
-	FILE *dbg = (o->debug.mask & SP_DBG_SAMPLE) ? o->debug.out : NULL;
+	FILE *dbg = used ? NULL : (o->debug.mask & SP_DBG_SAMPLE) ? o->debug.out : NULL;
 
 	/* gprof walks every bin; the empty ones change nothing */
 	for (x = 0, k = 1; x < h->nnonzero; ++x) {
@@ -146,7 +157,8 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 				"bin_count=%u\n",
 				(unsigned long long)(UNIT * bin_low),
 				(unsigned long long)(UNIT * bin_high), bin_count);
-		cg->total_time += count_time;
+		if (cg)
+			cg->total_time += count_time;
 		for (j = k - 1; j < t->len; k = ++j) {
 			uint64_t sym_low = scaled[j], sym_high = scaled[j + 1], overlap;
 
@@ -156,7 +168,9 @@ static void assign_samples(struct sp_cg *cg, const struct sp_cg_gmon_opts *o,
 				continue;
 			overlap = (bin_high < sym_high ? bin_high : sym_high) -
 				  (bin_low > sym_low ? bin_low : sym_low);
-			if (overlap > 0) {
+			if (overlap > 0 && used) {
+				used[j] = 1;
+			} else if (overlap > 0) {
 				double credit = (double)overlap * count_time / scale;
 
 				if (dbg)
@@ -225,6 +239,55 @@ static void assign_exact(struct sp_cg *cg, const struct sp_cg_gmon_opts *o, cons
 	}
 }
 
+void sp_cg_dropped_count(const struct sp_symtab *t, const uint8_t *used, struct sp_cg_dropped *d)
+{
+	/* per name rank: its class (1 plain, 2 '_', 0 no symbol), the dropped
+	 * symbols of that rank, then those ranked before the rank */
+	uint32_t *rank = sp_symtab_name_ranks(t), *count, *base, acc = 0;
+	uint8_t *cls;
+	size_t i, k = 0;
+	int c;
+
+	memset(d, 0, sizeof(*d));
+	count = sp_xcalloc(t->len + 1, sizeof(*count));
+	base = sp_xcalloc(t->len + 1, sizeof(*base));
+	cls = sp_xcalloc(t->len + 1, 1);
+	for (i = 0; i < t->len; i++) {
+		const char *name = t->syms[i].name;
+
+		cls[rank[i]] = name && name[0] == '_' ? 2 : 1;
+		if (!used[i]) {
+			count[rank[i]]++;
+			d->plain += cls[rank[i]] == 1;
+		}
+	}
+	for (c = 1; c <= 2; c++)
+		for (i = 0; i < t->len; i++)
+			if (cls[i] == c) {
+				base[i] = acc;
+				acc += count[i];
+			}
+	/* then in table order: those of the same rank before each kept one */
+	memset(count, 0, (t->len + 1) * sizeof(*count));
+	d->before = sp_xreallocarray(NULL, t->len + 1, sizeof(*d->before));
+	for (i = 0; i < t->len; i++) {
+		if (used[i])
+			d->before[k++] = base[rank[i]] + count[rank[i]];
+		else
+			count[rank[i]]++;
+	}
+	free(cls);
+	free(base);
+	free(count);
+	free(rank);
+}
+
+void sp_cg_dropped_release(struct sp_cg_dropped *d)
+{
+	free(d->before);
+	d->before = NULL;
+}
+
 static void assign_all_samples(struct sp_cg *cg, const struct sp_profile *p,
 			       const struct sp_cg_gmon_opts *o)
 {
@@ -245,12 +308,54 @@ static void assign_gprof(struct sp_cg *cg, const struct sp_profile *p,
 	uint64_t *scaled = sp_cg_scratch(cg, (t->len + 1) * sizeof(*scaled));
 	size_t i;
 
-	/* gprof reads one symbol past the end; ours is the zeroed sentinel */
-	for (i = 0; i < t->len; i++)
-		scaled[i] = t->syms[i].addr / UNIT;
-	scaled[t->len] = 0;
+	scaled_addrs(t, scaled);
 	for (i = 0; i < p->nhists; i++)
-		assign_samples(cg, o, &p->hists[i], scaled);
+		assign_samples(cg, t, cg->hist_scale, o, &p->hists[i], scaled, NULL);
+}
+
+/*
+ * Which symbols the graph of a -l profile can see. gprof gives each bin's
+ * count to the symbols whose range [addr, next symbol's addr) overlaps the
+ * bin, looks each arc's ends up as the last symbol at or below them (then
+ * checks the range) and the callee's function by walking back, and hangs
+ * basic blocks on the symbol holding them. A line symbol none of that
+ * reaches has no time, no calls and no arcs: it is printed nowhere but
+ * takes a node and a place in the sorts, and -l makes one per line of
+ * the program. The table compacted to the symbols marked here gives the
+ * same credits (a symbol's longer range only covers bins that credited
+ * nothing), the same lookups (the same last symbol at or below, the same
+ * range check) and the same walks (every function is kept), and so the
+ * same graph: but for the call graph's numbers of empty nodes, which
+ * sp_cg_dropped_count() makes up for.
+ */
+void sp_cg_gmon_mark_used(const struct sp_profile *p, const struct sp_symtab *t,
+			  const struct sp_cg_gmon_opts *o, uint8_t *used)
+{
+	uint64_t *scaled;
+	size_t i, k;
+
+	if (!t->len)
+		return;
+	for (i = 0; i < t->len; i++)
+		used[i] = !t->syms[i].is_line;
+	/* the first starts the lookups, the last ends the bins' walk */
+	used[0] = used[t->len - 1] = 1;
+	for (i = 0; i < p->npcarcs; i++) {
+		if ((k = sp_symtab_floor(t, p->pcarcs[i].from_pc)) != SIZE_MAX)
+			used[k] = 1;
+		if ((k = sp_symtab_floor(t, p->pcarcs[i].self_pc)) != SIZE_MAX)
+			used[k] = 1;
+	}
+	for (i = 0; o->line_granularity && i < p->nbbs; i++)
+		if ((k = sp_symtab_floor(t, p->bbs[i].addr)) != SIZE_MAX)
+			used[k] = 1;
+	if (!o->have_hist)
+		return;
+	scaled = sp_xreallocarray(NULL, t->len + 1, sizeof(*scaled));
+	scaled_addrs(t, scaled);
+	for (i = 0; i < p->nhists; i++)
+		assign_samples(NULL, t, o->hist_scale, o, &p->hists[i], scaled, used);
+	free(scaled);
 }
 
 /* -l: basic-block counts attach to line symbols, up to NBBS per symbol. */

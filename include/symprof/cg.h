@@ -183,6 +183,20 @@ enum {
 typedef void (*sp_cg_find_calls_fn)(struct sp_cg *cg, uint32_t node, uint64_t lo, uint64_t hi,
 				    void *ctx);
 
+/*
+ * The line symbols a -l table was compacted without (sp_cg_gmon_mark_used,
+ * sp_symtab_compact): gprof ranks them, all empty, after every node with
+ * time and among the nodes without it (named ones with no calls by name,
+ * then table order; those starting with '_' after the others), and numbers
+ * the call graph's entries by that rank. The entries kept are numbered as
+ * if the others were still there.
+ */
+struct sp_cg_dropped {
+	uint32_t *before; /* per symbol kept: dropped ones ranked before it among
+			     the empty named nodes */
+	size_t plain;	  /* dropped ones whose name does not start with '_' */
+};
+
 struct sp_cg_gmon_opts {
 	const struct sp_symspecs *specs;
 	long hz; /* profiling rate (0 if no histogram) */
@@ -194,6 +208,7 @@ struct sp_cg_gmon_opts {
 	const size_t *fold;		/* --precise: per symbol, its clone origin or SIZE_MAX */
 	sp_cg_find_calls_fn find_calls; /* -c, or NULL */
 	void *find_calls_ctx;
+	const struct sp_cg_dropped *dropped; /* the table was compacted, or NULL */
 	struct sp_cg_debug debug;
 };
 
@@ -284,6 +299,20 @@ void sp_cg_static_find_calls(struct sp_cg *cg, uint32_t node, uint64_t lo, uint6
  */
 struct sp_cg *sp_cg_from_gmon(const struct sp_profile *p, const struct sp_symtab *t,
 			      const struct sp_cg_gmon_opts *o, struct sp_error *err);
+/*
+ * -l without -z, before sp_cg_from_gmon(): used[i] (t->len entries) is set
+ * for the symbols the graph can see (every symbol but the lines that no
+ * bin, arc or basic block of `p` reaches), so that the table compacted to
+ * them gives the same graph. o as for sp_cg_from_gmon() (hist_scale,
+ * have_hist, line_granularity are read).
+ */
+void sp_cg_gmon_mark_used(const struct sp_profile *p, const struct sp_symtab *t,
+			  const struct sp_cg_gmon_opts *o, uint8_t *used);
+/* Counts, on the table before it is compacted to `used`, what the entries
+ * kept need to be numbered as gprof numbers them; release with
+ * sp_cg_dropped_release(). */
+void sp_cg_dropped_count(const struct sp_symtab *t, const uint8_t *used, struct sp_cg_dropped *d);
+void sp_cg_dropped_release(struct sp_cg_dropped *d);
 /* An empty graph (no nodes, no arcs), for the builders and for tests;
  * free with sp_cg_free(). */
 struct sp_cg *sp_cg_new(void);

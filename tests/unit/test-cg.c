@@ -956,6 +956,163 @@ static void test_cycles_as_gprof(void)
 	CU_ASSERT(same);
 }
 
+/* A symbol of a random -l table: a function (its end preset, as -l keeps
+ * functions' whole ranges) or a line of the function before it. */
+struct line_spec {
+	uint64_t addr, end;
+	const char *name;
+	int is_func;
+};
+
+static struct sp_symtab *line_table(const struct line_spec *v, size_t n, uint64_t text_end)
+{
+	struct sp_symtab *t = sp_symtab_new();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_symbol *s = sp_symtab_add(t);
+
+		s->addr = v[i].addr;
+		s->end_addr = v[i].end;
+		s->name = sp_strtab_intern(&t->strs, v[i].name);
+		s->is_func = v[i].is_func;
+		s->is_line = !v[i].is_func;
+		s->line = (int)i + 1;
+	}
+	t->text_end = text_end;
+	sp_symtab_finalize(t);
+	return t;
+}
+
+/* Whether node k of `r` (symbol f of the whole table, or a cycle) came out
+ * as node f of `w`. */
+static int same_node(const struct sp_cg *w, uint32_t f, const struct sp_cg *r, uint32_t k)
+{
+	const struct sp_cg_node *a = &w->nodes[f], *b = &r->nodes[k];
+
+	return a->time == b->time && a->ncalls == b->ncalls && a->self_calls == b->self_calls &&
+	       a->prop_self == b->prop_self && a->prop_child == b->prop_child &&
+	       a->index == b->index && a->cycle == b->cycle && a->print_flag == b->print_flag &&
+	       a->nbbs == b->nbbs && (!a->sym) == (!b->sym) &&
+	       (!a->sym || a->sym->addr == b->sym->addr);
+}
+
+/*
+ * -l tables compacted to the symbols sp_cg_gmon_mark_used() marks give the
+ * graph of the whole table: the same time, calls, propagation, cycles and
+ * call-graph numbers for every node kept, and the nodes left out empty.
+ * Random functions with lines (names shared, some with '_', lines one byte
+ * apart, some ending short of the next symbol), bins of 1 to 4 units over
+ * the whole text, arcs from anywhere (holes too) to anywhere, blocks.
+ */
+static void test_unused_lines_dropped(void)
+{
+	static const char *const names[] = {"main", "a", "_b", "c", "__d", "e", "_f"};
+	int round, same = 1, dropped_some = 0, shifted = 0;
+
+	for (round = 0; round < 200; round++) {
+		size_t nf = 2 + sort_rng() % 30, n = 0, alloc = 0, i, k, nhits;
+		struct line_spec *v = NULL;
+		uint64_t addr = 0x1000, text_end, lo, hi;
+		struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
+		struct sp_symspecs *specs = sp_symspecs_new();
+		struct sp_symtab *whole, *part;
+		struct sp_cg_gmon_opts o;
+		struct sp_cg_dropped d;
+		struct sp_cg *w, *r;
+		struct sp_hist *h;
+		uint32_t nbins;
+		uint8_t *used;
+
+		for (i = 0; i < nf; i++) {
+			size_t f = n, nl = sort_rng() % 12, j;
+			const char *name = names[sort_rng() % 7];
+
+			SP_ALLOC_GROW(v, n + nl + 1, alloc);
+			v[n].addr = addr;
+			v[n].name = name;
+			v[n++].is_func = 1;
+			for (j = 0; j < nl; j++) {
+				addr += 1 + (sort_rng() % 3 ? sort_rng() % 24 : 0);
+				v[n].addr = addr;
+				v[n].name = name;
+				v[n].is_func = 0;
+				/* a line that ends short of the next symbol: a hole */
+				v[n++].end = sort_rng() % 8 ? 0 : addr;
+			}
+			addr += 1 + sort_rng() % 32;
+			v[f].end = addr - 1 - (sort_rng() % 4 ? 0 : sort_rng() % 8);
+			if (v[f].end < v[n - 1].addr)
+				v[f].end = addr - 1;
+		}
+		text_end = addr - 1;
+		whole = line_table(v, n, text_end);
+		part = line_table(v, n, text_end);
+		sp_symspecs_resolve(specs, whole, NULL);
+		/* the bins: some 1 unit wide, some 4 */
+		lo = 0x1000 - 2 * (sort_rng() % 4);
+		hi = (text_end + 2) & ~(uint64_t)1;
+		nbins = (uint32_t)((hi - lo) / 2 / (1 + sort_rng() % 4));
+		h = sp_profile_findnew_hist(p, lo, hi, nbins);
+		nhits = 1 + sort_rng() % 12;
+		for (k = 0, i = sort_rng() % 8; k < nhits && i < nbins;
+		     k++, i += 1 + sort_rng() % 24) {
+			uint32_t idx = (uint32_t)i, cnt = 1 + (uint32_t)(sort_rng() % 9);
+
+			sp_profile_hist_add(h, &idx, &cnt, 1);
+		}
+		for (k = 0; k < 3 * nf; k++)
+			sp_profile_add_pcarc(p, 0x1000 + sort_rng() % (text_end - 0xfff),
+					     v[sort_rng() % n].addr + (sort_rng() % 4 ? 0 : 1),
+					     1 + sort_rng() % 5);
+		for (k = 0; k < nf; k++)
+			sp_profile_add_bbcount(p, 0x1000 + sort_rng() % (text_end - 0xfff), 7);
+		arcs_only(&o, specs);
+		o.have_hist = 1;
+		o.hist_scale = (double)((hi - lo) / 2) / nbins;
+		o.line_granularity = 1;
+		w = sp_cg_from_gmon(p, whole, &o, NULL);
+		used = sp_xmalloc(part->len);
+		sp_cg_gmon_mark_used(p, part, &o, used);
+		sp_cg_dropped_count(part, used, &d);
+		sp_symtab_compact(part, used);
+		o.dropped = &d;
+		r = sp_cg_from_gmon(p, part, &o, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		same &= w->total_time == r->total_time && w->ncycles == r->ncycles &&
+			w->narcs == r->narcs && w->nbbs == r->nbbs;
+		dropped_some |= part->len < whole->len;
+		for (i = 0, k = 0; i < whole->len; i++) {
+			if (!used[i]) {
+				/* empty, and numbered after every node kept but the empty ones */
+				same &= w->nodes[i].time == 0 && w->nodes[i].ncalls == 0 &&
+					w->nodes[i].parents == SP_CG_NONE &&
+					w->nodes[i].children == SP_CG_NONE && w->nodes[i].nbbs == 0;
+				continue;
+			}
+			same &= same_node(w, (uint32_t)i, r, (uint32_t)k);
+			shifted |= r->nodes[k].index != (int)(k + 1) && w->nodes[i].time == 0 &&
+				   d.before[k] > 0;
+			k++;
+		}
+		for (i = 0; i < w->ncycles; i++)
+			same &= same_node(w, (uint32_t)(w->nsyms + i), r, (uint32_t)(r->nsyms + i));
+		sp_cg_dropped_release(&d);
+		free(used);
+		sp_cg_free(w);
+		sp_cg_free(r);
+		sp_symtab_free(whole);
+		sp_symtab_free(part);
+		sp_symspecs_free(specs);
+		sp_profile_free(p);
+		free(v);
+	}
+	CU_ASSERT(same);
+	CU_ASSERT(dropped_some);
+	CU_ASSERT(shifted);
+}
+
 int sp_test_register_cg(void)
 {
 	CU_pSuite s = CU_add_suite("cg", NULL, NULL);
@@ -975,7 +1132,8 @@ int sp_test_register_cg(void)
 	    !CU_add_test(s, "symbols sorted by key as by comparisons", test_symbols_sort) ||
 	    !CU_add_test(s, "gmon arcs summed, in gprof's list order", test_tally_runs) ||
 	    !CU_add_test(s, "a call chain of 300,000 functions", test_deep_chain) ||
-	    !CU_add_test(s, "cycles, numbers and members as gprof's walk", test_cycles_as_gprof))
+	    !CU_add_test(s, "cycles, numbers and members as gprof's walk", test_cycles_as_gprof) ||
+	    !CU_add_test(s, "-l graphs without the unused lines", test_unused_lines_dropped))
 		return -1;
 	return 0;
 }
