@@ -75,6 +75,25 @@ static int static_files_only(const struct sp_opts *o, unsigned style)
 	       !specs_need_files(o);
 }
 
+/*
+ * -l, gprof's text without -z: the line symbols that no bin, arc or basic
+ * block reaches leave the table before the graph is built (see
+ * sp_cg_gmon_mark_used()); on a program of a few thousand functions they
+ * are nine in ten of its symbols, each a node, a place in the sorts and a
+ * name. Not where anything may show them or look at them all: -z, specs
+ * (they may name one), -c (it scans every symbol), --precise, the other
+ * outputs and styles, -R's map, --diff, the debugging lines.
+ * SYMPROF_DROP_LINES=0 keeps them (to compare).
+ */
+static int may_drop_lines(const struct sp_opts *o)
+{
+	const char *env = getenv("SYMPROF_DROP_LINES");
+
+	return o->line && o->ignore_zeros && !o->static_cg && !o->precise && !o->nspecs &&
+	       o->out_format == SP_OUT_TEXT && !o->html && !o->diff && !o->debug &&
+	       !o->function_map && !(env && !strcmp(env, "0"));
+}
+
 /* The output style choose_styles() will set, once the profiles are read. */
 static unsigned final_style(const struct gmon_run *g)
 {
@@ -165,6 +184,7 @@ static int load_symbols(struct gmon_run *g)
 		sp_image_set_cache(g->im, o->cache_dir);
 	gmon_read_opts(g, &ro);
 	sp_cli_gmon_read_ahead(g, &ro);
+	g->drop_lines = may_drop_lines(o);
 	if (o->function_map && !(g->map = sp_function_map_read(o->function_map, &err)))
 		return fail(&err);
 	rc = build_view(g, &g->v, o->line);
@@ -181,7 +201,8 @@ static int load_symbols(struct gmon_run *g)
 	if (!rc && !o->line && (o->output_style & STYLE_ANNOTATED_SOURCE) &&
 	    (o->precise || o->out_format == SP_OUT_JSON))
 		rc = build_view(g, &g->lv, 1);
-	if (!rc)
+	/* demangled by index: once the table is final */
+	if (!rc && !g->drop_lines)
 		sp_cli_gmon_demangle_ahead(g);
 	return rc;
 }
@@ -484,9 +505,30 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 	co->find_calls_ctx = g->scanner;
 }
 
+/* See may_drop_lines(): compacts g->v's table if the styles chosen are
+ * the flat profile and the call graph, and starts demangling its names. */
+static void drop_unused_lines(struct gmon_run *g, struct sp_cg_gmon_opts *co,
+			      struct sp_cg_dropped *dropped)
+{
+	struct sp_symtab *t = g->v.symtab;
+	uint8_t *used;
+
+	if (!(g->o->output_style & ~(STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH)) && t->len) {
+		used = sp_xmalloc(t->len);
+		sp_cg_gmon_mark_used(g->prof, t, co, used);
+		sp_cg_dropped_count(t, used, dropped);
+		sp_symtab_compact(t, used);
+		free(used);
+		co->dropped = dropped;
+		sp_cli_mark("unused lines");
+	}
+	sp_cli_gmon_demangle_ahead(g);
+}
+
 static int graph_of(struct gmon_run *g, struct gmon_view *v)
 {
 	struct sp_cg_gmon_opts co;
+	struct sp_cg_dropped dropped = {NULL, 0};
 	struct sp_error err = SP_ERROR_INIT;
 
 	memset(&co, 0, sizeof(co));
@@ -502,7 +544,10 @@ static int graph_of(struct gmon_run *g, struct gmon_view *v)
 	co.debug.mask = g->o->debug;
 	if (g->o->static_cg && v == &g->v)
 		open_scanner(g, &co);
+	if (v == &g->v && g->drop_lines)
+		drop_unused_lines(g, &co, &dropped);
 	v->cg = sp_cg_from_gmon(g->prof, v->symtab, &co, &err);
+	sp_cg_dropped_release(&dropped);
 	if (!v->cg)
 		return fail(&err);
 	return 0;

@@ -47,6 +47,7 @@ struct gmon_run {
 	struct sp_demangle_batch *names; /* v.symtab's names, demangled on the side */
 	struct gmon_early *early;	 /* the profiles being read (gmon-ahead.c) */
 	struct sp_worker *files_worker;	 /* finds the symbols' files (gmon-ahead.c) */
+	int drop_lines;			 /* -l: v may leave out unused lines (cmd-gmon.c) */
 };
 
 /* ---- gmon-ahead.c: each start may do nothing (no worker, or the run
