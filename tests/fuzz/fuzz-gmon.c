@@ -4,13 +4,16 @@
  * endian, per the first byte), then -- if it parses -- assembled into a
  * call graph over a real symbol table and printed in every text layout.
  * The symbol table comes from SP_FUZZ_EXE (default: the fixture program),
- * loaded once.
+ * loaded once; with -l (a bit of the size), its line symbols' table, and
+ * another bit takes the path of gprof's text without -z: a copy of that
+ * table without the lines the profile does not reach (cli/cmd-gmon.c).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
@@ -20,27 +23,48 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct sp_symtab *fuzz_symtab(void)
+static struct sp_symtab *fuzz_symtab(int line)
 {
-	static struct sp_symtab *t;
-	static int tried;
+	static struct sp_symtab *t[2];
+	static int tried[2];
 
-	if (!tried) {
+	if (!tried[line]) {
 		const char *exe = getenv("SP_FUZZ_EXE");
 		struct sp_gprof_symopts so;
 		struct sp_image *im;
 
-		tried = 1;
+		tried[line] = 1;
 		if (!exe)
 			exe = SP_FUZZ_DEFAULT_EXE;
 		memset(&so, 0, sizeof(so));
+		so.line_granularity = line;
 		im = sp_image_open(exe, NULL, NULL);
 		if (im) {
-			t = sp_image_gprof_symtab(im, &so, NULL);
+			t[line] = sp_image_gprof_symtab(im, &so, NULL);
 			sp_image_free(im);
 		}
 	}
-	return t;
+	return t[line];
+}
+
+/* A copy of t's symbols (names and files still t's) compacted to those
+ * the profile reaches, and what numbering them needs. */
+static struct sp_symtab *without_unused(const struct sp_profile *p, const struct sp_symtab *t,
+					const struct sp_cg_gmon_opts *co, struct sp_cg_dropped *d)
+{
+	struct sp_symtab *c = sp_symtab_new();
+	uint8_t *used = sp_xmalloc(t->len + 1);
+
+	sp_symtab_reserve(c, t->len + 1);
+	memcpy(c->syms, t->syms, t->len * sizeof(*t->syms));
+	c->len = t->len;
+	c->text_end = t->text_end;
+	sp_symtab_finalize_sorted(c);
+	sp_cg_gmon_mark_used(p, c, co, used);
+	sp_cg_dropped_count(c, used, d);
+	sp_symtab_compact(c, used);
+	free(used);
+	return c;
 }
 
 static void render(struct sp_cg *cg, int bsd)
@@ -70,7 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sp_profile *p = sp_profile_new(SP_PROFILE_GMON);
 	struct sp_gmon_state st;
 	struct sp_gmon_read_opts o;
-	struct sp_symtab *t = fuzz_symtab();
+	struct sp_symtab *t = fuzz_symtab((size & 4) != 0), *part = NULL;
+	struct sp_cg_dropped dropped = {NULL, 0};
 	struct sp_error err = SP_ERROR_INIT;
 
 	memset(&st, 0, sizeof(st));
@@ -91,11 +116,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		co.have_hist = (st.input_flags & SP_GMON_INPUT_HISTOGRAM) != 0;
 		co.have_arcs = (st.input_flags & SP_GMON_INPUT_CALL_GRAPH) != 0;
 		co.line_granularity = (size & 4) != 0;
-		cg = sp_cg_from_gmon(p, t, &co, NULL);
+		if (co.line_granularity && (size & 16) && t->len) {
+			part = without_unused(p, t, &co, &dropped);
+			co.dropped = &dropped;
+		}
+		cg = sp_cg_from_gmon(p, part ? part : t, &co, NULL);
 		if (cg) {
 			render(cg, (int)(size & 8));
 			sp_cg_free(cg);
 		}
+		sp_cg_dropped_release(&dropped);
+		sp_symtab_free(part);
 		sp_symspecs_free(specs);
 	} else if (err.code == 0 && !t) {
 		/* parsed but nothing to assemble against */
