@@ -20,9 +20,11 @@ In DIR, writes symprof's --format=json and --format=proto of ARGS and checks:
     both sides: pprof's own symbolization gives no inline chains here).
 Exit 0 pass, 1 fail.
 """
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -128,6 +130,7 @@ def main():
     original = [o.split("=", 1)[1] for o in opts if o.startswith("--original=")]
     os.chdir(dirname)
     tmp = tempfile.mkdtemp(prefix="symprof-proto-")
+    atexit.register(shutil.rmtree, tmp, True)
     env = dict(os.environ, HOME=tmp, GOFLAGS="", PPROF_TMPDIR=tmp)
     proto = os.path.join(tmp, "profile.pb.gz")
 
