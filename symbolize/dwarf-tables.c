@@ -200,9 +200,10 @@ static int cache_prepare(struct sp_dwtables *t, const char *path)
  * (on the line worker: it touches only t's copies and im->strs, which the
  * worker owns until joined): 0, or -1 (read the DWARF; a partial index
  * that does not cover the wanted addresses leaves its units to be read
- * with theirs, so the index grows).
+ * with theirs, so the index grows). all_rows: every row will be read
+ * (its blocks are checked as the index loads, see dwcache.h).
  */
-static int cache_load(struct sp_dwtables *t)
+static int cache_load(struct sp_dwtables *t, int all_rows)
 {
 	struct sp_dwcache_hit hit;
 	struct sp_dwcache_key k;
@@ -211,7 +212,10 @@ static int cache_load(struct sp_dwtables *t)
 	cache_key(t, &k);
 	/* a table about to be unpacked lets its file go: its strings are
 	 * copied then, not adopted */
-	if (sp_dwcache_load(t->cache_dir, &k, &t->im->strs, !t->dense_lines, &hit, &units) < 0)
+	if (sp_dwcache_load(
+		    t->cache_dir, &k, &t->im->strs,
+		    t->dense_lines ? 0 : SP_DWCACHE_ADOPT | (all_rows ? SP_DWCACHE_ALL_ROWS : 0),
+		    &hit, &units) < 0)
 		return -1;
 	if (hit.partial && !covers_wanted(t, &units)) {
 		free(t->extra_cus);
@@ -307,7 +311,7 @@ static void build_lines(void *arg)
 	struct sp_dwtables *t = job->t;
 	struct sp_strtab *strs = &t->im->strs;
 
-	if (job->cache_first && cache_load(t) == 0) {
+	if (job->cache_first && cache_load(t, 0) == 0) {
 		job_free(job);
 		return;
 	}
@@ -376,7 +380,7 @@ void sp_dwtables_start(struct sp_dwtables *t, unsigned what)
 		/* the functions worker starts only if the index misses; what
 		 * the workers build then is saved at the release, when the
 		 * report is out (saving is work the report need not wait for) */
-		if (cache_load(t) == 0)
+		if (cache_load(t, 1) == 0) /* -l reads every row */
 			return;
 		cache = 0;
 		t->store_at_release = 1;

@@ -27,8 +27,20 @@
  * another build wrote), the build-id, and the DWARF file's path, size and
  * modification time (a debug file installed or replaced since then means
  * another index). A file that is truncated, corrupt (a checksum covers it
- * all) or inconsistent is ignored and written again. Files are written to
- * a temporary name and renamed, so that a reader sees a whole file.
+ * all but the line records, see below) or inconsistent is ignored and
+ * written again. Files are written to a temporary name and renamed, so
+ * that a reader sees a whole file.
+ *
+ * The line records are most of an index (on a 5,600-function program,
+ * 4.8 of its 8.6 MB) and a names-only report reads almost none of them,
+ * so they come after the checksummed part, each block of
+ * sp_line_block_rows() rows with its own sum in that part: the line table
+ * checks a block before it decodes any of its rows (lines.c). A run about
+ * to decode every row checks every block as it loads, and a damaged one
+ * makes the load fail as any other damage does; a block found damaged
+ * later is answered as rows without a line, the file is removed, and the
+ * run is failed by its caller (sp_image_cache_damage()). The addresses
+ * (the keys every lookup searches) are in the checksummed part.
  *
  * Layout, in the host's byte order (a file written by a host of the
  * other order fails the byte-order mark, and counts as stale):
@@ -39,7 +51,7 @@
  *                 u64 nstubs {u64 lo u64 hi}*]
  *   u64 nstrings {u32 len u32 hash bytes NUL}*   distinct strings, hash sp_strtab_hash()'s;
  *                                      they are referred to by u32: 0 NULL, i+1
- *   line table: u64 nrows {u64 addr u32 file u32 line u32 column u32 discr u8 stmt u8 end}*
+ *   line table: u64 nrows u64 addr*  u64 nblocks u64 sum*   the blocks' records' checksums
  *               u32 shift u64 nbuckets u32*       the rows' address index (addrindex.h)
  *               u64 nruns {u64 start u64 end u32 unit}*  u64 nunits u8* u32 warning
  *   functions:  u64 nfns {u32 name u32 call_file u64 low u32 caller u32 call_line u32 unit
@@ -47,6 +59,8 @@
  *               u64 nsecs {u64 lo u64 hi u64 first u64 n}*  u64 nsyms u64* u32* u32*
  *               u64 norigins u64*  u64 nnolink {u64 fn u32 origin}*  u64 naliases {u64 u32}*
  *   u64 checksum of everything before it
+ *   line records: {u32 file u32 line u32 column u32 discr u8 stmt u8 end}*, a row each
+ *   u64 the records' length in bytes (0 in a .sym file)
  */
 #include "dwcache.h"
 
@@ -69,11 +83,12 @@
 #include "symprof/buf.h"
 #include "symprof/hashmap.h"
 #include "symprof/strtab.h"
+#include "symprof/symbolize.h"
 
 #define MAGIC "SPDWIDX\n"
-#define FORMAT 6
+#define FORMAT 7
 #define SYMS_MAGIC "SPSYMTB\n"
-#define SYMS_FORMAT 1
+#define SYMS_FORMAT 2
 #define BOM 0x01020304u
 
 #ifndef SYMPROF_VERSION_STRING
@@ -327,19 +342,23 @@ static uint32_t ref(struct out *o, const char *s)
 	return o->memo[k].ref;
 }
 
-static void put_lines(struct out *o, const struct sp_linetab_parts *l)
+/* The line table: its rows' addresses here, the rest of each row as a
+ * record (lines.h: SP_LINE_PAYLOAD_SIZE) in `records`, checksummed by
+ * blocks of sp_line_block_rows() rows (the sums here). */
+static void put_lines(struct out *o, const struct sp_linetab_parts *l, struct sp_buf *records)
 {
-	size_t i;
+	size_t i, per = sp_line_block_rows(l->nrows), nblocks = (l->nrows + per - 1) / per;
 
 	const char *file = NULL;
 	uint32_t file_ref = 0;
 	uint8_t *p;
 
 	put_u64(o, l->nrows);
-	/* the rows in one block of records (lines.h: SP_LINE_PACKED_SIZE) */
-	sp_buf_grow(&o->b, l->nrows * SP_LINE_PACKED_SIZE);
-	p = (uint8_t *)o->b.buf + o->b.len;
-	for (i = 0; i < l->nrows; i++, p += SP_LINE_PACKED_SIZE) {
+	for (i = 0; i < l->nrows; i++)
+		put_u64(o, l->rows[i].addr);
+	sp_buf_grow(records, l->nrows * SP_LINE_PAYLOAD_SIZE);
+	p = (uint8_t *)records->buf + records->len;
+	for (i = 0; i < l->nrows; i++, p += SP_LINE_PAYLOAD_SIZE) {
 		const struct sp_line *r = &l->rows[i];
 
 		if (r->file != file || !i) {
@@ -348,7 +367,16 @@ static void put_lines(struct out *o, const struct sp_linetab_parts *l)
 		}
 		sp_line_pack(p, r, file_ref);
 	}
-	sp_buf_setlen(&o->b, o->b.len + l->nrows * SP_LINE_PACKED_SIZE);
+	sp_buf_setlen(records, records->len + l->nrows * SP_LINE_PAYLOAD_SIZE);
+	put_u64(o, nblocks);
+	for (i = 0; i < nblocks; i++) {
+		size_t first = i * per;
+		size_t n = l->nrows - first < per ? l->nrows - first : per;
+
+		put_u64(o, sp_dwcache_checksum((const uint8_t *)records->buf +
+						       first * SP_LINE_PAYLOAD_SIZE,
+					       n * SP_LINE_PAYLOAD_SIZE));
+	}
 	/* their address index, which the reader borrows as it is */
 	put_u32(o, l->rindex->shift);
 	put_u64(o, l->rindex->nbuckets);
@@ -506,8 +534,8 @@ static void out_release(struct out *o)
 }
 
 /* Writes the file: o's header, then body's strings and body, then the
- * checksum. */
-static void finish(char *path, struct out *o, const struct out *body)
+ * checksum of all that, the line records and their length. */
+static void finish(char *path, struct out *o, const struct out *body, const struct sp_buf *records)
 {
 	size_t i;
 
@@ -516,6 +544,8 @@ static void finish(char *path, struct out *o, const struct out *body)
 		put_str(o, body->strs[i]);
 	put(o, body->b.buf, body->b.len);
 	put_u64(o, sp_dwcache_checksum((const uint8_t *)o->b.buf, o->b.len));
+	put(o, records->buf, records->len);
+	put_u64(o, records->len);
 	sp_dwcache_write(path, o->b.buf, o->b.len);
 }
 
@@ -525,6 +555,7 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 {
 	struct sp_linetab_parts lp;
 	struct sp_dwfuncs_parts fp;
+	struct sp_buf records = SP_BUF_INIT;
 	struct out body, o;
 	struct stat st;
 	char *path = sp_dwcache_path(dir, k);
@@ -537,11 +568,12 @@ void sp_dwcache_store(const char *dir, const struct sp_dwcache_key *k,
 	sp_dwfuncs_get_parts(funcs, &fp);
 	out_init(&body);
 	out_init(&o);
-	put_lines(&body, &lp);
+	put_lines(&body, &lp, &records);
 	put_funcs(&body, &fp);
 	sp_cache_put_header(&o.b, MAGIC, FORMAT, k->build_id, k->build_id_len, k->dwarf_path, &st);
 	put_units(&o, units);
-	finish(path, &o, &body);
+	finish(path, &o, &body, &records);
+	sp_buf_release(&records);
 	out_release(&body);
 	out_release(&o);
 	free(path);
@@ -551,6 +583,7 @@ void sp_dwcache_store_syms(const char *dir, const struct sp_dwcache_key *k,
 			   const struct sp_dwfuncs *funcs)
 {
 	struct sp_dwfuncs_parts fp;
+	struct sp_buf none = SP_BUF_INIT;
 	struct out body, o;
 	struct stat st;
 	char *path = sp_dwcache_file_path(dir, k->build_id, k->build_id_len, ".sym");
@@ -565,7 +598,7 @@ void sp_dwcache_store_syms(const char *dir, const struct sp_dwcache_key *k,
 	put_funcs(&body, &fp);
 	sp_cache_put_header(&o.b, SYMS_MAGIC, SYMS_FORMAT, k->build_id, k->build_id_len,
 			    k->dwarf_path, &st);
-	finish(path, &o, &body);
+	finish(path, &o, &body, &none);
 	out_release(&body);
 	out_release(&o);
 	free(path);
@@ -700,6 +733,12 @@ struct mapping {
 	size_t size;
 	const char **strs;
 	unsigned refs;
+	char *path;
+	/* the line records after the checksummed part, and their blocks'
+	 * sums (get_lines()) */
+	const uint8_t *records, *sums;
+	size_t records_len, nrows;
+	int quiet; /* a damaged block is not reported (the load fails instead) */
 };
 
 static void mapping_release(void *ctx)
@@ -710,7 +749,60 @@ static void mapping_release(void *ctx)
 		return;
 	munmap((void *)m->data, m->size);
 	free(m->strs);
+	free(m->path);
 	free(m);
+}
+
+/* The first damage seen after a load (sp_image_cache_damage()). */
+static pthread_mutex_t damage_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *damage;
+
+/* Block b of m's line records against its sum (the line table's check):
+ * 0 if sound; else -1, and unless m is quiet, the damage is reported and
+ * the file removed, so that the next run writes it again. */
+static int records_check(void *ctx, size_t b)
+{
+	struct mapping *m = ctx;
+	size_t per = sp_line_block_rows(m->nrows), first = b * per;
+	size_t n = m->nrows - first < per ? m->nrows - first : per;
+	const uint8_t *at = m->records + first * SP_LINE_PAYLOAD_SIZE;
+	uint64_t sum;
+	struct sp_buf msg = SP_BUF_INIT;
+
+	memcpy(&sum, m->sums + b * 8, 8);
+	if (sum == sp_dwcache_checksum(at, n * SP_LINE_PAYLOAD_SIZE))
+		return 0;
+	if (m->quiet)
+		return -1;
+	pthread_mutex_lock(&damage_mu);
+	if (!damage) {
+		sp_buf_addf(&msg,
+			    "%s: offset %zu: the index cache's line rows %zu to %zu fail their "
+			    "checksum (the file is removed: run again)",
+			    m->path, (size_t)(at - m->data), first, first + n - 1);
+		damage = sp_buf_detach(&msg, NULL);
+		unlink(m->path);
+	}
+	pthread_mutex_unlock(&damage_mu);
+	return -1;
+}
+
+const char *sp_image_cache_damage(void)
+{
+	const char *d;
+
+	pthread_mutex_lock(&damage_mu);
+	d = damage;
+	pthread_mutex_unlock(&damage_mu);
+	return d;
+}
+
+void sp_image_cache_damage_clear(void)
+{
+	pthread_mutex_lock(&damage_mu);
+	free(damage);
+	damage = NULL;
+	pthread_mutex_unlock(&damage_mu);
 }
 
 /* What get_strings() makes of a file's strings. */
@@ -765,15 +857,21 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping *m)
 	struct sp_linetab_packed pk;
 	struct sp_linetab_run *runs;
 	struct sp_addr_index rindex;
-	uint64_t nrows = get_count(r, SP_LINE_PACKED_SIZE), nruns, nunits, nbuckets, i;
-	const uint8_t *p = take(r, nrows * SP_LINE_PACKED_SIZE), *buckets, *ustate;
-	uint32_t shift = (uint32_t)get_n(r, 4);
+	uint64_t nrows = get_count(r, 8), nblocks, nruns, nunits, nbuckets, i;
+	const uint8_t *keys = take(r, nrows * 8), *sums, *buckets, *ustate;
+	uint32_t shift;
 	const char *warning;
 
+	nblocks = get_count(r, 8);
+	sums = take(r, nblocks * 8);
+	if (nblocks != (nrows + sp_line_block_rows(nrows) - 1) / sp_line_block_rows(nrows) ||
+	    m->records_len != nrows * SP_LINE_PAYLOAD_SIZE)
+		r->c.bad = 1;
+	shift = (uint32_t)get_n(r, 4);
 	nbuckets = get_count(r, 4);
 	buckets = take(r, nbuckets * 4);
-	if (r->c.bad || sp_addr_index_borrow(&rindex, p, (size_t)nrows, SP_LINE_PACKED_SIZE, shift,
-					     buckets, (size_t)nbuckets) < 0) {
+	if (r->c.bad || sp_addr_index_borrow(&rindex, keys, (size_t)nrows, 8, shift, buckets,
+					     (size_t)nbuckets) < 0) {
 		r->c.bad = 1;
 		return NULL;
 	}
@@ -791,11 +889,15 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping *m)
 		free(runs);
 		return NULL;
 	}
+	m->sums = sums;
+	m->nrows = (size_t)nrows;
 	memset(&pk, 0, sizeof(pk));
-	pk.rows = p;
+	pk.keys = keys;
+	pk.rows = m->records;
 	pk.nrows = (size_t)nrows;
 	pk.files = r->strs;
 	pk.nfiles = (size_t)r->nstrs;
+	pk.check = records_check;
 	pk.release = mapping_release;
 	pk.ctx = m;
 	m->refs++;
@@ -946,40 +1048,83 @@ const uint8_t *sp_dwcache_map(const char *path, size_t *size)
 	return p;
 }
 
-/*
- * The cache file at path, mapped, if k's file is there (its stat in *st)
- * and the file's checksum is right: its mapping (one reference, the
- * caller's) with r set to read it; else NULL.
- */
-static struct mapping *open_mapping(const char *path, const struct sp_dwcache_key *k,
-				    struct stat *st, struct in *r)
+/* Makes the pages of [p, p + n) of a mapped file at once where the kernel
+ * can (Linux 5.14's MADV_POPULATE_READ): a page fault per 4 KiB page
+ * costs more than reading it. */
+static void populate(const uint8_t *p, size_t n)
 {
-	const uint8_t *data;
-	struct mapping *m;
-	size_t size = 0;
-	uint64_t sum;
+#ifdef MADV_POPULATE_READ
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)p & ~(page - 1);
 
-	if (!path || stat(k->dwarf_path, st) < 0 || !(data = sp_dwcache_map(path, &size)))
+	madvise((void *)lo, (uintptr_t)p + n - lo, MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+/*
+ * The cache file at path (taken), mapped, if k's file is there (its stat
+ * in *st) and the checksum of its part before the line records is right:
+ * its mapping (one reference, the caller's) with r set to read that part;
+ * else NULL. The records' pages are made too when `records` (they will
+ * all be read), else as lookups reach them.
+ */
+static struct mapping *open_mapping(char *path, const struct sp_dwcache_key *k, struct stat *st,
+				    struct in *r, int records)
+{
+	const uint8_t *data = NULL;
+	struct mapping *m;
+	struct stat fst;
+	size_t size = 0, main_len;
+	uint64_t sum, records_len;
+	void *p;
+	int fd = path && stat(k->dwarf_path, st) == 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_size >= 16) {
+		size = (size_t)fst.st_size;
+		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		data = p == MAP_FAILED ? NULL : p;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!data) {
+		free(path);
 		return NULL;
-	memcpy(&sum, data + size - 8, 8);
-	if (sum != sp_dwcache_checksum(data, size - 8)) {
+	}
+	/* [checksummed part][its checksum][line records][their length] */
+	memcpy(&records_len, data + size - 8, 8);
+	if (records_len > size - 16) {
 		munmap((void *)data, size);
+		free(path);
+		return NULL;
+	}
+	main_len = size - 16 - (size_t)records_len;
+	populate(data, records ? size : main_len + 8);
+	memcpy(&sum, data + main_len, 8);
+	if (sum != sp_dwcache_checksum(data, main_len)) {
+		munmap((void *)data, size);
+		free(path);
 		return NULL;
 	}
 	memset(r, 0, sizeof(*r));
 	r->c.p = data;
-	r->c.end = data + size - 8;
-	m = sp_xmalloc(sizeof(*m));
+	r->c.end = data + main_len;
+	m = sp_xcalloc(1, sizeof(*m));
 	m->data = data;
 	m->size = size;
-	m->strs = NULL;
 	m->refs = 1;
+	m->path = path;
+	m->records = data + main_len + 8;
+	m->records_len = (size_t)records_len;
 	return m;
 }
 
 int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
-		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units)
+		    unsigned how, struct sp_dwcache_hit *hit, struct sp_partial *units)
 {
+	int adopt = (how & SP_DWCACHE_ADOPT) != 0;
+	int all_rows = !adopt || (how & SP_DWCACHE_ALL_ROWS);
 	char *path = sp_dwcache_path(dir, k);
 	struct mapping *m;
 	struct stat st;
@@ -988,11 +1133,23 @@ int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_s
 
 	memset(hit, 0, sizeof(*hit));
 	memset(units, 0, sizeof(*units));
-	m = open_mapping(path, k, &st, &r);
-	free(path);
+	m = open_mapping(path, k, &st, &r, all_rows);
 	if (!m)
 		return -1;
 	ret = parse(&r, k, &st, strs, hit, units, m, adopt);
+	/* a table whose every row will be read has every block checked now,
+	 * while a damaged one can still be read from the DWARF instead */
+	if (ret == 0 && all_rows) {
+		m->quiet = 1;
+		if (sp_linetab_check_all(hit->lines) < 0) {
+			sp_dwfuncs_free(hit->funcs);
+			sp_linetab_free(hit->lines);
+			hit->funcs = NULL;
+			hit->lines = NULL;
+			ret = -1;
+		}
+		m->quiet = 0;
+	}
 	if (ret < 0)
 		sp_partial_release(units);
 	mapping_release(m); /* the loader's: the tables keep theirs */
@@ -1009,8 +1166,7 @@ struct sp_dwfuncs *sp_dwcache_load_syms(const char *dir, const struct sp_dwcache
 	struct stat st;
 	struct in r;
 
-	m = open_mapping(path, k, &st, &r);
-	free(path);
+	m = open_mapping(path, k, &st, &r, 0);
 	if (!m)
 		return NULL;
 	memset(&f, 0, sizeof(f));
@@ -1021,7 +1177,7 @@ struct sp_dwfuncs *sp_dwcache_load_syms(const char *dir, const struct sp_dwcache
 		get_syms(&r, &f);
 		get_origins(&r, &f);
 	}
-	if (r.c.p == r.c.end && !r.c.bad) {
+	if (r.c.p == r.c.end && !r.c.bad && !m->records_len) {
 		/* its names stay in the file, which strs holds */
 		funcs = sp_dwfuncs_adopt_syms(&f, strs);
 		m->refs++;

@@ -40,20 +40,33 @@ struct sp_dwcache_hit {
 	int partial; /* 1: only some units were read, see `units` */
 };
 
+/* How a loaded index will be used (sp_dwcache_load()). */
+enum sp_dwcache_how {
+	/* its names adopted by an empty string table where they are in the
+	 * mapped file (else interned: the table is about to be unpacked, and
+	 * every row will be read) */
+	SP_DWCACHE_ADOPT = 1,
+	/* every row will be read (a gprof-style -l table) */
+	SP_DWCACHE_ALL_ROWS = 2,
+};
+
 /*
  * Loads the index of key from the cache directory `dir`: 0 with *hit
- * filled (names interned in strs, or, with `adopt` and strs empty, adopted
- * by strs where they are in the mapped file, which strs then keeps until
- * its release; for a partial index, *units described
- * as sp_partial_restore() does; the line table keeps the file mapped, its
- * rows decoded as lookups reach them, until sp_linetab_free() or
- * sp_linetab_unpack()), or -1 when there is none that can be
- * trusted: missing, written by another build of symprof or in another
- * format, for another build-id or another DWARF file (path, size, mtime),
- * truncated or corrupt. Never fails otherwise.
+ * filled (names interned in strs, or, with SP_DWCACHE_ADOPT in `how` and
+ * strs empty, adopted by strs where they are in the mapped file, which
+ * strs then keeps until its release; for a partial index, *units
+ * described as sp_partial_restore() does; the line table keeps the file
+ * mapped, its rows decoded as lookups reach them, until sp_linetab_free()
+ * or sp_linetab_unpack()), or -1 when there is none that can be trusted:
+ * missing, written by another build of symprof or in another format, for
+ * another build-id or another DWARF file (path, size, mtime), truncated
+ * or corrupt. When every row will be read (SP_DWCACHE_ALL_ROWS, or no
+ * SP_DWCACHE_ADOPT), every block of line records is checked here;
+ * otherwise as lookups reach it (see sp_image_cache_damage()). Never
+ * fails otherwise.
  */
 int sp_dwcache_load(const char *dir, const struct sp_dwcache_key *k, struct sp_strtab *strs,
-		    int adopt, struct sp_dwcache_hit *hit, struct sp_partial *units);
+		    unsigned how, struct sp_dwcache_hit *hit, struct sp_partial *units);
 
 /*
  * Writes the index of key (a partial one when units is not NULL) into

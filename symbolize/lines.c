@@ -100,7 +100,13 @@ struct sp_linetab {
 	_Atomic uint32_t *slot;	 /* per row: 0, or 1 + its place in the chunks */
 	struct sp_line **chunks; /* the decoded rows, PACKED_CHUNK a chunk */
 	size_t nchunks, ndecoded;
-	pthread_mutex_t decode_mu; /* decoding a row: ndecoded and chunks */
+	/* per block of records (2^block_shift rows): enum block_state; NULL
+	 * when the records need no check */
+	uint8_t *block;
+	size_t nblocks;
+	unsigned block_shift;
+	int damaged;		   /* a block was found damaged */
+	pthread_mutex_t decode_mu; /* decoding a row: ndecoded, chunks, block, damaged */
 	/* every row in one array, once sp_linetab_rows() asked or lookups
 	 * reached many (then all of them are answered from it) */
 	_Atomic(struct sp_line *) all;
@@ -1337,6 +1343,14 @@ struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packe
 	t->slot = sp_xcalloc_probed(packed->nrows + 1, sizeof(*t->slot));
 	t->nchunks = packed->nrows / PACKED_CHUNK + 1;
 	t->chunks = sp_xcalloc(t->nchunks, sizeof(*t->chunks));
+	if (packed->check) {
+		size_t per = sp_line_block_rows(packed->nrows);
+
+		while (((size_t)1 << t->block_shift) < per)
+			t->block_shift++;
+		t->nblocks = (packed->nrows + per - 1) / per;
+		t->block = sp_xcalloc(t->nblocks + 1, 1);
+	}
 	pthread_mutex_init(&t->decode_mu, NULL);
 	return t;
 }
@@ -1351,29 +1365,65 @@ static uint32_t packed_u32(const uint8_t *p)
 
 void sp_line_pack(uint8_t *p, const struct sp_line *r, uint32_t file)
 {
-	memcpy(p, &r->addr, 8);
-	memcpy(p + 8, &file, 4);
-	memcpy(p + 12, &r->line, 4);
-	memcpy(p + 16, &r->column, 4);
-	memcpy(p + 20, &r->discriminator, 4);
-	p[24] = r->is_stmt;
-	p[25] = r->end_sequence;
+	memcpy(p, &file, 4);
+	memcpy(p + 4, &r->line, 4);
+	memcpy(p + 8, &r->column, 4);
+	memcpy(p + 12, &r->discriminator, 4);
+	p[16] = r->is_stmt;
+	p[17] = r->end_sequence;
 }
 
-/* Packed row i into out (sp_line_pack()'s record). */
-static inline void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out)
+/* Packed row i into out (its key and sp_line_pack()'s record); a row of a
+ * damaged block (sound 0) into a row without a line, which ends whatever
+ * sequence it is in. */
+static inline void unpack_row(const struct sp_linetab_packed *pk, size_t i, struct sp_line *out,
+			      int sound)
 {
-	const uint8_t *p = pk->rows + i * SP_LINE_PACKED_SIZE;
-	uint32_t file = packed_u32(p + 8);
+	const uint8_t *p = pk->rows + i * SP_LINE_PAYLOAD_SIZE;
+	uint32_t file = packed_u32(p);
 
-	memcpy(&out->addr, p, sizeof(out->addr));
+	memcpy(&out->addr, pk->keys + i * 8, sizeof(out->addr));
+	if (!sound) {
+		memset((uint8_t *)out + sizeof(out->addr), 0, sizeof(*out) - sizeof(out->addr));
+		out->end_sequence = 1;
+		return;
+	}
 	/* an index past the names: no file (the checksum makes it rare) */
 	out->file = file && file <= pk->nfiles ? pk->files[file - 1] : NULL;
-	out->line = packed_u32(p + 12);
-	out->column = packed_u32(p + 16);
-	out->discriminator = packed_u32(p + 20);
-	out->is_stmt = p[24];
-	out->end_sequence = p[25];
+	out->line = packed_u32(p + 4);
+	out->column = packed_u32(p + 8);
+	out->discriminator = packed_u32(p + 12);
+	out->is_stmt = p[16];
+	out->end_sequence = p[17];
+}
+
+enum block_state { BLOCK_UNCHECKED, BLOCK_SOUND, BLOCK_DAMAGED };
+
+/* 1 if the block of packed row i is sound (checked on first ask), else 0;
+ * under decode_mu, or before other threads see the table. */
+static int block_sound(struct sp_linetab *w, size_t i)
+{
+	size_t b = i >> w->block_shift;
+
+	if (!w->block)
+		return 1;
+	if (w->block[b] == BLOCK_UNCHECKED) {
+		w->block[b] = w->packed.check(w->packed.ctx, b) == 0 ? BLOCK_SOUND : BLOCK_DAMAGED;
+		if (w->block[b] == BLOCK_DAMAGED)
+			w->damaged = 1;
+	}
+	return w->block[b] == BLOCK_SOUND;
+}
+
+/* block_sound() for rows asked in order from 0 (*next and *sound start
+ * at 0): checked once a block. */
+static inline int next_sound(struct sp_linetab *w, size_t i, size_t *next, int *sound)
+{
+	if (i == *next) {
+		*sound = block_sound(w, i);
+		*next = w->block ? i + ((size_t)1 << w->block_shift) : w->nrows;
+	}
+	return *sound;
 }
 
 static const struct sp_line *decoded_at(const struct sp_linetab *t, uint32_t v)
@@ -1385,13 +1435,14 @@ static const struct sp_line *decoded_at(const struct sp_linetab *t, uint32_t v)
 static struct sp_line *decode_all(struct sp_linetab *w)
 {
 	struct sp_line *all = atomic_load_explicit(&w->all, memory_order_relaxed);
-	size_t i;
+	size_t i, next = 0;
+	int sound = 0;
 
 	if (!all) {
 		all = sp_xreallocarray(NULL, w->nrows + 1, sizeof(*all));
 		sp_prefault(all, (w->nrows + 1) * sizeof(*all));
 		for (i = 0; i < w->nrows; i++)
-			unpack_row(&w->packed, i, &all[i]);
+			unpack_row(&w->packed, i, &all[i], next_sound(w, i, &next, &sound));
 		atomic_store_explicit(&w->all, all, memory_order_release);
 	}
 	return all;
@@ -1430,7 +1481,8 @@ static const struct sp_line *row(const struct sp_linetab *t, size_t i)
 		if (!w->chunks[at / PACKED_CHUNK])
 			w->chunks[at / PACKED_CHUNK] =
 				sp_xreallocarray(NULL, PACKED_CHUNK, sizeof(struct sp_line));
-		unpack_row(&t->packed, i, &w->chunks[at / PACKED_CHUNK][at % PACKED_CHUNK]);
+		unpack_row(&t->packed, i, &w->chunks[at / PACKED_CHUNK][at % PACKED_CHUNK],
+			   block_sound(w, i));
 		v = (uint32_t)at + 1;
 		atomic_store_explicit(&w->slot[i], v, memory_order_release);
 		l = decoded_at(t, v);
@@ -1450,6 +1502,7 @@ static void packed_release(struct sp_linetab *t)
 	free(t->chunks);
 	free((void *)t->slot);
 	free(atomic_load_explicit(&t->all, memory_order_relaxed));
+	free(t->block);
 	pthread_mutex_destroy(&t->decode_mu);
 	if (t->packed.release)
 		t->packed.release(t->packed.ctx);
@@ -1457,6 +1510,8 @@ static void packed_release(struct sp_linetab *t)
 	t->chunks = NULL;
 	t->nchunks = 0;
 	t->slot = NULL;
+	t->block = NULL;
+	t->nblocks = 0;
 	atomic_store_explicit(&t->all, NULL, memory_order_relaxed);
 }
 
@@ -1464,7 +1519,8 @@ void sp_linetab_unpack(struct sp_linetab *t)
 {
 	struct sp_line *rows;
 	uint64_t first, last;
-	size_t i;
+	size_t i, next = 0;
+	int sound = 0;
 
 	if (t->rows || !t->slot || t->ndecoded || atomic_load(&t->all))
 		return;
@@ -1477,7 +1533,7 @@ void sp_linetab_unpack(struct sp_linetab *t)
 	sp_addr_index_release(&t->rindex);
 	sp_addr_index_begin(&t->rindex, rows, t->nrows, sizeof(*rows), first, last);
 	for (i = 0; i < t->nrows; i++) {
-		unpack_row(&t->packed, i, &rows[i]);
+		unpack_row(&t->packed, i, &rows[i], next_sound(t, i, &next, &sound));
 		sp_addr_index_add(&t->rindex, i, rows[i].addr);
 	}
 	sp_addr_index_end(&t->rindex);
@@ -1485,25 +1541,41 @@ void sp_linetab_unpack(struct sp_linetab *t)
 	t->rows = rows;
 }
 
-/* Every row in one array, for sp_linetab_rows(). */
-static const struct sp_line *all_rows(const struct sp_linetab *t)
+int sp_linetab_check_all(struct sp_linetab *t)
+{
+	size_t b;
+
+	for (b = 0; b < t->nblocks; b++)
+		block_sound(t, b << t->block_shift);
+	return t->damaged ? -1 : 0;
+}
+
+/* Every row in one array, for sp_linetab_rows(); *damaged set if a block
+ * of a packed table's was found damaged (its rows have no line). */
+static const struct sp_line *all_rows(const struct sp_linetab *t, int *damaged)
 {
 	struct sp_linetab *w = (struct sp_linetab *)t;
 	struct sp_line *all;
 
+	*damaged = 0;
 	if (t->rows || !t->slot)
 		return t->rows;
 	pthread_mutex_lock(&w->decode_mu);
 	all = decode_all(w);
+	*damaged = w->damaged;
 	pthread_mutex_unlock(&w->decode_mu);
 	return all;
 }
 
 int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p)
 {
+	int damaged;
+
 	if (t->query)
 		return -1;
-	p->rows = all_rows(t);
+	p->rows = all_rows(t, &damaged);
+	if (damaged)
+		return -1;
 	p->nrows = t->nrows;
 	p->runs = t->runs;
 	p->nruns = t->nruns;
@@ -1670,8 +1742,10 @@ const struct sp_line *sp_linetab_find_any(const struct sp_linetab *t, uint64_t a
 
 size_t sp_linetab_rows(const struct sp_linetab *t, const struct sp_line **rows)
 {
+	int damaged;
+
 	full_only(t, __func__);
-	*rows = all_rows(t);
+	*rows = all_rows(t, &damaged);
 	return t->nrows;
 }
 

@@ -149,7 +149,8 @@ struct sp_linetab_parts {
 	const struct sp_addr_index *rindex; /* the rows' address index */
 };
 
-/* 0 and p filled, or -1 for a query table (not cached). */
+/* 0 and p filled, or -1 for a query table or a packed table with a
+ * damaged block (neither is cached). */
 int sp_linetab_get_parts(const struct sp_linetab *t, struct sp_linetab_parts *p);
 /* The table those parts make: the same answers as the one they came
  * from. It takes rows and runs (malloc'ed, one spare entry each) and
@@ -162,30 +163,49 @@ struct sp_linetab *sp_linetab_adopt_parts(struct sp_line *rows, size_t nrows,
 
 /*
  * A table whose rows stay as the index cache stores them, in a mapped
- * file, and are decoded a few at a time as lookups reach them: nrows
- * records of SP_LINE_PACKED_SIZE bytes, little-endian, each the address
- * (8 bytes), the file (4: 0 for none, else files[file - 1]), line, column
- * and discriminator (4 each), is_stmt and end_sequence (1 each), sorted by
- * address. release(ctx), when set, is called by sp_linetab_free() (it
- * unmaps the file and frees files[]).
+ * file, and are decoded a few at a time as lookups reach them: the nrows
+ * addresses (8 bytes each, sorted, any alignment) at keys, and at rows a
+ * record of SP_LINE_PAYLOAD_SIZE bytes per row, little-endian: the file
+ * (4: 0 for none, else files[file - 1]), line, column and discriminator
+ * (4 each), is_stmt and end_sequence (1 each). The records are checked
+ * in blocks of sp_line_block_rows() rows (the last one shorter) before
+ * any row of the block is decoded: check(ctx, block) returns 0 if the block
+ * is sound, else -1, and the rows of a block that is not are decoded as
+ * rows without a line (the caller reports the damage: see dwcache.c).
+ * check NULL: every block is sound. release(ctx), when set, is called by
+ * sp_linetab_free() (it unmaps the file and frees files[]).
  */
-#define SP_LINE_PACKED_SIZE 26
+#define SP_LINE_PAYLOAD_SIZE 18
 
-/* Row r as such a record at p, its file given as `file` (0 or 1 + an
- * index into the names the reader will have). */
+/* The rows of a block of records in a table of nrows: 32, doubled while
+ * that makes more than 1,024 blocks (small blocks make a lookup check
+ * little, few make a check of them all cheap). */
+static inline size_t sp_line_block_rows(size_t nrows)
+{
+	size_t n = 32;
+
+	while (nrows / n > 1024)
+		n *= 2;
+	return n;
+}
+
+/* Row r but its address as such a record at p, its file given as `file`
+ * (0 or 1 + an index into the names the reader will have). */
 void sp_line_pack(uint8_t *p, const struct sp_line *r, uint32_t file);
 
 struct sp_linetab_packed {
+	const uint8_t *keys;
 	const uint8_t *rows;
 	size_t nrows;
 	const char *const *files;
 	size_t nfiles;
+	int (*check)(void *ctx, size_t block);
 	void (*release)(void *ctx);
 	void *ctx;
 };
 
 /* sp_linetab_adopt_parts() for packed rows; rindex (required) indexes
- * them (stride SP_LINE_PACKED_SIZE) and is taken. */
+ * their keys (stride 8) and is taken. */
 struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packed,
 					   struct sp_linetab_run *runs, size_t nruns,
 					   const uint8_t *ustate, size_t nunits,
@@ -195,6 +215,10 @@ struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packe
  * released: for a caller about to ask most rows (addr2line), before any
  * other thread can see the table. Does nothing to other tables. */
 void sp_linetab_unpack(struct sp_linetab *t);
+
+/* 0 if every block of a packed table's records is sound (checked now, if
+ * not yet), else -1; 0 for other tables. Before other threads see t. */
+int sp_linetab_check_all(struct sp_linetab *t);
 
 /* ---- for dwarf-funcs.c ---- */
 

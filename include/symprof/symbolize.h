@@ -227,6 +227,16 @@ int sp_image_text(struct sp_image *im, uint64_t *vma, uint64_t *size, struct sp_
  */
 void sp_image_set_cache(struct sp_image *im, const char *dir);
 /*
+ * The first damage an index cache file showed after it was loaded (its
+ * line rows are checked by blocks as lookups first reach them): one line
+ * naming the file and the offset, or NULL. The file was removed (the next
+ * run writes it again) and the rows of that block were answered as rows
+ * without a line, so the caller must not trust this run's report: the
+ * cli fails the run. Any thread; cleared by sp_image_cache_damage_clear().
+ */
+const char *sp_image_cache_damage(void);
+void sp_image_cache_damage_clear(void);
+/*
  * 1 if the image's symbols come from .dynsym alone (a stripped ELF file
  * without a debug file): its exported functions, so the code of the
  * others counts for the exported one before it.

@@ -275,12 +275,15 @@ static void spit(const char *path, const uint8_t *data, size_t n)
 	fclose(f);
 }
 
-static int loads(const char *dir, const struct sp_dwcache_key *key)
+/* sp_dwcache_load()'s answer, used as `how` says (SP_DWCACHE_ADOPT: the
+ * rows decoded as lookups reach them; 0: a table about to be unpacked,
+ * as for addr2line). */
+static int loads_how(const char *dir, const struct sp_dwcache_key *key, unsigned how)
 {
 	struct sp_strtab strs = SP_STRTAB_INIT;
 	struct sp_dwcache_hit hit;
 	struct sp_partial units;
-	int r = sp_dwcache_load(dir, key, &strs, 1, &hit, &units);
+	int r = sp_dwcache_load(dir, key, &strs, how, &hit, &units);
 
 	if (r == 0) {
 		sp_dwfuncs_free(hit.funcs);
@@ -291,18 +294,42 @@ static int loads(const char *dir, const struct sp_dwcache_key *key)
 	return r;
 }
 
+static int loads(const char *dir, const struct sp_dwcache_key *key)
+{
+	return loads_how(dir, key, SP_DWCACHE_ADOPT);
+}
+
+static int loads_whole(const char *dir, const struct sp_dwcache_key *key)
+{
+	return loads_how(dir, key, 0);
+}
+
+/* The length of a cache file's checksummed part, which its checksum
+ * follows: in an index or a symbol table, the line records and their
+ * length then end the file; the other files end with the checksum. */
+static size_t checked_len(const struct blob *b)
+{
+	uint64_t records_len;
+
+	if (memcmp(b->data, "SPDWIDX\n", 8) && memcmp(b->data, "SPSYMTB\n", 8))
+		return b->size - 8;
+	memcpy(&records_len, b->data + b->size - 8, 8);
+	return b->size - 16 - (size_t)records_len;
+}
+
 /* Writes the blob with byte i changed, and the checksum made right again
  * when `fix`: only the header's check can then refuse it. */
 static void damage(const char *path, const struct blob *b, size_t i, int fix)
 {
 	uint8_t *d = malloc(b->size);
+	size_t n = checked_len(b);
 	uint64_t sum;
 
 	memcpy(d, b->data, b->size);
 	d[i] ^= 0x20;
 	if (fix) {
-		sum = sp_dwcache_checksum(d, b->size - 8);
-		memcpy(d + b->size - 8, &sum, 8);
+		sum = sp_dwcache_checksum(d, n);
+		memcpy(d + n, &sum, 8);
 	}
 	spit(path, d, b->size);
 	free(d);
@@ -461,11 +488,16 @@ static void test_untrusted(void)
 	CU_ASSERT_EQUAL(loads(dir, &key), 0); /* hit */
 	good = slurp(path);
 
-	/* a flipped byte anywhere, a truncated file, an empty one, garbage */
+	/* a flipped byte anywhere, a truncated file, an empty one, garbage
+	 * (a line record's: the load of a table about to be unpacked checks
+	 * them all; see test_damaged_rows() for the others) */
 	for (i = 0; i < good.size; i += good.size / 97 + 1) {
 		damage(path, &good, i, 0);
-		CU_ASSERT_EQUAL(loads(dir, &key), -1);
+		if (i < checked_len(&good) + 8 || i >= good.size - 8)
+			CU_ASSERT_EQUAL(loads(dir, &key), -1);
+		CU_ASSERT_EQUAL(loads_whole(dir, &key), -1);
 	}
+	CU_ASSERT_PTR_NULL(sp_image_cache_damage());
 	for (i = 0; i < good.size; i += good.size / 31 + 1) {
 		spit(path, good.data, i);
 		CU_ASSERT_EQUAL(loads(dir, &key), -1);
@@ -633,6 +665,126 @@ static void probe_lines(void *arg)
  * table's answers; so do its rows, all asked at once afterwards, and the
  * table stored again from the loaded one, loaded and unpacked.
  */
+/* Row l of a loaded table answers as row w of the built one. */
+static int same_row(const struct sp_line *l, const struct sp_line *w)
+{
+	if (!l || !w)
+		return l == w;
+	return l->addr == w->addr && l->line == w->line && l->column == w->column &&
+	       l->discriminator == w->discriminator && l->is_stmt == w->is_stmt &&
+	       !strcmp(l->file ? l->file : "-", w->file ? w->file : "-");
+}
+
+/*
+ * A block of line records damaged after the index was written, which a
+ * load does not read: the rows of the other blocks answer as they should
+ * and report nothing (while lookups decode rows one at a time: fewer
+ * than an eighth of them); a lookup that reaches the block answers "no
+ * line", reports the damage once (the file and the offset) and removes
+ * the file; the table decoded whole has the block's rows without a line
+ * and the others right; a table with such a block is never stored again;
+ * a load for a table about to be unpacked refuses the file instead,
+ * without a report.
+ */
+static void test_damaged_rows(void)
+{
+	char *dir = tmpdir(), *dir2 = tmpdir();
+	struct sp_dwcache_key key = {fake_id, sizeof(fake_id), FIX("cxx-O2-dw4-nopie"), 0};
+	const struct sp_line *rows, *loaded;
+	size_t nrows, nblocks, k, i, records_at, blocks[3], step;
+	char *path, *path2;
+	struct built b;
+	struct blob good;
+	struct stat st;
+
+	CU_ASSERT_EQUAL_FATAL(build(&b, key.dwarf_path), 0);
+	sp_dwcache_store(dir, &key, b.lines, b.funcs, NULL);
+	path = sp_dwcache_path(dir, &key);
+	path2 = sp_dwcache_path(dir2, &key);
+	good = slurp(path);
+	nrows = sp_linetab_rows(b.lines, &rows);
+	nblocks = (nrows + sp_line_block_rows(nrows) - 1) / sp_line_block_rows(nrows);
+	CU_ASSERT_FATAL(nblocks >= 3);
+	records_at = checked_len(&good) + 8;
+	CU_ASSERT_EQUAL_FATAL(good.size - 8 - records_at, nrows * SP_LINE_PAYLOAD_SIZE);
+	step = nrows / (nrows / 8 - 2) + 1;
+	blocks[0] = 0;
+	blocks[1] = nblocks / 2;
+	blocks[2] = nblocks - 1;
+	for (k = 0; k < 3; k++) {
+		size_t first = blocks[k] * sp_line_block_rows(nrows),
+		       last = first + sp_line_block_rows(nrows) - 1;
+		struct sp_strtab strs = SP_STRTAB_INIT;
+		struct sp_dwcache_hit hit;
+		struct sp_partial units;
+		size_t wrong = 0, asked = 0, inside = nrows;
+		const char *msg;
+
+		if (last >= nrows)
+			last = nrows - 1;
+		/* the line of the block's last row */
+		damage(path, &good, records_at + last * SP_LINE_PAYLOAD_SIZE + 4, 0);
+		CU_ASSERT_EQUAL(loads_whole(dir, &key), -1);
+		CU_ASSERT_PTR_NULL(sp_image_cache_damage());
+		CU_ASSERT_EQUAL(stat(path, &st), 0);
+		CU_ASSERT_EQUAL_FATAL(sp_dwcache_load(dir, &key, &strs, 1, &hit, &units), 0);
+		/* addresses outside the block's: as built, nothing reported */
+		for (i = 0; i < nrows; i++)
+			if (rows[i].addr > rows[first].addr && rows[i].addr < rows[last].addr &&
+			    rows[i].line && !rows[i].end_sequence)
+				inside = i;
+		for (i = 0; i < nrows; i += step) {
+			if (rows[i].addr >= rows[first].addr && rows[i].addr <= rows[last].addr)
+				continue;
+			asked++;
+			wrong += !same_row(sp_linetab_find_any(hit.lines, rows[i].addr),
+					   sp_linetab_find_any(b.lines, rows[i].addr));
+		}
+		CU_ASSERT(asked >= 8);
+		CU_ASSERT_EQUAL(wrong, 0);
+		CU_ASSERT_PTR_NULL(sp_image_cache_damage());
+		CU_ASSERT_EQUAL(stat(path, &st), 0);
+		/* an address inside it: no line, the damage reported */
+		CU_ASSERT_FATAL(inside < nrows);
+		CU_ASSERT_PTR_NOT_NULL(sp_linetab_find_any(b.lines, rows[inside].addr));
+		CU_ASSERT_PTR_NULL(sp_linetab_find_any(hit.lines, rows[inside].addr));
+		msg = sp_image_cache_damage();
+		CU_ASSERT_PTR_NOT_NULL_FATAL(msg);
+		CU_ASSERT(strstr(msg, path) == msg);
+		CU_ASSERT(strstr(msg, "offset") != NULL);
+		CU_ASSERT_NOT_EQUAL(stat(path, &st), 0); /* removed */
+		sp_image_cache_damage_clear();
+		/* decoded whole: the block's rows without a line, the rest right */
+		CU_ASSERT_EQUAL(sp_linetab_rows(hit.lines, &loaded), nrows);
+		for (i = 0, wrong = 0; i < nrows; i++)
+			if (i >= first && i <= last)
+				wrong += loaded[i].addr != rows[i].addr || loaded[i].line ||
+					 loaded[i].file || !loaded[i].end_sequence;
+			else
+				wrong += !same_row(&loaded[i], &rows[i]) ||
+					 loaded[i].end_sequence != rows[i].end_sequence;
+		CU_ASSERT_EQUAL(wrong, 0);
+		CU_ASSERT_PTR_NULL(sp_image_cache_damage()); /* reported once */
+		/* not stored */
+		sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
+		CU_ASSERT_NOT_EQUAL(stat(path2, &st), 0);
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_partial_release(&units);
+		sp_strtab_release(&strs);
+	}
+	spit(path, good.data, good.size);
+	CU_ASSERT_EQUAL(loads(dir, &key), 0);
+	free(good.data);
+	free(path);
+	free(path2);
+	unbuild(&b);
+	rm_rf(dir);
+	rm_rf(dir2);
+	free(dir);
+	free(dir2);
+}
+
 static void test_rows_on_demand(void)
 {
 	char *dir = tmpdir(), *dir2 = tmpdir();
@@ -1092,6 +1244,7 @@ int sp_test_register_dwcache(void)
 	    !CU_add_test(s, "partial indexes keep their units", test_partial_units) ||
 	    !CU_add_test(s, "a loaded table's rows, decoded on demand by two threads",
 			 test_rows_on_demand) ||
+	    !CU_add_test(s, "a block of line records damaged after the load", test_damaged_rows) ||
 	    !CU_add_test(s, "the demangling memo: saved, added to, refused when bad",
 			 test_demangle_memo) ||
 	    !CU_add_test(s, "nm listings: loaded as stored, refused when bad or stale",
