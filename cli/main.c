@@ -13,11 +13,21 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "symprof/symbolize.h"
 #include "symprof/worker.h"
 
+/* The pipeline; a run that found an index cache file damaged after it
+ * was loaded (a block of line rows answered as unknown) fails. */
 static int run(struct sp_opts *o)
 {
-	return o->addr2line ? sp_cmd_addr2line(o) : sp_cli_run(o);
+	int rc = o->addr2line ? sp_cmd_addr2line(o) : sp_cli_run(o);
+
+	if (sp_image_cache_damage()) {
+		sp_cli_error("%s", sp_image_cache_damage());
+		sp_image_cache_damage_clear();
+		rc = 1;
+	}
+	return rc;
 }
 
 /*
