@@ -1557,9 +1557,10 @@ static const struct sp_line *all_rows(const struct sp_linetab *t, int *damaged)
 	struct sp_linetab *w = (struct sp_linetab *)t;
 	struct sp_line *all;
 
-	*damaged = 0;
-	if (t->rows || !t->slot)
+	if (t->rows || !t->slot) {
+		*damaged = t->damaged; /* set before the table was shared */
 		return t->rows;
+	}
 	pthread_mutex_lock(&w->decode_mu);
 	all = decode_all(w);
 	*damaged = w->damaged;

@@ -682,7 +682,8 @@ static int same_row(const struct sp_line *l, const struct sp_line *w)
  * than an eighth of them); a lookup that reaches the block answers "no
  * line", reports the damage once (the file and the offset) and removes
  * the file; the table decoded whole has the block's rows without a line
- * and the others right; a table with such a block is never stored again;
+ * and the others right; a table with such a block, decoded or unpacked,
+ * is never stored again;
  * a load for a table about to be unpacked refuses the file instead,
  * without a report.
  */
@@ -766,6 +767,20 @@ static void test_damaged_rows(void)
 		CU_ASSERT_EQUAL(wrong, 0);
 		CU_ASSERT_PTR_NULL(sp_image_cache_damage()); /* reported once */
 		/* not stored */
+		sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
+		CU_ASSERT_NOT_EQUAL(stat(path2, &st), 0);
+		sp_dwfuncs_free(hit.funcs);
+		sp_linetab_free(hit.lines);
+		sp_partial_release(&units);
+		sp_strtab_release(&strs);
+		/* loaded as above, then unpacked: reported, and not stored either */
+		damage(path, &good, records_at + last * SP_LINE_PAYLOAD_SIZE + 4, 0);
+		sp_strtab_init(&strs);
+		CU_ASSERT_EQUAL_FATAL(
+			sp_dwcache_load(dir, &key, &strs, SP_DWCACHE_ADOPT, &hit, &units), 0);
+		sp_linetab_unpack(hit.lines);
+		CU_ASSERT_PTR_NOT_NULL(sp_image_cache_damage());
+		sp_image_cache_damage_clear();
 		sp_dwcache_store(dir2, &key, hit.lines, hit.funcs, NULL);
 		CU_ASSERT_NOT_EQUAL(stat(path2, &st), 0);
 		sp_dwfuncs_free(hit.funcs);
