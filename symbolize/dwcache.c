@@ -342,12 +342,22 @@ static uint32_t ref(struct out *o, const char *s)
 	return o->memo[k].ref;
 }
 
+/* Block b of the line records of a table of nrows (sp_line_block_rows()
+ * rows a block): its first row in *first, its number of rows returned. */
+static size_t records_block(size_t nrows, size_t b, size_t *first)
+{
+	size_t per = sp_line_block_rows(nrows);
+
+	*first = b * per;
+	return nrows - *first < per ? nrows - *first : per;
+}
+
 /* The line table: its rows' addresses here, the rest of each row as a
  * record (lines.h: SP_LINE_PAYLOAD_SIZE) in `records`, checksummed by
  * blocks of sp_line_block_rows() rows (the sums here). */
 static void put_lines(struct out *o, const struct sp_linetab_parts *l, struct sp_buf *records)
 {
-	size_t i, per = sp_line_block_rows(l->nrows), nblocks = (l->nrows + per - 1) / per;
+	size_t i, nblocks = sp_line_nblocks(l->nrows);
 
 	const char *file = NULL;
 	uint32_t file_ref = 0;
@@ -370,8 +380,7 @@ static void put_lines(struct out *o, const struct sp_linetab_parts *l, struct sp
 	sp_buf_setlen(records, records->len + l->nrows * SP_LINE_PAYLOAD_SIZE);
 	put_u64(o, nblocks);
 	for (i = 0; i < nblocks; i++) {
-		size_t first = i * per;
-		size_t n = l->nrows - first < per ? l->nrows - first : per;
+		size_t first, n = records_block(l->nrows, i, &first);
 
 		put_u64(o, sp_dwcache_checksum((const uint8_t *)records->buf +
 						       first * SP_LINE_PAYLOAD_SIZE,
@@ -763,8 +772,7 @@ static char *damage;
 static int records_check(void *ctx, size_t b)
 {
 	struct mapping *m = ctx;
-	size_t per = sp_line_block_rows(m->nrows), first = b * per;
-	size_t n = m->nrows - first < per ? m->nrows - first : per;
+	size_t first, n = records_block(m->nrows, b, &first);
 	const uint8_t *at = m->records + first * SP_LINE_PAYLOAD_SIZE;
 	uint64_t sum;
 	struct sp_buf msg = SP_BUF_INIT;
@@ -864,7 +872,7 @@ static struct sp_linetab *get_lines(struct in *r, struct mapping *m)
 
 	nblocks = get_count(r, 8);
 	sums = take(r, nblocks * 8);
-	if (nblocks != (nrows + sp_line_block_rows(nrows) - 1) / sp_line_block_rows(nrows) ||
+	if (nblocks != sp_line_nblocks((size_t)nrows) ||
 	    m->records_len != nrows * SP_LINE_PAYLOAD_SIZE)
 		r->c.bad = 1;
 	shift = (uint32_t)get_n(r, 4);
@@ -1026,9 +1034,9 @@ static int parse(struct in *r, const struct sp_dwcache_key *k, const struct stat
 	return 0;
 }
 
-/* The whole file, mapped with its pages at once (MAP_POPULATE: a page
- * fault per 4 KiB page costs more than reading it); NULL if none. */
-const uint8_t *sp_dwcache_map(const char *path, size_t *size)
+/* The whole file (a regular one of 16 bytes or more), mapped with mmap's
+ * `flags` besides MAP_PRIVATE; NULL if none. */
+static const uint8_t *map_file(const char *path, size_t *size, int flags)
 {
 	struct stat st;
 	void *p;
@@ -1040,12 +1048,19 @@ const uint8_t *sp_dwcache_map(const char *path, size_t *size)
 		close(fd);
 		return NULL;
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | flags, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
 	*size = (size_t)st.st_size;
 	return p;
+}
+
+/* The whole file, mapped with its pages at once (MAP_POPULATE: a page
+ * fault per 4 KiB page costs more than reading it); NULL if none. */
+const uint8_t *sp_dwcache_map(const char *path, size_t *size)
+{
+	return map_file(path, size, MAP_POPULATE);
 }
 
 /* Makes the pages of [p, p + n) of a mapped file at once where the kernel
@@ -1075,19 +1090,11 @@ static struct mapping *open_mapping(char *path, const struct sp_dwcache_key *k, 
 {
 	const uint8_t *data = NULL;
 	struct mapping *m;
-	struct stat fst;
 	size_t size = 0, main_len;
 	uint64_t sum, records_len;
-	void *p;
-	int fd = path && stat(k->dwarf_path, st) == 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_size >= 16) {
-		size = (size_t)fst.st_size;
-		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		data = p == MAP_FAILED ? NULL : p;
-	}
-	if (fd >= 0)
-		close(fd);
+	if (path && stat(k->dwarf_path, st) == 0)
+		data = map_file(path, &size, 0); /* pages made below */
 	if (!data) {
 		free(path);
 		return NULL;

@@ -1348,7 +1348,7 @@ struct sp_linetab *sp_linetab_adopt_packed(const struct sp_linetab_packed *packe
 
 		while (((size_t)1 << t->block_shift) < per)
 			t->block_shift++;
-		t->nblocks = (packed->nrows + per - 1) / per;
+		t->nblocks = sp_line_nblocks(packed->nrows);
 		t->block = sp_xcalloc(t->nblocks + 1, 1);
 	}
 	pthread_mutex_init(&t->decode_mu, NULL);

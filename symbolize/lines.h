@@ -189,6 +189,12 @@ static inline size_t sp_line_block_rows(size_t nrows)
 	return n;
 }
 
+/* The number of such blocks of a table of nrows. */
+static inline size_t sp_line_nblocks(size_t nrows)
+{
+	return (nrows + sp_line_block_rows(nrows) - 1) / sp_line_block_rows(nrows);
+}
+
 /* Row r but its address as such a record at p, its file given as `file`
  * (0 or 1 + an index into the names the reader will have). */
 void sp_line_pack(uint8_t *p, const struct sp_line *r, uint32_t file);

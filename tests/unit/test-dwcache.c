@@ -720,7 +720,7 @@ static void test_damaged_rows(void)
 	path = sp_dwcache_path(dir, &key);
 	good = slurp(path);
 	nrows = sp_linetab_rows(b.lines, &rows);
-	nblocks = (nrows + sp_line_block_rows(nrows) - 1) / sp_line_block_rows(nrows);
+	nblocks = sp_line_nblocks(nrows);
 	CU_ASSERT_FATAL(nblocks >= 3);
 	records_at = checked_len(&good) + 8;
 	CU_ASSERT_EQUAL_FATAL(good.size - 8 - records_at, nrows * SP_LINE_PAYLOAD_SIZE);
