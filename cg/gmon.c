@@ -358,6 +358,21 @@ void sp_cg_gmon_mark_used(const struct sp_profile *p, const struct sp_symtab *t,
 	free(scaled);
 }
 
+void sp_cg_gmon_drop_unused(const struct sp_profile *p, struct sp_symtab *t,
+			    struct sp_cg_gmon_opts *o, struct sp_cg_dropped *d)
+{
+	uint8_t *used;
+
+	if (!t->len)
+		return;
+	used = sp_xmalloc(t->len);
+	sp_cg_gmon_mark_used(p, t, o, used);
+	sp_cg_dropped_count(t, used, d);
+	sp_symtab_compact(t, used);
+	free(used);
+	o->dropped = d;
+}
+
 /* -l: basic-block counts attach to line symbols, up to NBBS per symbol. */
 static void attach_bbs(struct sp_cg *cg, const struct sp_profile *p)
 {

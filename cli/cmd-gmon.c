@@ -510,16 +510,8 @@ static void open_scanner(struct gmon_run *g, struct sp_cg_gmon_opts *co)
 static void drop_unused_lines(struct gmon_run *g, struct sp_cg_gmon_opts *co,
 			      struct sp_cg_dropped *dropped)
 {
-	struct sp_symtab *t = g->v.symtab;
-	uint8_t *used;
-
-	if (!(g->o->output_style & ~(STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH)) && t->len) {
-		used = sp_xmalloc(t->len);
-		sp_cg_gmon_mark_used(g->prof, t, co, used);
-		sp_cg_dropped_count(t, used, dropped);
-		sp_symtab_compact(t, used);
-		free(used);
-		co->dropped = dropped;
+	if (!(g->o->output_style & ~(STYLE_FLAT_PROFILE | STYLE_CALL_GRAPH)) && g->v.symtab->len) {
+		sp_cg_gmon_drop_unused(g->prof, g->v.symtab, co, dropped);
 		sp_cli_mark("unused lines");
 	}
 	sp_cli_gmon_demangle_ahead(g);

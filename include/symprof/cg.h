@@ -312,6 +312,11 @@ void sp_cg_gmon_mark_used(const struct sp_profile *p, const struct sp_symtab *t,
  * kept need to be numbered as gprof numbers them; release with
  * sp_cg_dropped_release(). */
 void sp_cg_dropped_count(const struct sp_symtab *t, const uint8_t *used, struct sp_cg_dropped *d);
+/* The three steps at once: t compacted (in place) to the symbols
+ * sp_cg_gmon_mark_used() marks, *d counted before, and o->dropped set to
+ * d for sp_cg_from_gmon(). Nothing for an empty table. */
+void sp_cg_gmon_drop_unused(const struct sp_profile *p, struct sp_symtab *t,
+			    struct sp_cg_gmon_opts *o, struct sp_cg_dropped *d);
 void sp_cg_dropped_release(struct sp_cg_dropped *d);
 /* An empty graph (no nodes, no arcs), for the builders and for tests;
  * free with sp_cg_free(). */

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symprof/alloc.h"
 #include "symprof/cg.h"
 #include "symprof/error.h"
 #include "symprof/formats.h"
@@ -48,22 +47,18 @@ static struct sp_symtab *fuzz_symtab(int line)
 }
 
 /* A copy of t's symbols (names and files still t's) compacted to those
- * the profile reaches, and what numbering them needs. */
+ * the profile reaches, and what numbering them needs (in co->dropped). */
 static struct sp_symtab *without_unused(const struct sp_profile *p, const struct sp_symtab *t,
-					const struct sp_cg_gmon_opts *co, struct sp_cg_dropped *d)
+					struct sp_cg_gmon_opts *co, struct sp_cg_dropped *d)
 {
 	struct sp_symtab *c = sp_symtab_new();
-	uint8_t *used = sp_xmalloc(t->len + 1);
 
 	sp_symtab_reserve(c, t->len + 1);
 	memcpy(c->syms, t->syms, t->len * sizeof(*t->syms));
 	c->len = t->len;
 	c->text_end = t->text_end;
 	sp_symtab_finalize_sorted(c);
-	sp_cg_gmon_mark_used(p, c, co, used);
-	sp_cg_dropped_count(c, used, d);
-	sp_symtab_compact(c, used);
-	free(used);
+	sp_cg_gmon_drop_unused(p, c, co, d);
 	return c;
 }
 
@@ -116,10 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		co.have_hist = (st.input_flags & SP_GMON_INPUT_HISTOGRAM) != 0;
 		co.have_arcs = (st.input_flags & SP_GMON_INPUT_CALL_GRAPH) != 0;
 		co.line_granularity = (size & 4) != 0;
-		if (co.line_granularity && (size & 16) && t->len) {
+		if (co.line_granularity && (size & 16) && t->len)
 			part = without_unused(p, t, &co, &dropped);
-			co.dropped = &dropped;
-		}
 		cg = sp_cg_from_gmon(p, part ? part : t, &co, NULL);
 		if (cg) {
 			render(cg, (int)(size & 8));
